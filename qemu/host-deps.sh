@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Installs, idempotently, everything the platform needs on a Debian 12 host:
+# apt sources for the newer suites (pinned low), arm64 multiarch, the cross
+# toolchain, the project's dependencies for host and arm64, QEMU's build
+# dependencies. Run as root.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+[ "$(id -u)" = 0 ] || die "run as root (it installs Debian packages)"
+. /etc/os-release
+[ "${VERSION_CODENAME:-}" = bookworm ] ||
+	die "this script targets Debian 12 (bookworm); found '${PRETTY_NAME:-unknown}'"
+
+stamp="$ARA_CACHE/host-deps.stamp"
+want=$(stamp_of "$0" "$ARA_QEMU_DIR/versions.env")
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -z "${ARA_FORCE_DEPS:-}" ]; then
+	info "host packages already installed (stamp $want)"
+	exit 0
+fi
+
+# The mirror is the one this machine already uses: read it from the existing
+# deb822 sources (or the one-line format), never from this repository.
+mirror_uri() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '/^URIs:/ {u=$2} /^Suites:/ && / bookworm( |$)/ && u {print u; exit}
+		     /^$/ {u=""}' "$f"
+	done | head -n1
+	if [ -f /etc/apt/sources.list ]; then
+		awk '$1=="deb" && $3=="bookworm" {print $2; exit}' /etc/apt/sources.list
+	fi
+}
+uri=$(mirror_uri | head -n1)
+[ -n "$uri" ] || die "cannot find the Debian mirror of 'bookworm' in /etc/apt/sources*"
+
+step "apt sources: bookworm-backports, trixie, sid and deb-src from $uri (pinned low)"
+cat >/etc/apt/sources.list.d/ara-suites.sources <<EOS
+# Written by ARA qemu/host-deps.sh. Newer suites are pinned low in
+# /etc/apt/preferences.d/ara-suites: only what is asked for by name comes
+# from them.
+Types: deb deb-src
+URIs: $uri
+Suites: bookworm-backports trixie sid
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: $uri
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+cat >/etc/apt/preferences.d/ara-suites <<'EOS'
+# Written by ARA qemu/host-deps.sh.
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: 100
+
+Package: *
+Pin: release n=trixie
+Pin-Priority: 100
+
+Package: *
+Pin: release n=sid
+Pin-Priority: 50
+EOS
+dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
+
+step "apt-get update"
+apt-get update -q >/dev/null
+
+# Packages: one list per purpose, so a failure names what it was for.
+host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-certificates"
+host_libs="libmbedtls-dev libseccomp-dev libcapstone-dev libcmocka-dev"
+cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
+arm64_libs="libmbedtls-dev:arm64 libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64"
+qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
+
+install() {
+	local what=$1; shift
+	step "installing $what: $*"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" \
+		>/dev/null || die "could not install $what ($*)"
+}
+install "host build tools" $host_build
+install "host libraries" $host_libs
+install "cross toolchain" $cross
+install "arm64 libraries" $arm64_libs
+install "QEMU build dependencies" $qemu_build
+install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
+meson_v=$(meson --version)
+dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"
+
+mkdir -p "$ARA_CACHE"
+echo "$want" >"$stamp"
+info "host packages installed"
