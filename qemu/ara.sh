@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The project's two commands (see README.md):
+#   qemu/ara.sh demo   boot the POE guest and show POE at work
+#   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE guest
+# Both first install what they need (idempotently) and build or reuse the
+# cached platform (QEMU, guest, Linux selftests) in $ARA_CACHE.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+usage() { die "usage: $0 demo|test"; }
+[ $# -eq 1 ] || usage
+[ "$(id -u)" = 0 ] || die "run as root: the first run installs Debian packages"
+
+HOST_BUILD="$ARA_SRC_DIR/build/host"
+ARM64_BUILD="$ARA_SRC_DIR/build/aarch64"
+
+# configure_and_build DIR [cmake args...]
+configure_and_build() {
+	local dir=$1; shift
+	cmake -S "$ARA_SRC_DIR" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 || {
+		cat "$dir.configure.log" >&2
+		die "cmake configure of $dir failed"
+	}
+	cmake --build "$dir" -j 2 || die "build of $dir failed"
+}
+
+platform() {
+	local t0
+	t0=$(date +%s)
+	"$ARA_QEMU_DIR/host-deps.sh"
+	"$ARA_QEMU_DIR/build-qemu.sh" "$@"
+	"$ARA_QEMU_DIR/guest/build-guest.sh"
+	info "platform ready in $(elapsed "$t0")"
+}
+
+demo() {
+	platform patched
+	step "cross-building the demo for arm64"
+	mkdir -p "$ARM64_BUILD"
+	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake"
+	step "booting the POE guest (patched QEMU, -M virt -cpu max) and running the demo"
+	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 120 \
+		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/tests/platform/poe_demo"
+}
+
+test_all() {
+	local selftests host_rc=0 guest_rc=0 t0
+	platform both
+	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
+	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
+	local common=(-DARA_QEMU_PATCHED="$("$ARA_QEMU_DIR/qemu-path.sh" patched)"
+		-DARA_QEMU_UNPATCHED="$("$ARA_QEMU_DIR/qemu-path.sh" unpatched)"
+		-DARA_SELFTESTS_DIR="$selftests")
+
+	step "host build (ASan/UBSan) and host ctest"
+	mkdir -p "$HOST_BUILD"
+	configure_and_build "$HOST_BUILD" "${common[@]}"
+	t0=$(date +%s)
+	(cd "$HOST_BUILD" && ctest --output-on-failure -j 2) || host_rc=$?
+	info "host ctest took $(elapsed "$t0")"
+
+	step "arm64 cross build and ctest inside the POE guest"
+	mkdir -p "$ARM64_BUILD"
+	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" "${common[@]}"
+	t0=$(date +%s)
+	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
+	info "guest ctest took $(elapsed "$t0")"
+
+	step "summary"
+	info "host ctest:  $([ $host_rc = 0 ] && echo passed || echo "FAILED (status $host_rc)")"
+	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
+	[ $host_rc = 0 ] && [ $guest_rc = 0 ]
+}
+
+case $1 in
+	demo) demo ;;
+	test) test_all ;;
+	*) usage ;;
+esac
