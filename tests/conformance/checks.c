@@ -203,7 +203,8 @@ static void set_tcr2(uint64_t v)
 
 /*
  * State every check starts from: POE on for EL1 and off for EL0, every
- * overlay index RWX, WXN and PIE off, EL0 access to POR_EL0 trapped, and
+ * overlay index RWX, WXN, PIE and hardware Access flag and dirty state
+ * management off, EL0 access to POR_EL0 trapped, and
  * hierarchical permissions disabled by TCR_EL1.HPD0 = 1. With HPD0 = 1,
  * toggling TCR2_EL1.POE without TLB maintenance is well defined (I_VCQZV),
  * and a check does not depend on the previous one having passed.
@@ -213,7 +214,8 @@ static void baseline(void)
 	write_sysreg(POR_EL1, POR_ALL_RWX);
 	write_sysreg(POR_EL0, POR_ALL_RWX);
 	write_sysreg(TCR2_EL1, TCR2_POE);
-	write_sysreg(tcr_el1, read_sysreg(tcr_el1) | TCR_HPD0);
+	write_sysreg(tcr_el1, (read_sysreg(tcr_el1) | TCR_HPD0) &
+		     ~(TCR_HA | TCR_HD));
 	write_sysreg(sctlr_el1, read_sysreg(sctlr_el1) & ~SCTLR_WXN);
 	write_sysreg(cpacr_el1, read_sysreg(cpacr_el1) & ~CPACR_E0POE);
 	tlb_sync();
@@ -375,8 +377,9 @@ static void check_priority(void)
  * each priority step (D8.15.5.1): LDADD on a page whose overlay lacks R
  * faults on the overlay even though base W is missing as well, and its
  * WnR is 0 because a read alone would have faulted (D24.2.45, WnR). DC ZVA
- * behaves as a set of stores (D7.5, "not a cache maintenance
- * instruction"); FAR holds its register argument (D24.2.49).
+ * behaves as a set of stores (D7.5.10) and is not a cache maintenance
+ * instruction (D7.5.9.2), so WnR is 1; FAR_EL1 holds its register argument
+ * (D24.2.48).
  */
 static void check_rmw(void)
 {
@@ -682,8 +685,13 @@ static void check_el0_overlay(void)
 	       perm_fault(EC_IABT_LOWER, ldr, 3, false, true),
 	       do_el0(ldr, d.va, 0, &ret));
 
-	set_tcr2(TCR2_POE);
+	set_tcr2(TCR2_E0POE);
 	set_por_el0(POR_WITH(1, PO_NONE));
+	expect("E0POE without POE, POR_EL0 Perm1=none: EL0 load faults with "
+	       "Overlay", perm_fault(EC_DABT_LOWER, d.va, 3, false, true),
+	       do_el0(ldr, d.va, 0, &ret));
+
+	set_tcr2(TCR2_POE);
 	expect("no E0POE, POR_EL0 Perm1=none: EL0 load", no_fault,
 	       do_el0(ldr, d.va, 0, &ret));
 	check_read(do_ldtr, "no E0POE, POR_EL0 Perm1=none: LDTR at EL1", d,
@@ -715,6 +723,33 @@ static void check_hpd(void)
 }
 
 /*
+ * With hardware dirty state management (TCR_EL1.HA/HD) a DBM page is
+ * writable by its Base permissions (J1.1.4.28), so a store that the overlay
+ * denies faults on the overlay, and a faulting access must not mark the
+ * descriptor dirty (J1.1.4.62 AArch64.SettingDirtyStatePermitted). HA/HD
+ * may be cached in a TLB, hence the TLBI.
+ */
+static void check_dirty(void)
+{
+	struct page p;
+
+	write_sysreg(tcr_el1, read_sysreg(tcr_el1) | TCR_HA | TCR_HD);
+	tlb_sync();
+	p = map_page(0, (uint64_t)scratch(0),
+		     PAGE_RO_EL1 | DESC_DBM | DESC_POINDEX(1));
+
+	set_por_el1(POR_WITH(1, PO_R));
+	check_store("DBM page, Perm1=R: store faults with Overlay", p,
+		    store_fault(p.va, true));
+	report_value("DBM page, Perm1=R: the faulting store leaves it clean",
+		     "AP[2]", 1, page_desc(0) >> 7 & 1);
+	set_por_el1(POR_WITH(1, PO_RW));
+	check_store("DBM page, Perm1=RW: store", p, no_fault);
+	report_value("DBM page, Perm1=RW: the store marks it dirty", "AP[2]", 0,
+		     page_desc(0) >> 7 & 1);
+}
+
+/*
  * POIndex is taken from Block descriptors as well (D8.3, I_JGCLT); the
  * Permission fault reports the level of the block.
  */
@@ -742,7 +777,7 @@ int main(void)
 		check_no_tlbi, check_priority, check_rmw, check_fetch,
 		check_wxn,
 		check_pie, check_at, check_el0_access, check_el0_overlay,
-		check_hpd, check_blocks,
+		check_hpd, check_dirty, check_blocks,
 	};
 	uint64_t el = read_sysreg(CurrentEL) >> 2 & 3;
 	uint64_t mmfr3;

@@ -111,6 +111,8 @@
 
 #define SCTLR_WXN	(1UL << 19)
 #define CPACR_E0POE	(1UL << 29)	/* D24.2.36 */
+#define TCR_HA		(1UL << 39)
+#define TCR_HD		(1UL << 40)
 #define TCR_HPD0	(1UL << 41)
 
 /* One faulting or non-faulting access, reduced to what the checks compare. */
@@ -135,6 +137,7 @@ void tlb_sync(void);
 void mmu_init(void);
 uint64_t *scratch(unsigned n);
 struct page map_page(unsigned slot, uint64_t pa, uint64_t attrs);
+uint64_t page_desc(unsigned slot);
 struct page map_l2_block(uint64_t attrs);
 struct page map_l1_block(uint64_t attrs);
 struct page map_hpd_page(uint64_t table_attrs);

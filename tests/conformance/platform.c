@@ -319,6 +319,12 @@ struct page map_page(unsigned slot, uint64_t pa, uint64_t attrs)
 	return (struct page){ ALIAS_PAGES_VA + slot * PAGE_SIZE, pa };
 }
 
+/* The descriptor of a map_page() slot, as hardware updates may leave it. */
+uint64_t page_desc(unsigned slot)
+{
+	return ((volatile uint64_t *)l3_alias)[slot];
+}
+
 /* Maps SCRATCH_PA with a level 2 block; returns its first page. */
 struct page map_l2_block(uint64_t attrs)
 {
