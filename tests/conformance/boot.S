@@ -18,6 +18,8 @@ _start:
 	 * EL2 so that EL1 can run the same checks, then EL1 takes over.
 	 */
 	mov	sp, x0
+	adr	x1, el2_vectors
+	msr	vbar_el2, x1
 	bl	el2_prepare
 	ldr	x0, =__stack_top
 	msr	sp_el1, x0
@@ -59,6 +61,17 @@ el1_entry:
 vectors:
 	.irp	i, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
 	ventry	\i
+	.endr
+
+/*
+ * Nothing the checks do should reach EL2; if something does (a trap left
+ * enabled), el2_exception() reports it instead of hanging.
+ */
+	.balign	2048
+el2_vectors:
+	.rept	16
+	.balign	128
+	b	el2_exception
 	.endr
 
 /*

@@ -472,7 +472,8 @@ static void check_wxn(void)
 		    rd, store_fault(rd.va, false));
 	check_call("WXN, base RX, overlay RWX: execute", r.va, no_fault);
 
-	/* The base X removal below may have been cached with POE = 1. */
+	/* Whether WXN removes base X depends on POE, and that effect on the
+	 * Base permissions may be cached (I_XGFTP). */
 	set_tcr2(0);
 	tlb_sync();
 	check_store("WXN, base RWX, no overlay: store", wd, no_fault);

@@ -160,6 +160,12 @@ static void fatal(const char *what, uint64_t a, uint64_t b)
 	sys_exit(STATUS_BROKEN);
 }
 
+void el2_exception(void)
+{
+	fatal("exception taken to EL2: ESR_EL2, ELR_EL2",
+	      read_sysreg(esr_el2), read_sysreg(elr_el2));
+}
+
 static void resume_el1_after_el0(struct frame *f)
 {
 	f->elr = (uint64_t)el0_return;
