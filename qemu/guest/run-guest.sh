@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Boots the test guest once under QEMU, runs COMMAND in it and exits with
+# COMMAND's exit status. The guest console streams to stdout as it runs.
+#
+# Usage: run-guest.sh [options] -- COMMAND [ARG...]
+#   --qemu patched|unpatched|PATH  QEMU to run (default patched: qemu-path.sh)
+#   --machine virt|virt-el2|virt-secure-el2
+#                       virt: kernel at EL1 (default); virt-el2: with EL2
+#                       (virtualization=on, the kernel runs at EL2 with VHE);
+#                       virt-secure-el2: with EL2 and EL3 (secure=on)
+#   --poe expect|absent  what the guest must find before it runs COMMAND
+#                       (default expect; absent is the control run on an
+#                       unpatched QEMU)
+#   --timeout SECONDS   kill the guest after this long (default 600)
+#   --embed DIR         copy DIR (without .git) into the guest at the same
+#                       absolute path; repeatable
+#   --cwd DIR           run COMMAND in DIR (default /)
+#   --plugin-insn FILE  count the guest's instructions with QEMU's libinsn
+#                       plugin; FILE receives its report, one "cpu N insns: X"
+#                       line per vCPU and "total insns: X", counting from reset
+#                       to power-off (boot included)
+#
+# Exit status: COMMAND's, or 124 if the guest timed out, 125 if the guest
+# refused to run COMMAND (POE state not as expected) or ended without
+# reporting a status (kernel panic, QEMU failure), 2 on a usage error.
+set -euo pipefail
+. "$(dirname "$0")/../lib/common.sh"
+
+usage() {
+	sed -n '/^# Usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	exit 2
+}
+
+qemu=patched machine=virt poe=expect timeout=600 cwd=/ insn_log=
+embeds=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--qemu) qemu=${2:?}; shift 2 ;;
+	--machine) machine=${2:?}; shift 2 ;;
+	--poe) poe=${2:?}; shift 2 ;;
+	--timeout) timeout=${2:?}; shift 2 ;;
+	--embed) embeds+=("$(cd "${2:?}" && pwd)"); shift 2 ;;
+	--cwd) cwd=${2:?}; shift 2 ;;
+	--plugin-insn) insn_log=${2:?}; shift 2 ;;
+	--) shift; break ;;
+	*) usage ;;
+	esac
+done
+[ $# -gt 0 ] || usage
+case $machine in
+virt) machine_opt=virt ;;
+virt-el2) machine_opt=virt,virtualization=on ;;
+virt-secure-el2) machine_opt=virt,secure=on,virtualization=on ;;
+*) usage ;;
+esac
+case $poe in expect|absent) ;; *) usage ;; esac
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || usage
+
+case $qemu in
+patched|unpatched)
+	qemu_bin=$("$ARA_QEMU_DIR/qemu-path.sh" "$qemu")
+	plugin=$("$ARA_QEMU_DIR/qemu-path.sh" "$qemu" --plugin)
+	;;
+*)
+	qemu_bin=$qemu
+	plugin=$(dirname "$qemu")/tests/tcg/plugins/libinsn.so
+	;;
+esac
+[ -x "$qemu_bin" ] || die "not an executable QEMU: $qemu_bin"
+
+guest=$("$ARA_QEMU_DIR/guest/build-guest.sh")
+
+run=$(mktemp -d "${TMPDIR:-/tmp}/ara-guest.XXXXXX")
+trap 'rm -rf "$run"' EXIT
+
+# The per-run overlay: /ara/run.sh plus the embedded directories. Linux
+# unpacks the cpio archives concatenated to the base initramfs over it.
+mkdir -p "$run/overlay/ara"
+{
+	printf 'cd %q || exit 125\n' "$cwd"
+	printf 'exec'
+	printf ' %q' "$@"
+	printf '\n'
+} >"$run/overlay/ara/run.sh"
+(cd "$run/overlay" && find ara | cpio -o -H newc -R 0:0 --quiet) >"$run/overlay.cpio"
+if [ ${#embeds[@]} -gt 0 ]; then
+	# Each embedded directory with its parents (cpio does not create
+	# them), sorted so that a directory precedes what it holds.
+	(
+		cd /
+		for d in "${embeds[@]}"; do
+			p=$d
+			while p=$(dirname "$p") && [ "$p" != / ]; do echo "${p#/}"; done
+			find "${d#/}" -name .git -prune -o -print
+		done | LC_ALL=C sort -u | cpio -o -H newc -R 0:0 --quiet
+	) >>"$run/overlay.cpio"
+fi
+cat "$guest"/base.cpio.* "$run/overlay.cpio" >"$run/initrd"
+info "initramfs: $(du -h "$guest"/base.cpio.* | cut -f1) base + $(du -h "$run/overlay.cpio" | cut -f1) overlay"
+
+qemu_args=(-M "$machine_opt" -cpu max -smp 2 -m 2G
+	-nographic -no-reboot -nic none
+	-kernel "$guest/vmlinuz" -initrd "$run/initrd"
+	-append "console=ttyAMA0 quiet panic=-1 ara.poe=$poe")
+if [ -n "$insn_log" ]; then
+	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin"
+	qemu_args+=(-plugin "$plugin" -d plugin -D "$insn_log")
+fi
+
+step "booting the guest: $qemu_bin -M $machine_opt (timeout ${timeout}s)"
+t0=$(date +%s)
+set +e
+# stdin is not the terminal: QEMU would otherwise switch it to raw mode.
+timeout --kill-after=10 "$timeout" "$qemu_bin" "${qemu_args[@]}" </dev/null 2>&1 |
+	tee "$run/console.log"
+qemu_status=${PIPESTATUS[0]}
+set -e
+info "guest ran for $(elapsed "$t0")"
+
+if [ "$qemu_status" = 124 ] || [ "$qemu_status" = 137 ]; then
+	printf 'run-guest: guest timed out after %s s\n' "$timeout" >&2
+	exit 124
+fi
+# The console ends lines with CR LF. init prints the marker last; take the
+# last one in case COMMAND printed such a line itself.
+status=$(tr -d '\r' <"$run/console.log" | sed -n 's/^ARA-GUEST-EXIT: //p' | tail -n1)
+case $status in
+'')
+	printf 'run-guest: the guest ended without reporting a status (QEMU exit %s): kernel panic, crash or QEMU failure; see the console above\n' "$qemu_status" >&2
+	exit 125 ;;
+*[!0-9]*)
+	printf 'run-guest: the guest refused to run the command (%s); see the ARA-GUEST line above\n' "$status" >&2
+	exit 125 ;;
+esac
+exit "$status"
