@@ -319,19 +319,28 @@ static void check_no_tlbi(void)
 	struct page x = map_page(1, (uint64_t)exec_page,
 				 PAGE_RX_EL1 | DESC_POINDEX(1));
 
+	/* Each revocation follows accesses that used the permission it
+	 * removes, so a stale TLB entry would let the access through. */
 	set_por_el1(POR_WITH(1, PO_RW));
 	check_load("no TLBI: load with Perm1=RW (warms the TLB)", p, no_fault);
 	check_store("no TLBI: store with Perm1=RW (warms the TLB)", p,
 		    no_fault);
-	set_por_el1(POR_WITH(1, PO_NONE));
-	check_load("no TLBI: revoke to none, load faults", p,
-		   load_fault(p.va, true));
-	set_por_el1(POR_WITH(1, PO_R));
-	check_load("no TLBI: grant R, load", p, no_fault);
-	check_store("no TLBI: R only, store faults", p,
-		    store_fault(p.va, true));
+	set_por_el1(POR_WITH(1, PO_W));
+	check_load("no TLBI: revoke R, load faults", p, load_fault(p.va, true));
+	check_store("no TLBI: W kept, store", p, no_fault);
 	set_por_el1(POR_WITH(1, PO_RW));
-	check_store("no TLBI: grant W, store", p, no_fault);
+	check_load("no TLBI: grant R again, load", p, no_fault);
+	check_store("no TLBI: RW again, store", p, no_fault);
+	set_por_el1(POR_WITH(1, PO_R));
+	check_store("no TLBI: revoke W, store faults", p,
+		    store_fault(p.va, true));
+	check_load("no TLBI: R kept, load", p, no_fault);
+	set_por_el1(POR_WITH(1, PO_NONE));
+	check_load("no TLBI: revoke all, load faults", p,
+		   load_fault(p.va, true));
+	set_por_el1(POR_WITH(1, PO_RW));
+	check_load("no TLBI: grant RW, load", p, no_fault);
+	check_store("no TLBI: grant RW, store", p, no_fault);
 
 	set_por_el1(POR_WITH(1, PO_RX));
 	check_call("no TLBI: execute with Perm1=RX (warms the TLB)", x.va,

@@ -10,7 +10,7 @@
 
 #include "conformance.h"
 
-/* PL011 UART of the virt machine (QEMU docs/system/arm/virt.rst). */
+/* PL011 UART of the virt machine (memory map in QEMU hw/arm/virt.c). */
 #define UART_DR		((volatile uint32_t *)0x09000000)
 #define UART_FR		((volatile uint32_t *)0x09000018)
 #define UART_FR_TXFF	(1U << 5)
@@ -116,11 +116,11 @@ void el2_prepare(void)
 	/* CPTR_EL2 with E2H = 0: only the RES1 bits, so TCPAC = 0 leaves
 	 * CPACR_EL1 (E0POE) to EL1 (D24.2.38). */
 	write_sysreg(cptr_el2, 0x33ff);
-	/* ID_AA64MMFR1_EL1.HCX, bits [43:40]: HCRX_EL2.TCR2En (bit 14),
-	 * without which TCR2_EL1 is treated as 0 (D24.2.190). */
+	/* ID_AA64MMFR1_EL1.HCX, bits [43:40] (D24.2.89): HCRX_EL2.TCR2En
+	 * (bit 14), without which TCR2_EL1 is treated as 0 (D24.2.190). */
 	if (read_sysreg(id_aa64mmfr1_el1) >> 40 & 0xf)
 		write_sysreg(HCRX_EL2, 1UL << 14);
-	/* ID_AA64MMFR0_EL1.FGT, bits [59:56]. */
+	/* ID_AA64MMFR0_EL1.FGT, bits [59:56] (D24.2.88). */
 	if (read_sysreg(id_aa64mmfr0_el1) >> 56 & 0xf) {
 		write_sysreg(HFGRTR_EL2, fgt_untrap);
 		write_sysreg(HFGWTR_EL2, fgt_untrap);
@@ -154,6 +154,7 @@ static volatile struct {
 	uint64_t esr, far;
 } fault_log;
 
+__attribute__((noreturn))
 static void fatal(const char *what, uint64_t a, uint64_t b)
 {
 	print("FATAL: %s (%x, %x)\n", what, a, b);
