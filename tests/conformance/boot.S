@@ -29,7 +29,10 @@ _start:
 	msr	spsr_el2, x1
 	eret
 
-	/* main() reports an entry at any other EL than 1; it needs a stack. */
+	/*
+	 * EL1 from here on, unless the image was entered at EL3; main()
+	 * reports that, so the stack and .bss are set up in any case.
+	 */
 el1_entry:
 	msr	spsel, #1
 	mov	sp, x0

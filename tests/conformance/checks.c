@@ -202,12 +202,12 @@ static void set_tcr2(uint64_t v)
 }
 
 /*
- * State every check starts from: POE on for EL1 and off for EL0, every
- * overlay index RWX, WXN, PIE and hardware Access flag and dirty state
- * management off, EL0 access to POR_EL0 trapped, and
- * hierarchical permissions disabled by TCR_EL1.HPD0 = 1. With HPD0 = 1,
- * toggling TCR2_EL1.POE without TLB maintenance is well defined (I_VCQZV),
- * and a check does not depend on the previous one having passed.
+ * State every check starts from, so that none depends on the previous one
+ * having passed: POE on for EL1 and off for EL0, every overlay index RWX;
+ * WXN, PIE and hardware Access flag and dirty state management off; EL0
+ * access to POR_EL0 trapped; hierarchical permissions disabled by
+ * TCR_EL1.HPD0 = 1, which makes toggling TCR2_EL1.POE without TLB
+ * maintenance well defined (I_VCQZV).
  */
 static void baseline(void)
 {
