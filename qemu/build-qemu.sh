@@ -61,7 +61,10 @@ build_variant() {
 	step "unpacking QEMU source ($variant)"
 	# dpkg-source verifies the tarballs against the .dsc and applies Debian's
 	# patches (among them skip-unpack-edk2-blobs, needed by the +ds tarball).
-	dpkg-source -q -x "$dl/$dsc" "$src" >/dev/null
+	# It cannot check the .dsc's OpenPGP signature (no Debian maintainer
+	# keyring here); the pinned SHA-256 above stands in for it.
+	dpkg-source -q -x "$dl/$dsc" "$src" >"$out/unpack.log" 2>&1 ||
+		die "dpkg-source failed; see $out/unpack.log"
 	if [ "$variant" = patched ]; then
 		local p
 		for p in "$ARA_QEMU_DIR"/patches/*.patch; do
