@@ -37,11 +37,18 @@ fetch_source() {
 		die "$dsc does not match the pinned SHA-256 in qemu/versions.env"
 }
 
-# key_for VARIANT: digest of everything the build depends on.
+configure_args=(--target-list=aarch64-softmmu --python="$ARA_PYTHON"
+	--enable-plugins --disable-docs --disable-werror --disable-user
+	--disable-tools --disable-gtk --disable-sdl --disable-vnc --disable-opengl
+	--disable-rust --disable-install-blobs)
+build_targets=(qemu-system-aarch64 tests/tcg/plugins/libinsn.so)
+
+# key_for VARIANT: digest of everything the build depends on: the pins, the
+# configure arguments and targets, and for 'patched' the patches.
 key_for() {
-	local inputs=("$0" "$ARA_QEMU_DIR/versions.env")
+	local inputs=("$ARA_QEMU_DIR/versions.env")
 	[ "$1" = patched ] && inputs+=("$ARA_QEMU_DIR"/patches/*.patch)
-	stamp_of "${inputs[@]}"
+	stamp_of "${inputs[@]}" <(printf '%s\n' "${configure_args[@]}" "${build_targets[@]}")
 }
 
 build_variant() {
@@ -74,15 +81,11 @@ build_variant() {
 	fi
 	step "configuring QEMU ($variant)"
 	mkdir -p "$out/build"
-	(cd "$out/build" && "$src/configure" --target-list=aarch64-softmmu \
-		--python="$ARA_PYTHON" --enable-plugins \
-		--disable-docs --disable-werror --disable-user --disable-tools \
-		--disable-gtk --disable-sdl --disable-vnc --disable-opengl \
-		--disable-rust --disable-install-blobs >"$out/configure.log" 2>&1) ||
+	(cd "$out/build" && "$src/configure" "${configure_args[@]}" >"$out/configure.log" 2>&1) ||
 		die "configure failed; see $out/configure.log"
 	step "building qemu-system-aarch64 ($variant): about 4 minutes on 2 cores"
 	# ninja's own progress line ([n/m]) is the progress report.
-	ninja -C "$out/build" qemu-system-aarch64 tests/tcg/plugins/libinsn.so 2>&1 |
+	ninja -C "$out/build" "${build_targets[@]}" 2>&1 |
 		tee "$out/build.log" | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]' |
 		awk '{ split(substr($1,2),a,"/"); p=int(100*a[1]/a[2]);
 		       if (p>=last+10) { printf "    %d%% (%s)\n", p, $1; fflush(); last=p } }' >&2
