@@ -43,12 +43,13 @@ configure_args=(--target-list=aarch64-softmmu --python="$ARA_PYTHON"
 	--disable-rust --disable-install-blobs)
 build_targets=(qemu-system-aarch64 tests/tcg/plugins/libinsn.so)
 
-# key_for VARIANT: digest of everything the build depends on: the pins, the
+# key_for VARIANT: digest of everything the build depends on: the source pin, the
 # configure arguments and targets, and for 'patched' the patches.
 key_for() {
-	local inputs=("$ARA_QEMU_DIR/versions.env")
+	local inputs=()
 	[ "$1" = patched ] && inputs+=("$ARA_QEMU_DIR"/patches/*.patch)
-	stamp_of "${inputs[@]}" <(printf '%s\n' "${configure_args[@]}" "${build_targets[@]}")
+	stamp_of "${inputs[@]}" <(printf '%s\n' "$QEMU_SRC_VERSION" "$QEMU_DSC_SHA256" \
+		"${configure_args[@]}" "${build_targets[@]}")
 }
 
 build_variant() {
