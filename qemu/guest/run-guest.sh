@@ -95,8 +95,8 @@ if [ ${#embeds[@]} -gt 0 ]; then
 		done | LC_ALL=C sort -u | cpio -o -H newc -R 0:0 --quiet
 	) >>"$run/overlay.cpio"
 fi
-cat "$guest"/base.cpio.* "$run/overlay.cpio" >"$run/initrd"
-info "initramfs: $(du -h "$guest"/base.cpio.* | cut -f1) base + $(du -h "$run/overlay.cpio" | cut -f1) overlay"
+cat "$guest/base.cpio" "$run/overlay.cpio" >"$run/initrd"
+info "initramfs: $(du -h "$guest/base.cpio" | cut -f1) base + $(du -h "$run/overlay.cpio" | cut -f1) overlay"
 
 qemu_args=(-M "$machine_opt" -cpu max -smp 2 -m 2G
 	-nographic -no-reboot -nic none
