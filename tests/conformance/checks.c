@@ -38,6 +38,11 @@ static struct outcome store_fault(uintptr_t va, bool overlay)
 	return perm_fault(EC_DABT_SAME, va, 3, true, overlay);
 }
 
+static struct outcome el0_load_fault(uintptr_t va)
+{
+	return perm_fault(EC_DABT_LOWER, va, 3, false, true);
+}
+
 static struct outcome fetch_fault(uintptr_t va, bool overlay)
 {
 	return perm_fault(EC_IABT_SAME, va, 3, false, overlay);
@@ -154,6 +159,26 @@ static void check_call(const char *name, uintptr_t va, struct outcome want)
 			     want.faults ? EXEC_FAULTED : EXEC_MAGIC, ret);
 }
 
+static uintptr_t el0_entry(struct page code, const char *fn)
+{
+	return code.va + (uintptr_t)(fn - el0_page);
+}
+
+/* EL0 runs el0_ldr on p; a load that does not fault returns memory. */
+static void check_el0_load(const char *name, struct page code, struct page p,
+			   struct outcome want)
+{
+	uint64_t val;
+	struct outcome got = do_el0(el0_entry(code, el0_ldr), p.va, 0, &val);
+
+	if (!report(name, want, got))
+		return;
+	if (want.faults)
+		pass(name);
+	else
+		report_value(name, "value", *(volatile uint64_t *)p.pa, val);
+}
+
 /* LDADD adds 1: memory changes exactly when it does not fault. */
 static void check_ldadd(const char *name, struct page p, struct outcome want)
 {
@@ -204,7 +229,7 @@ static void set_tcr2(uint64_t v)
 /*
  * State every check starts from, so that none depends on the previous one
  * having passed: POE on for EL1 and off for EL0, every overlay index RWX;
- * WXN, PIE and hardware Access flag and dirty state management off; EL0
+ * PAN, WXN, PIE and hardware Access flag and dirty state management off; EL0
  * access to POR_EL0 trapped; hierarchical permissions disabled by
  * TCR_EL1.HPD0 = 1, which makes toggling TCR2_EL1.POE without TLB
  * maintenance well defined (I_VCQZV).
@@ -218,6 +243,7 @@ static void baseline(void)
 		     ~(TCR_HA | TCR_HD));
 	write_sysreg(sctlr_el1, read_sysreg(sctlr_el1) & ~SCTLR_WXN);
 	write_sysreg(cpacr_el1, read_sysreg(cpacr_el1) & ~CPACR_E0POE);
+	__asm__ volatile("msr pan, #0");
 	tlb_sync();
 }
 
@@ -491,10 +517,10 @@ static void check_wxn(void)
 }
 
 /*
- * With TCR2_EL1.PIE = 1 the overlay applies only to PIR_EL1 encodings with
- * bit 3 = 0 (Table D8-68, R_DPZHF). 0b0110 is RWX with PrivWXN (Table
- * D8-69), which with the overlay removes overlay W when overlay X is
- * present (R_QXXPC).
+ * With TCR2_EL1.PIE = 1 the overlay applies only to PIR_EL1 and PIRE0_EL1
+ * encodings with bit 3 = 0 (Table D8-68, R_DPZHF, R_GDVJK). 0b0110 is RWX
+ * with PrivWXN (Table D8-69), which with the overlay removes overlay W
+ * when overlay X is present (R_QXXPC).
  */
 static void check_pie(void)
 {
@@ -502,7 +528,10 @@ static void check_pie(void)
 	 * become under PIE (DESC_PIINDEX); they stay outside the overlay. */
 	const uint64_t pir = POR(8, 0xa) | POR(12, 0xc) |
 			     POR(1, 0x5) | POR(2, 0xc) | POR(3, 0x6);
-	struct page a, b, c, cd;
+	/* PIIndex 5 is the EL0 code below: UnprivRead and UnprivExecute. No
+	 * PIRE0 entry grants write where PIR grants execute (R_VFPJF). */
+	const uint64_t pire0 = POR(5, 0xa) | POR(1, 0x5) | POR(2, 0xc);
+	struct page a, b, c, cd, code;
 
 	if (!(read_sysreg(ID_AA64MMFR3_EL1) >> 8 & 0xf)) {
 		failed++;
@@ -510,7 +539,7 @@ static void check_pie(void)
 		      "got ID_AA64MMFR3_EL1.S1PIE = 0)\n");
 		return;
 	}
-	write_sysreg(PIRE0_EL1, 0);
+	write_sysreg(PIRE0_EL1, pire0);
 	write_sysreg(PIR_EL1, pir);
 	set_tcr2(TCR2_PIE | TCR2_POE);
 	tlb_sync();
@@ -522,24 +551,36 @@ static void check_pie(void)
 	c = map_page(1, (uint64_t)exec_page,
 		     DESC_PIINDEX(3) | DESC_POINDEX(1));
 	cd = offset(c, EXEC_PAGE_DATA);
+	code = map_page(4, (uint64_t)el0_page, DESC_PIINDEX(5));
 
 	set_por_el1(POR_WITH(1, PO_NONE));
-	check_load("PIE 0b0101 (overlay applied), Perm1=none: load faults "
-		   "with Overlay", a, load_fault(a.va, true));
-	check_load("PIE 0b1100 (no overlay), Perm1=none: load", b, no_fault);
-	check_store("PIE 0b1100 (no overlay), Perm1=none: store", b, no_fault);
+	check_load("PIE, PIR 0b0101 (overlay applied), Perm1=none: load "
+		   "faults with Overlay", a, load_fault(a.va, true));
+	check_load("PIE, PIR 0b1100 (no overlay), Perm1=none: load", b,
+		   no_fault);
+	check_store("PIE, PIR 0b1100 (no overlay), Perm1=none: store", b,
+		    no_fault);
 	set_por_el1(POR_WITH(1, PO_RW));
-	check_load("PIE 0b0101 (overlay applied), Perm1=RW: load", a,
+	check_load("PIE, PIR 0b0101 (overlay applied), Perm1=RW: load", a,
 		   no_fault);
 
 	set_por_el1(POR_WITH(1, PO_RWX));
-	check_call("PIE 0b0110 (WXN), Perm1=RWX: execute", c.va, no_fault);
-	check_store("PIE 0b0110 (WXN), Perm1=RWX: store faults with Overlay",
-		    cd, store_fault(cd.va, true));
+	check_call("PIE, PIR 0b0110 (WXN), Perm1=RWX: execute", c.va,
+		   no_fault);
+	check_store("PIE, PIR 0b0110 (WXN), Perm1=RWX: store faults with "
+		    "Overlay", cd, store_fault(cd.va, true));
 	set_por_el1(POR_WITH(1, PO_RW));
-	check_store("PIE 0b0110 (WXN), Perm1=RW: store", cd, no_fault);
-	check_call("PIE 0b0110 (WXN), Perm1=RW: execute faults with Overlay",
-		   c.va, fetch_fault(c.va, true));
+	check_store("PIE, PIR 0b0110 (WXN), Perm1=RW: store", cd, no_fault);
+	check_call("PIE, PIR 0b0110 (WXN), Perm1=RW: execute faults with "
+		   "Overlay", c.va, fetch_fault(c.va, true));
+
+	set_tcr2(TCR2_PIE | TCR2_POE | TCR2_E0POE);
+	set_por_el0(POR_WITH(1, PO_NONE));
+	check_el0_load("PIE, PIRE0 0b0101 (overlay applied), POR_EL0 "
+		       "Perm1=none: EL0 load faults with Overlay", code, a,
+		       el0_load_fault(a.va));
+	check_el0_load("PIE, PIRE0 0b1100 (no overlay), POR_EL0 Perm1=none: "
+		       "EL0 load", code, b, no_fault);
 }
 
 /* PAR_EL1 after AT, reduced to F, FST and Overlay, or to the PA (D24.2.142). */
@@ -597,11 +638,6 @@ static void check_at(void)
 		  AT(s1e1w, ro.va), par_perm_fault(false));
 }
 
-static uintptr_t el0_entry(struct page code, const char *fn)
-{
-	return code.va + (uintptr_t)(fn - el0_page);
-}
-
 /*
  * EL0 accesses to POR_EL0 trap to EL1 with EC 0x18 while
  * CPACR_EL1.E0POE = 0 (D24.2.36, D24.2.150); the ISS names the register
@@ -655,14 +691,10 @@ static void check_el0_overlay(void)
 
 	set_tcr2(TCR2_POE | TCR2_E0POE);
 	set_por_el0(POR_WITH(1, PO_NONE));
-	expect("E0POE, POR_EL0 Perm1=none: EL0 load faults with Overlay",
-	       perm_fault(EC_DABT_LOWER, d.va, 3, false, true),
-	       do_el0(ldr, d.va, 0, &ret));
+	check_el0_load("E0POE, POR_EL0 Perm1=none: EL0 load faults with "
+		       "Overlay", code, d, el0_load_fault(d.va));
 	set_por_el0(POR_WITH(1, PO_R));
-	if (report("E0POE, POR_EL0 Perm1=R: EL0 load", no_fault,
-		   do_el0(ldr, d.va, 0, &ret)))
-		report_value("E0POE, POR_EL0 Perm1=R: EL0 load", "value", *mem,
-			     ret);
+	check_el0_load("E0POE, POR_EL0 Perm1=R: EL0 load", code, d, no_fault);
 	before = *mem;
 	if (report("E0POE, POR_EL0 Perm1=R: EL0 store faults with WnR and "
 		   "Overlay", perm_fault(EC_DABT_LOWER, d.va, 3, true, true),
@@ -697,13 +729,12 @@ static void check_el0_overlay(void)
 
 	set_tcr2(TCR2_E0POE);
 	set_por_el0(POR_WITH(1, PO_NONE));
-	expect("E0POE without POE, POR_EL0 Perm1=none: EL0 load faults with "
-	       "Overlay", perm_fault(EC_DABT_LOWER, d.va, 3, false, true),
-	       do_el0(ldr, d.va, 0, &ret));
+	check_el0_load("E0POE without POE, POR_EL0 Perm1=none: EL0 load "
+		       "faults with Overlay", code, d, el0_load_fault(d.va));
 
 	set_tcr2(TCR2_POE);
-	expect("no E0POE, POR_EL0 Perm1=none: EL0 load", no_fault,
-	       do_el0(ldr, d.va, 0, &ret));
+	check_el0_load("no E0POE, POR_EL0 Perm1=none: EL0 load", code, d,
+		       no_fault);
 	check_read(do_ldtr, "no E0POE, POR_EL0 Perm1=none: LDTR at EL1", d,
 		   no_fault);
 }
@@ -730,6 +761,35 @@ static void check_hpd(void)
 	set_tcr2(TCR2_E0POE);
 	tlb_sync();
 	check_store("HPD0=0, E0POE=1: APTable ignored, store", p, no_fault);
+}
+
+/*
+ * PSTATE.PAN = 1 removes the base PrivRead and PrivWrite of EL0-accessible
+ * pages (J1.1.4.28), and the overlay still outranks that base fault
+ * (D8.15.5.1). EL1 accesses with PAN set may use translations of their own
+ * (in QEMU a separate TLB index), so the no-TLBI revocation is checked
+ * again with PAN set.
+ */
+static void check_pan(void)
+{
+	struct page p = map_page(0, (uint64_t)scratch(0),
+				 PAGE_RW_EL1 | DESC_POINDEX(1));
+	struct page u = map_page(5, (uint64_t)scratch(3),
+				 PAGE_RW_EL0 | DESC_POINDEX(1));
+
+	__asm__ volatile("msr pan, #1\n\tisb" : : : "memory");
+	set_por_el1(POR_WITH(1, PO_RW));
+	check_store("PAN: EL1 page, Perm1=RW: store (warms the TLB)", p,
+		    no_fault);
+	set_por_el1(POR_WITH(1, PO_R));
+	check_store("PAN: EL1 page, revoke W without TLBI, store faults", p,
+		    store_fault(p.va, true));
+	set_por_el1(POR_WITH(1, PO_NONE));
+	check_load("PAN: EL0 page, Perm1=none: load faults with Overlay", u,
+		   load_fault(u.va, true));
+	set_por_el1(POR_WITH(1, PO_RW));
+	check_load("PAN: EL0 page, Perm1=RW: load faults without Overlay", u,
+		   load_fault(u.va, false));
 }
 
 /*
@@ -787,7 +847,7 @@ int main(void)
 		check_no_tlbi, check_priority, check_rmw, check_fetch,
 		check_wxn,
 		check_pie, check_at, check_el0_access, check_el0_overlay,
-		check_hpd, check_dirty, check_blocks,
+		check_pan, check_hpd, check_dirty, check_blocks,
 	};
 	uint64_t el = read_sysreg(CurrentEL) >> 2 & 3;
 	uint64_t mmfr3;
