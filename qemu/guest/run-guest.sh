@@ -111,8 +111,11 @@ step "booting the guest: $qemu_bin -M $machine_opt (timeout ${timeout}s)"
 t0=$(date +%s)
 set +e
 # stdin is not the terminal: QEMU would otherwise switch it to raw mode.
-timeout --kill-after=10 "$timeout" "$qemu_bin" "${qemu_args[@]}" </dev/null 2>&1 |
-	tee "$run/console.log"
+# --foreground keeps QEMU in this script's process group, so that Ctrl-C, or
+# a test harness killing the group, stops the guest too.
+# The serial console ends lines with CR LF; callers get plain lines.
+timeout --foreground --kill-after=10 "$timeout" "$qemu_bin" "${qemu_args[@]}" </dev/null 2>&1 |
+	sed -u 's/\r$//' | tee "$run/console.log"
 qemu_status=${PIPESTATUS[0]}
 set -e
 info "guest ran for $(elapsed "$t0")"
@@ -121,9 +124,9 @@ if [ "$qemu_status" = 124 ] || [ "$qemu_status" = 137 ]; then
 	printf 'run-guest: guest timed out after %s s\n' "$timeout" >&2
 	exit 124
 fi
-# The console ends lines with CR LF. init prints the marker last; take the
-# last one in case COMMAND printed such a line itself.
-status=$(tr -d '\r' <"$run/console.log" | sed -n 's/^ARA-GUEST-EXIT: //p' | tail -n1)
+# init prints the marker last; take the last one in case COMMAND printed
+# such a line itself.
+status=$(sed -n 's/^ARA-GUEST-EXIT: //p' "$run/console.log" | tail -n1)
 case $status in
 '')
 	printf 'run-guest: the guest ended without reporting a status (QEMU exit %s): kernel panic, crash or QEMU failure; see the console above\n' "$qemu_status" >&2
