@@ -42,10 +42,11 @@ fi
 [ "$(id -u)" = 0 ] || die "run as root once to build the guest (it creates /dev/console in the initramfs)"
 
 t0=$(date +%s)
+# A failed build leaves $work and its logs for inspection; the next build
+# starts afresh.
 work="$out.tmp"
 rm -rf "$work"
 mkdir -p "$work/rootfs"
-trap 'rm -rf "$work"' EXIT
 
 # apt as if this were an empty arm64 system: the solver then returns the whole
 # closure of Depends and Pre-Depends (not Recommends), with the versions the
@@ -111,7 +112,7 @@ for deb in "${rootfs_debs[@]}"; do
 	# --keep-directory-symlink keeps the usrmerge layout.
 	dpkg-deb --fsys-tarfile "$debs/$deb" | tar -x --keep-directory-symlink -C "$rootfs"
 done
-# Documentation is never read in the guest; it is a third of the archive.
+# Documentation (8 MB) is never read in the guest.
 rm -rf "$rootfs"/usr/share/{doc,man,info,locale,lintian}
 ln -s busybox "$rootfs/bin/sh"
 mknod -m 600 "$rootfs/dev/console" c 5 1
@@ -119,11 +120,10 @@ install -m 755 "$init" "$rootfs/init"
 [ -x "$rootfs/lib/ld-linux-aarch64.so.1" ] || die "the arm64 dynamic loader is missing from the root file system"
 
 step "packing base.cpio"
-# Uncompressed: the guest kernel, itself emulated, unpacked a zstd archive of
-# this root file system in 24 s and the plain cpio in 11 s; QEMU loads the
-# larger file from the host in no measurable time. cpio pads to 512 bytes,
-# so the runner's archives appended to it start 4-byte aligned, as Linux
-# requires.
+# Uncompressed: the emulated guest kernel unpacked a 190 MB root file system
+# in 24 s from zstd and in 11 s from plain cpio (busy 2-core host), and QEMU
+# loads the larger file in no measurable time. cpio pads to 512 bytes, so the
+# runner's archives appended to it start 4-byte aligned, as Linux requires.
 (cd "$rootfs" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$work/base.cpio"
 
 {
@@ -135,7 +135,6 @@ step "packing base.cpio"
 rm -rf "$work/rootfs" "$work/kernel" "$work"/*.bin "$work"/*.log "$work/debs.txt"
 rm -rf "$out"
 mv "$work" "$out"
-trap - EXIT
 ln -sfn "$key" "$ARA_CACHE/guest/current"
 info "guest built in $(elapsed "$t0"): $out ($(du -h "$out/base.cpio" | cut -f1) initramfs)"
 echo "$out"

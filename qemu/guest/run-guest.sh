@@ -39,7 +39,9 @@ while [ $# -gt 0 ]; do
 	--machine) machine=${2:?}; shift 2 ;;
 	--poe) poe=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
-	--embed) embeds+=("$(cd "${2:?}" && pwd)"); shift 2 ;;
+	--embed)
+		[ -d "${2:?}" ] || die "--embed $2: not a directory"
+		embeds+=("$(cd "$2" && pwd)"); shift 2 ;;
 	--cwd) cwd=${2:?}; shift 2 ;;
 	--plugin-insn) insn_log=${2:?}; shift 2 ;;
 	--) shift; break ;;
@@ -62,8 +64,9 @@ patched|unpatched)
 	plugin=$("$ARA_QEMU_DIR/qemu-path.sh" "$qemu" --plugin)
 	;;
 *)
-	qemu_bin=$qemu
-	plugin=$(dirname "$qemu")/tests/tcg/plugins/libinsn.so
+	# A QEMU build tree: the plugin is built next to the binary.
+	qemu_bin=$(readlink -f "$qemu")
+	plugin=$(dirname "$qemu_bin")/tests/tcg/plugins/libinsn.so
 	;;
 esac
 [ -x "$qemu_bin" ] || die "not an executable QEMU: $qemu_bin"
@@ -118,9 +121,12 @@ timeout --foreground --kill-after=10 "$timeout" "$qemu_bin" "${qemu_args[@]}" </
 	sed -u 's/\r$//' | tee "$run/console.log"
 qemu_status=${PIPESTATUS[0]}
 set -e
-info "guest ran for $(elapsed "$t0")"
 
-if [ "$qemu_status" = 124 ] || [ "$qemu_status" = 137 ]; then
+ran=$(( $(date +%s) - t0 ))
+info "guest ran for ${ran}s"
+# timeout(1) exits 124 after SIGTERM, 137 if it had to SIGKILL QEMU later
+# (which an OOM kill also gives, but sooner).
+if [ "$qemu_status" = 124 ] || { [ "$qemu_status" = 137 ] && [ "$ran" -ge "$timeout" ]; }; then
 	printf 'run-guest: guest timed out after %s s\n' "$timeout" >&2
 	exit 124
 fi
