@@ -26,8 +26,9 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
 
+# usage: the header comment above, to stderr.
 usage() {
-	sed -n '/^# Usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
 	exit 2
 }
 
@@ -107,7 +108,9 @@ qemu_args=(-M "$machine_opt" -cpu max -smp 2 -m 2G
 	-append "console=ttyAMA0 quiet panic=-1 ara.poe=$poe")
 if [ -n "$insn_log" ]; then
 	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin"
-	qemu_args+=(-plugin "$plugin" -d plugin -D "$insn_log")
+	# inline=on counts with inline TCG ops instead of a callback per
+	# block: a boot took 21 s instead of 60 s.
+	qemu_args+=(-plugin "$plugin,inline=on" -d plugin -D "$insn_log")
 fi
 
 step "booting the guest: $qemu_bin -M $machine_opt (timeout ${timeout}s)"
