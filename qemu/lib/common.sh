@@ -5,7 +5,8 @@ ARA_QEMU_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ARA_SRC_DIR=$(cd "$ARA_QEMU_DIR/.." && pwd)
 # Everything downloaded or built for the platform lives outside the clone, so
 # that a fresh clone reuses it and `git clean` never throws it away.
-ARA_CACHE=${ARA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ara}
+# (A CI runner may start us without HOME.)
+ARA_CACHE=${ARA_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ara}
 # shellcheck source=../versions.env
 . "$ARA_QEMU_DIR/versions.env"
 
