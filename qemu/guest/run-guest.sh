@@ -13,7 +13,8 @@
 #                       unpatched QEMU)
 #   --timeout SECONDS   kill the guest after this long (default 600)
 #   --embed DIR         copy DIR (without .git) into the guest at the same
-#                       absolute path; repeatable
+#                       absolute path; repeatable. Symlinks are copied as
+#                       symlinks, so neither DIR nor its parents may be one.
 #   --cwd DIR           run COMMAND in DIR (default /)
 #   --plugin-insn FILE  count the guest's instructions with QEMU's libinsn
 #                       plugin; FILE receives its report, one "cpu N insns: X"
@@ -42,7 +43,10 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--embed)
 		[ -d "${2:?}" ] || die "--embed $2: not a directory"
-		embeds+=("$(cd "$2" && pwd)"); shift 2 ;;
+		real=$(cd "$2" && pwd -P)
+		[ "$real" = "$(cd "$2" && pwd -L)" ] ||
+			die "--embed $2: the path goes through a symlink; give the real path $real"
+		embeds+=("$real"); shift 2 ;;
 	--cwd) cwd=${2:?}; shift 2 ;;
 	--plugin-insn) insn_log=${2:?}; shift 2 ;;
 	--) shift; break ;;
