@@ -2,12 +2,14 @@
 # The project's two commands (see README.md):
 #   qemu/ara.sh demo   boot the POE guest and show POE at work
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE guest
+# and one more, not a test:
+#   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest
 # Both first install what they need (idempotently) and build or reuse the
 # cached platform (QEMU, guest, Linux selftests) in $ARA_CACHE.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-usage() { die "usage: $0 demo|test"; }
+usage() { die "usage: $0 demo|test|bench"; }
 [ $# -eq 1 ] || usage
 [ "$(id -u)" = 0 ] || die "run as root: the first run installs Debian packages"
 
@@ -33,14 +35,16 @@ platform() {
 	info "platform ready in $(elapsed "$t0")"
 }
 
-demo() {
+# in_guest PROGRAM: cross-builds the tree and runs one of its programs in the
+# POE guest (patched QEMU, -M virt -cpu max).
+in_guest() {
 	platform patched
-	step "cross-building the demo for arm64"
+	step "cross-building for arm64"
 	mkdir -p "$ARM64_BUILD"
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake"
-	step "booting the POE guest (patched QEMU, -M virt -cpu max) and running the demo"
-	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 120 \
-		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/tests/platform/poe_demo"
+	step "booting the POE guest and running $1"
+	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 600 \
+		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/$1"
 }
 
 test_all() {
@@ -73,7 +77,8 @@ test_all() {
 }
 
 case $1 in
-	demo) demo ;;
+	demo) in_guest tests/platform/poe_demo ;;
 	test) test_all ;;
+	bench) in_guest tests/platform/por_switch_bench ;;
 	*) usage ;;
 esac
