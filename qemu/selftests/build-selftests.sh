@@ -40,8 +40,8 @@ fi
 # checks the .dsc against its pin and every file it names against the .dsc.
 fetch() {
 	local ver=$1 sha=$2 dsc="linux_$1.dsc"
-	if ! (cd "$dl" 2>/dev/null && echo "$sha  $dsc" | sha256sum -c --quiet - 2>/dev/null); then
-		step "downloading Debian source linux=$ver (about 155 MB)"
+	if ! (cd "$dl" 2>/dev/null && echo "$sha  $dsc" | sha256sum -c --quiet - >/dev/null 2>&1); then
+		step "downloading Debian source linux=$ver (about 160 MB)"
 		mkdir -p "$dl"
 		(cd "$dl" && apt-get source --download-only -q "linux=$ver" >/dev/null 2>&1) ||
 			die "apt-get source linux=$ver failed: is deb-src configured (qemu/host-deps.sh) and does the mirror still serve this version?"
