@@ -61,6 +61,7 @@ test_all() {
 	configure_and_build "$HOST_BUILD" "${common[@]}"
 	t0=$(date +%s)
 	(cd "$HOST_BUILD" && ctest --output-on-failure -j 2) || host_rc=$?
+	"$ARA_SRC_DIR/tests/platform/ctest-evidence.sh" "$HOST_BUILD" || true
 	info "host ctest took $(elapsed "$t0")"
 
 	step "arm64 cross build and ctest inside the POE guest"

@@ -31,5 +31,9 @@ for d in "${extra[@]}"; do
 	[ -n "$d" ] && embeds+=(--embed "$d")
 done
 
+# After ctest, the guest prints the evidence lines of every test (ctest hides
+# the output of passing tests), then reports ctest's status.
+evidence="$ARA_SRC_DIR/tests/platform/ctest-evidence.sh"
 exec "$ARA_QEMU_DIR/guest/run-guest.sh" "${guest_opts[@]}" "${embeds[@]}" --cwd "$build" -- \
-	ctest --output-on-failure --timeout 600 "$@"
+	sh -c 'ctest --output-on-failure --timeout 600 "$@"; status=$?; "$0" .; exit $status' \
+	"$evidence" "$@"
