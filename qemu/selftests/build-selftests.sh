@@ -36,20 +36,23 @@ if [ -f "$out/manifest" ]; then
 	exit 0
 fi
 
-# fetch VERSION DSC_SHA256: downloads the Debian source package into $dl and
-# checks the .dsc against its pin and every file it names against the .dsc.
+# verified VERSION DSC_SHA256: the .dsc in $dl matches its pin, and every
+# file the .dsc names matches the .dsc.
+verified() {
+	(cd "$dl" && echo "$2  linux_$1.dsc" | sha256sum -c --quiet - &&
+		awk '/^Checksums-Sha256:/ {f=1; next} /^([^ ]|$)/ {f=0} f {print $1 "  " $3}' \
+			"linux_$1.dsc" | sha256sum -c --quiet -) >/dev/null 2>&1
+}
+
+# fetch VERSION DSC_SHA256: the verified Debian source package in $dl.
 fetch() {
-	local ver=$1 sha=$2 dsc="linux_$1.dsc"
-	if ! (cd "$dl" 2>/dev/null && echo "$sha  $dsc" | sha256sum -c --quiet - >/dev/null 2>&1); then
-		step "downloading Debian source linux=$ver (about 160 MB)"
-		mkdir -p "$dl"
-		(cd "$dl" && apt-get source --download-only -q "linux=$ver" >/dev/null 2>&1) ||
-			die "apt-get source linux=$ver failed: is deb-src configured (qemu/host-deps.sh) and does the mirror still serve this version?"
-		(cd "$dl" && echo "$sha  $dsc" | sha256sum -c --quiet -) ||
-			die "$dsc does not match its pin in qemu/versions.env"
-	fi
-	(cd "$dl" && awk '/^Checksums-Sha256:/ {f=1; next} /^[^ ]/ {f=0} f {print $1 "  " $3}' "$dsc" |
-		sha256sum -c --quiet -) || die "a file of linux=$ver does not match $dsc"
+	verified "$1" "$2" && return
+	step "downloading Debian source linux=$1 (about 160 MB)"
+	mkdir -p "$dl"
+	(cd "$dl" && apt-get source --download-only -q "linux=$1" >/dev/null 2>&1) ||
+		die "apt-get source linux=$1 failed: is deb-src configured (qemu/host-deps.sh) and does the mirror still serve this version?"
+	verified "$1" "$2" ||
+		die "linux_$1.dsc does not match its pin in qemu/versions.env, or a file it names does not match it"
 }
 
 # The only parts of the kernel tree that end up in the binaries; everything
