@@ -12,7 +12,7 @@ set -euo pipefail
 	die "this script targets Debian 12 (bookworm); found '${PRETTY_NAME:-unknown}'"
 
 stamp="$ARA_CACHE/host-deps.stamp"
-want=$(stamp_of "$0" "$ARA_QEMU_DIR/versions.env")
+want=$(stamp_of "$0" <(echo "$MESON_SUITE"))
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -z "${ARA_FORCE_DEPS:-}" ]; then
 	info "host packages already installed (stamp $want)"
 	exit 0
@@ -68,7 +68,7 @@ EOS
 dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64
 
 step "apt-get update"
-apt-get update -q >/dev/null
+apt-get update -q -o DPkg::Lock::Timeout=600 >/dev/null
 
 # Packages: one list per purpose, so a failure names what it was for.
 host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-certificates"
@@ -80,7 +80,9 @@ qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison pyt
 install() {
 	local what=$1; shift
 	step "installing $what: $*"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@" \
+	# Wait for another apt (an unattended upgrade, a parallel run) rather than fail.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		-o DPkg::Lock::Timeout=600 "$@" \
 		>/dev/null || die "could not install $what ($*)"
 }
 install "host build tools" $host_build

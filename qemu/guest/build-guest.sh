@@ -116,6 +116,12 @@ done
 rm -rf "$rootfs"/usr/share/{doc,man,info,locale,lintian}
 ln -s busybox "$rootfs/bin/sh"
 mknod -m 600 "$rootfs/dev/console" c 5 1
+# The accounts of a minimal system (base-passwd would make them in its
+# postinst, which dpkg -x does not run); some tests read these files, as
+# files every system has (protection_keys reads /etc/passwd).
+mkdir -p "$rootfs/etc"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$rootfs/etc/passwd"
+echo 'root:x:0:' >"$rootfs/etc/group"
 install -m 755 "$init" "$rootfs/init"
 [ -x "$rootfs/lib/ld-linux-aarch64.so.1" ] || die "the arm64 dynamic loader is missing from the root file system"
 
