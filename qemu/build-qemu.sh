@@ -84,7 +84,7 @@ build_variant() {
 	mkdir -p "$out/build"
 	(cd "$out/build" && "$src/configure" "${configure_args[@]}" >"$out/configure.log" 2>&1) ||
 		die "configure failed; see $out/configure.log"
-	step "building qemu-system-aarch64 ($variant): about 4 minutes on 2 cores"
+	step "building qemu-system-aarch64 ($variant): about 10 minutes on 2 cores"
 	# ninja's own progress line ([n/m]) is the progress report.
 	ninja -C "$out/build" "${build_targets[@]}" 2>&1 |
 		tee "$out/build.log" | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]' |
