@@ -1,0 +1,1 @@
+# Pinned mbedtls source built twice: for tools and for DOM0 (filled in by issue 3 work).

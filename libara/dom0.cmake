@@ -1,0 +1,1 @@
+# libara.so, the DOM0 runtime (arm64 only).
