@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The boot block: what ara-loader hands to libara.so's initialisation.
+ *
+ * ara-loader verifies libara.so, the entry object and the App against the
+ * manifest, copies each into a sealed memfd (what was hashed is what gets
+ * mapped), and execs the App's dynamic linker on those memfds. It passes this
+ * block in one more sealed memfd whose descriptor number is in the
+ * environment variable ARA_BOOT_ENV. libara reads it before any App code runs,
+ * checks it, and closes every descriptor named here.
+ *
+ * Layout: fixed-size, naturally aligned, little-endian (loader and libara run
+ * in the same process image, so no byte-order question arises). Append only.
+ */
+#ifndef ARA_BOOT_H
+#define ARA_BOOT_H
+
+#include <stdint.h>
+
+#define ARA_BOOT_ENV "ARA_BOOT_FD"
+#define ARA_BOOT_MAGIC 0x42415241u /* "ARAB" read as little-endian bytes */
+#define ARA_BOOT_VERSION 1u
+#define ARA_SHA256_BYTES 32u
+
+/* memfd names; /proc/self/maps shows them as "/memfd:<name> (deleted)". */
+#define ARA_MEMFD_APP "ara-app"
+#define ARA_MEMFD_LIBARA "ara-libara"
+#define ARA_MEMFD_ENTRY "ara-entry"
+#define ARA_MEMFD_BOOT "ara-boot"
+
+/* ELF sections of the entry object that libara tags (see entry/README.md). */
+#define ARA_GATE_TEXT_SECTION ".ara_gate"
+#define ARA_GATE_DATA_SECTION ".ara_gate_data"
+
+/* A section of the entry object, as linked: sh_addr relative to the load base. */
+struct ara_boot_region {
+	uint64_t vaddr;
+	uint64_t size;
+	uint8_t sha256[ARA_SHA256_BYTES]; /* of the file bytes; zero for NOBITS */
+};
+
+struct ara_boot {
+	uint32_t magic;   /* ARA_BOOT_MAGIC */
+	uint32_t version; /* ARA_BOOT_VERSION */
+	uint32_t size;    /* sizeof(struct ara_boot) */
+	int32_t app_fd;   /* the sealed memfds the dynamic linker was given */
+	int32_t libara_fd;
+	int32_t entry_fd;
+	uint8_t manifest_sha256[ARA_SHA256_BYTES]; /* of the manifest file as read */
+	uint8_t app_sha256[ARA_SHA256_BYTES];
+	uint8_t libara_sha256[ARA_SHA256_BYTES];
+	uint8_t entry_sha256[ARA_SHA256_BYTES];
+	struct ara_boot_region gate_text; /* ARA_GATE_TEXT_SECTION */
+	struct ara_boot_region gate_data; /* ARA_GATE_DATA_SECTION */
+};
+
+#endif
