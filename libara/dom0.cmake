@@ -1,1 +1,53 @@
 # libara.so, the DOM0 runtime (arm64 only).
+#
+# DOM0 trusts nothing the App can write, so libara.so links no libc at all
+# (-nostdlib; no DT_NEEDED, no PLT, no GOT entry to another object), brings
+# its own memcpy/memset, makes system calls with svc from its own text, and is
+# compiled so that:
+#   -mgeneral-regs-only     DOM0 never touches SIMD/FP registers: nothing of
+#                           DOM0 can be left in them for the App;
+#   -ffixed-x18             x18 is never used: the gate need not clear it, and
+#                           Apps that use it (shadow call stacks) keep it;
+#   -fno-stack-protector    the canary lives in libc's TLS, which the App owns;
+#   -mno-outline-atomics    atomics inline, not libgcc helpers that ask libc
+#                           (getauxval) whether LSE exists;
+#   -fno-tree-loop-distribute-patterns  memcpy's loop must not become a call
+#                           to memcpy.
+# -z initfirst makes ld.so run libara's constructor before any other.
+set(ARA_DOM0_COMPILE_OPTIONS
+  -ffreestanding -fvisibility=hidden -mgeneral-regs-only -ffixed-x18
+  -fno-stack-protector -mno-outline-atomics -fno-tree-loop-distribute-patterns
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt -fno-common -O2)
+
+add_library(ara SHARED
+  src/domains.c
+  src/regions.c
+  src/heap.c
+  src/dom0/alloc.c
+  src/dom0/boot.c
+  src/dom0/copy.c
+  src/dom0/ctor.S
+  src/dom0/dispatch.c
+  src/dom0/init.c
+  src/dom0/log.c
+  src/dom0/maps_walk.c
+  src/dom0/scan_apply.c
+  src/dom0/self.c
+  src/dom0/string.c
+  src/dom0/svc_core.c
+  ${ARA_DOM0_EXTRA_SOURCES})
+set_target_properties(ara PROPERTIES OUTPUT_NAME ara NO_SONAME OFF)
+target_include_directories(ara PRIVATE include src)
+target_compile_options(ara PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
+target_link_libraries(ara PRIVATE ara_dom0_mbedcrypto)
+target_link_options(ara PRIVATE
+  -nostdlib -Wl,-soname,libara.so -Wl,-z,initfirst -Wl,-z,now -Wl,-z,relro
+  -Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--no-undefined -Wl,--hash-style=gnu)
+# libgcc.a (compiler runtime helpers, e.g. 128-bit division) is pure code.
+target_link_libraries(ara PRIVATE gcc)
+
+# Fail the build, not a test, if libara.so needs anything from outside.
+add_custom_command(TARGET ara POST_BUILD
+  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DLIB=$<TARGET_FILE:ara>
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
+  VERBATIM)

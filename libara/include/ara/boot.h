@@ -22,6 +22,14 @@
 #define ARA_BOOT_VERSION 1u
 #define ARA_SHA256_BYTES 32u
 
+/*
+ * Exit status of a process whose libara initialisation failed (a message on
+ * stderr says why). No App code has run. ara-loader's own statuses are 1..7.
+ */
+#define ARA_EXIT_INIT_FAILED 8
+/* Exit status when DOM0 finds its own state corrupted (e.g. its heap). */
+#define ARA_EXIT_DOM0_CORRUPT 9
+
 /* memfd names; /proc/self/maps shows them as "/memfd:<name> (deleted)". */
 #define ARA_MEMFD_APP "ara-app"
 #define ARA_MEMFD_LIBARA "ara-libara"

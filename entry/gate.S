@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The gate: ARA's only entry, and the only code in the process that writes
+ * POR_EL0 once ARA has initialised (invariants IV1, IV2, IV3).
+ *
+ * int secure_call(uint32_t fid, void *arg)
+ *   x0 = fid, x1 = arg (any values: the dispatcher validates them)
+ *   -> x0 = enum ara_status
+ *
+ * Entry:    DOM2's row in POR_EL0 (checked: otherwise ARA_E_NOT_READY).
+ * Exit:     DOM2's row in POR_EL0, switched by the last instruction of a DOM0
+ *           page so that the next fetch comes from the DOM1 page.
+ * Stack:    the call runs on a DOM0 stack claimed from a bitmap for its
+ *           duration; the App's sp, x29 and x30 are kept on that stack, never
+ *           read from App memory.
+ * Corrupts: x1-x17 and NZCV, all zero on return (AAPCS64 caller-saved;
+ *           nothing of DOM0 leaves in them). x18 and x19-x29 are preserved:
+ *           DOM0 is built with -ffixed-x18 and follows AAPCS64. DOM0 is built
+ *           with -mgeneral-regs-only, so the SIMD/FP registers never hold
+ *           DOM0 data and are not touched here.
+ *
+ * Why entering anywhere is safe (IV3); the App can branch to any instruction
+ * of page 1 with any register values:
+ *   - before the msr, and after it, POR_EL0 holds the App's own row;
+ *   - at the msr, with x16 chosen by the App, the only instructions that can
+ *     run before DOM0 code are isb and a direct branch to the landing; the
+ *     landing's first act is to write DOM0's row, and it then claims a stack
+ *     and calls the fixed dispatcher, which validates fid and arg;
+ *   - every other word of page 1 is zero, which is UDF (undefined);
+ *   - page 0 and the control block are DOM0: the App's row can neither
+ *     execute nor read them.
+ */
+#include "ara/domains.h"
+#include "ara/gate.h"
+
+#define POR_EL0 S3_3_C10_C2_4
+
+/* Loads a 32-bit constant in a fixed two instructions, whatever its value. */
+.macro mov32 reg, value
+	movz	\reg, #((\value) & 0xffff)
+	movk	\reg, #(((\value) >> 16) & 0xffff), lsl #16
+.endm
+
+	.section .ara_gate, "ax", %progbits
+	.balign ARA_PAGE_SIZE
+
+/* ---- page 0: DOM0 ---------------------------------------------------- */
+ara_gate_dom0:
+
+/*
+ * Reached only by the direct branch at the end of secure_call, with the
+ * App's x0, x1, x29, x30 and sp.
+ */
+ara_gate_landing:
+	mov32	x16, ARA_POR_ENTER	// whatever row brought us here, run with DOM0's
+	msr	POR_EL0, x16
+	isb
+	adrp	x16, ara_gate_cb
+	add	x16, x16, :lo12:ara_gate_cb
+.Lclaim:				// x15 = index of the lowest free stack
+	ldaxr	x17, [x16, #ARA_CB_FREE_STACKS]
+	cbz	x17, .Lbusy
+	rbit	x15, x17
+	clz	x15, x15
+	mov	x14, #1
+	lsl	x14, x14, x15
+	bic	x17, x17, x14
+	stxr	w14, x17, [x16, #ARA_CB_FREE_STACKS]
+	cbnz	w14, .Lclaim
+	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
+	madd	x13, x15, x14, x13
+	add	x13, x13, x14		// top of stack x15
+	mov	x14, sp
+	stp	x29, x30, [x13, #-16]	// the App's frame, kept in DOM0
+	stp	x14, x15, [x13, #-32]	// the App's sp, our stack index
+	sub	sp, x13, #32
+	mov	x29, xzr		// DOM0 frame chain starts here
+	ldr	x16, [x16, #ARA_CB_DISPATCH]
+	blr	x16			// x0 = ara_dispatch(fid, arg)
+	ldp	x14, x15, [sp]
+	ldp	x29, x30, [sp, #16]
+	mov	sp, x14
+	adrp	x16, ara_gate_cb
+	add	x16, x16, :lo12:ara_gate_cb
+	mov	x14, #1
+	lsl	x14, x14, x15
+.Lrelease:
+	ldxr	x17, [x16, #ARA_CB_FREE_STACKS]
+	orr	x17, x17, x14
+	stlxr	w13, x17, [x16, #ARA_CB_FREE_STACKS]
+	cbnz	w13, .Lrelease
+.Lscrub:				// x0 = status; nothing else leaves DOM0
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	mov	x4, xzr
+	mov	x5, xzr
+	mov	x6, xzr
+	mov	x7, xzr
+	mov	x8, xzr
+	mov	x9, xzr
+	mov	x10, xzr
+	mov	x11, xzr
+	mov	x12, xzr
+	mov	x13, xzr
+	mov	x14, xzr
+	mov	x15, xzr
+	msr	nzcv, xzr
+	b	.Lleave
+.Lbusy:					// every DOM0 stack is taken
+	clrex
+	mov	x0, #ARA_GATE_STATUS_BUSY
+	b	.Lscrub
+
+	/* Zero fill up to the way out: 0x00000000 is UDF. */
+	.org	ara_gate_dom0 + ARA_GATE_LEAVE_OFFSET
+.Lleave:
+	mov32	x16, ARA_POR_LEAVE
+	mov	x17, xzr
+	msr	POR_EL0, x16		// last word of the DOM0 page
+	.if (. - ara_gate_dom0) != ARA_PAGE_SIZE
+	.error "the POR_EL0 write of the way out must end page 0"
+	.endif
+
+/* ---- page 1: DOM1 ---------------------------------------------------- */
+ara_gate_dom1:
+	isb				// first fetch under the App's row
+	ret
+
+	.globl	secure_call
+	.type	secure_call, %function
+secure_call:
+	mrs	x16, POR_EL0
+	mov32	x17, ARA_POR_LEAVE
+	cmp	x16, x17
+	b.ne	.Lnot_ready		// no ARA in this process, or not called from DOM2
+	mov32	x16, ARA_POR_ENTER
+	msr	POR_EL0, x16
+	isb
+	b	ara_gate_landing	// the only branch from DOM1 into DOM0
+.Lnot_ready:
+	mov	x0, #ARA_GATE_STATUS_NOT_READY
+	mov	x16, xzr
+	mov	x17, xzr
+	ret
+	.size	secure_call, . - secure_call
+
+	.org	ara_gate_dom1 + ARA_PAGE_SIZE	// zero fill: UDF
+	.if (. - ara_gate_dom0) != ARA_GATE_TEXT_SIZE
+	.error "the gate is two pages"
+	.endif
+
+/* ---- the control block: DOM0 data, written by libara at initialisation --- */
+	.section .ara_gate_data, "aw", %progbits
+	.balign	ARA_PAGE_SIZE
+	.hidden	ara_gate_cb
+ara_gate_cb:
+	.zero	ARA_GATE_DATA_SIZE
+
+	.section .note.GNU-stack, "", %progbits

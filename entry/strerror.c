@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* DOM2 code in the entry object: the App calls it directly. */
+#include "ara/ara.h"
+
+const char *ara_strerror(int status)
+{
+	static const char *const text[ARA_STATUS_COUNT] = {
+		[ARA_OK] = "success",
+		[ARA_E_NOT_READY] = "ARA is not initialised in this process, or the caller is not in DOM2",
+		[ARA_E_NOFUNC] = "no service has this function ID",
+		[ARA_E_INVAL] = "malformed request",
+		[ARA_E_FAULT] = "argument is not readable/writable App memory",
+		[ARA_E_BUSY] = "every DOM0 stack is in use",
+		[ARA_E_NOMEM] = "DOM0 heap exhausted",
+		[ARA_E_NOTSUP] = "not supported by this build",
+		[ARA_E_SECURITY] = "request violates ARA's policy",
+		[ARA_E_INTERNAL] = "internal error in a service",
+	};
+
+	if (status < 0 || status >= ARA_STATUS_COUNT)
+		return "unknown status";
+	return text[status];
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ARA's application interface: what an App includes to call ARA.
+ *
+ * An App links against libara-entry.so (CMake: ara_add_app(), see
+ * cmake/AraApp.cmake) and runs under ara-loader. secure_call() enters ARA
+ * through the DOM1 trampoline; ARA copies *arg into its own memory, checks it,
+ * runs the service and copies the result back. Nothing else of ARA is
+ * reachable from the App.
+ */
+#ifndef ARA_ARA_H
+#define ARA_ARA_H
+
+#include <stdint.h>
+
+#define ARA_VERSION_MAJOR 0
+#define ARA_VERSION_MINOR 1
+#define ARA_VERSION_PATCH 0
+#define ARA_VERSION ((ARA_VERSION_MAJOR << 16) | (ARA_VERSION_MINOR << 8) | ARA_VERSION_PATCH)
+
+/*
+ * Status codes. The values are ABI: append only, never renumber. secure_call
+ * returns nothing else (the dispatcher maps any other value to
+ * ARA_E_INTERNAL).
+ */
+enum ara_status {
+	ARA_OK = 0,
+	ARA_E_NOT_READY = 1, /* not running under ara-loader, or not in DOM2 */
+	ARA_E_NOFUNC = 2,    /* no service has this function ID */
+	ARA_E_INVAL = 3,     /* malformed request (e.g. NULL arg where one is needed) */
+	ARA_E_FAULT = 4,     /* arg is not App memory that can be read/written */
+	ARA_E_BUSY = 5,      /* every DOM0 stack is in use: retry */
+	ARA_E_NOMEM = 6,     /* DOM0 heap exhausted */
+	ARA_E_NOTSUP = 7,    /* known function, not supported in this build */
+	ARA_E_SECURITY = 8,  /* request violates ARA's policy */
+	ARA_E_INTERNAL = 9,  /* a service returned an undocumented value */
+	ARA_STATUS_COUNT
+};
+
+/*
+ * Function IDs: the high 16 bits name the service module, the low 16 bits
+ * the function. 0 is never valid.
+ */
+#define ARA_FID(module, function) ((uint32_t)(((module) << 16) | (function)))
+#define ARA_MODULE_CORE 0x0000u
+#define ARA_MODULE_RTS 0x0001u
+#define ARA_MODULE_RTM 0x0002u
+
+/* Core services (libara/src/dom0/svc_core.c). */
+#define ARA_FID_NULL ARA_FID(ARA_MODULE_CORE, 1)    /* arg ignored; returns ARA_OK */
+#define ARA_FID_ECHO ARA_FID(ARA_MODULE_CORE, 2)    /* struct ara_echo_arg */
+#define ARA_FID_INFO ARA_FID(ARA_MODULE_CORE, 3)    /* struct ara_info_arg */
+
+struct ara_echo_arg {
+	uint64_t in;  /* copied into DOM0 */
+	uint64_t out; /* set to ara_echo_expect(in) and copied back */
+};
+#define ara_echo_expect(in) (~(uint64_t)(in) ^ 0x4152412d4543484full) /* "ARA-ECHO" */
+
+struct ara_info_arg { /* all out */
+	uint32_t version;        /* ARA_VERSION of the running libara */
+	uint32_t boot_version;   /* boot block version it accepted */
+	uint64_t scanned_words;  /* DOM2 instruction words scanned at load */
+	uint64_t patched_writes; /* POR_EL0 writes neutralised at load */
+	uint32_t dom0_stacks;    /* calls that can run at once */
+	uint32_t reserved;
+};
+
+/*
+ * Calls service fid with arg. Returns an enum ara_status. Safe from any
+ * thread; up to ARA_DOM0_STACKS calls run at once (beyond that: ARA_E_BUSY).
+ */
+int secure_call(uint32_t fid, void *arg);
+
+/* A constant, non-NULL description of status; "unknown status" otherwise. */
+const char *ara_strerror(int status);
+
+#endif

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Layout of the gate, shared by the entry object (entry/gate.S) and libara's
+ * initialisation. Included from assembly.
+ *
+ * .ara_gate is two pages:
+ *   page 0 (DOM0)  the landing that the trampoline branches to, and the way
+ *                  out, whose POR_EL0 write is the page's last instruction;
+ *   page 1 (DOM1)  the App-callable trampoline: secure_call.
+ * .ara_gate_data is one DOM0 page holding the control block below.
+ */
+#ifndef ARA_GATE_H
+#define ARA_GATE_H
+
+#define ARA_PAGE_SIZE 4096
+#define ARA_GATE_TEXT_SIZE (2 * ARA_PAGE_SIZE)
+#define ARA_GATE_DATA_SIZE ARA_PAGE_SIZE
+#define ARA_GATE_DOM1_OFFSET ARA_PAGE_SIZE
+/*
+ * The way out, the last four instructions of page 0:
+ *   movz/movk x16, #ARA_POR_LEAVE; mov x17, #0; msr POR_EL0, x16
+ */
+#define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 16)
+
+/* Statuses the gate itself returns (static-asserted against enum ara_status). */
+#define ARA_GATE_STATUS_NOT_READY 1
+#define ARA_GATE_STATUS_BUSY 5
+
+/* DOM0 stacks: claimed per call from a bitmap, so no App state picks one. */
+#define ARA_DOM0_STACKS 32
+#define ARA_DOM0_STACK_SIZE (64 * 1024)
+
+/* The stack ARA's initialisation runs on (libara's .bss, DOM0). */
+#define ARA_INIT_STACK_SIZE (64 * 1024)
+
+/* Control block offsets (struct ara_gate_cb). */
+#define ARA_CB_FREE_STACKS 0
+#define ARA_CB_STACK_BASE 8
+#define ARA_CB_STACK_STRIDE 16
+#define ARA_CB_DISPATCH 24
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+struct ara_gate_cb {
+	uint64_t free_stacks;  /* bit i set: stack i is free */
+	uint64_t stack_base;   /* stack i's top is base + (i + 1) * stride */
+	uint64_t stack_stride; /* guard page + stack */
+	uint64_t dispatch;     /* ara_dispatch in libara.so */
+};
+
+_Static_assert(offsetof(struct ara_gate_cb, free_stacks) == ARA_CB_FREE_STACKS, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, stack_base) == ARA_CB_STACK_BASE, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, stack_stride) == ARA_CB_STACK_STRIDE, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, dispatch) == ARA_CB_DISPATCH, "cb");
+_Static_assert(ARA_DOM0_STACKS <= 64, "the free-stack bitmap is one 64-bit word");
+#endif
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The service registration interface: how a module in services/ plugs into
+ * libara without touching the core.
+ *
+ * A module defines its services with ARA_SERVICE() in a source file linked
+ * into libara.so. At initialisation libara collects them, checks them (a
+ * function ID is registered once, argument sizes are bounded) and builds a
+ * sorted, read-only dispatch table. The dispatcher copies arg_size bytes of
+ * the App's argument into DOM0 (ARA_SVC_IN), calls the handler on that copy,
+ * and copies the copy back (ARA_SVC_OUT) if the handler returned ARA_OK.
+ * Handlers that need variable-length App buffers take (address, length)
+ * pairs in their argument and use ara_copy_from_app / ara_copy_to_app
+ * (libara/src/dom0/dom0.h), which refuse ranges that reach into DOM0/DOM1.
+ *
+ * Handlers run in DOM0 on a DOM0 stack: no libc, no App pointers followed
+ * directly, secrets wiped (ara_memzero) before returning.
+ */
+#ifndef ARA_SERVICE_H
+#define ARA_SERVICE_H
+
+#include <stdint.h>
+
+#include "ara/ara.h"
+
+#define ARA_SVC_IN 0x1u
+#define ARA_SVC_OUT 0x2u
+#define ARA_SVC_ARG_MAX 1024u /* bytes; the copy lives on the DOM0 stack */
+
+struct ara_service {
+	uint32_t fid;
+	uint32_t flags;    /* ARA_SVC_IN | ARA_SVC_OUT */
+	uint32_t arg_size; /* 0: arg is ignored */
+	const char *name;
+	/* arg: DOM0 copy of the App's argument (arg_size bytes, zeroed if not IN) */
+	enum ara_status (*handler)(void *arg);
+};
+
+#define ARA_SERVICE(ident, ...)                                               \
+	static const struct ara_service ident                                 \
+		__attribute__((used, section("ara_services"), aligned(8))) = { \
+			__VA_ARGS__                                           \
+		}
+
+#endif

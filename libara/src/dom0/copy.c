@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The only way DOM0 reads or writes App memory.
+ *
+ * A range is refused unless it lies wholly outside DOM0 and DOM1 (a confused
+ * deputy must not copy ARA's own memory in or out) and below the user address
+ * limit (a tagged pointer would otherwise alias DOM0 once the kernel strips
+ * the tag). The copy itself goes through process_vm_readv/writev on this
+ * process, so an unmapped or read-only App range gives ARA_E_FAULT instead of
+ * a fault inside DOM0. The pid is asked for each time: a cached one would be
+ * the parent's after fork.
+ */
+#include <linux/uio.h>
+
+#include "dom0.h"
+#include "sys.h"
+
+static enum ara_status vm_copy(long nr, void *local, uint64_t app, size_t len)
+{
+	struct iovec l = { .iov_base = local, .iov_len = len };
+	struct iovec r = { .iov_base = (void *)(uintptr_t)app, .iov_len = len };
+	long pid, done;
+
+	if (len == 0)
+		return ARA_OK;
+	if (!ara_range_is_app(&ara_protected, app, len))
+		return ARA_E_FAULT;
+	pid = ara_sys0(__NR_getpid);
+	done = ara_sys6(nr, pid, (long)&l, 1, (long)&r, 1, 0);
+	return done == (long)len ? ARA_OK : ARA_E_FAULT;
+}
+
+enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
+{
+	return vm_copy(__NR_process_vm_readv, dst, app_src, len);
+}
+
+enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
+{
+	return vm_copy(__NR_process_vm_writev, (void *)src, app_dst, len);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * DOM0's internal interfaces. Everything here runs in DOM0 with DOM0's own
+ * text, data, heap and stacks: no libc, no errno, no TLS, no App memory
+ * except through ara_copy_from_app / ara_copy_to_app.
+ */
+#ifndef ARA_DOM0_H
+#define ARA_DOM0_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ara/ara.h"
+#include "regions.h"
+
+/* string.c */
+void ara_memzero(void *p, size_t n);
+int ara_ct_eq(const void *a, const void *b, size_t n) __attribute__((warn_unused_result));
+
+/* log.c: messages to the process's stderr, formatted in a DOM0 buffer. */
+struct ara_msg {
+	char buf[512];
+	size_t len;
+};
+void ara_msg_str(struct ara_msg *m, const char *s);
+void ara_msg_mem(struct ara_msg *m, const char *s, size_t n);
+void ara_msg_hex(struct ara_msg *m, uint64_t v);
+void ara_msg_dec(struct ara_msg *m, long v);
+void ara_msg_emit(struct ara_msg *m);
+__attribute__((noreturn)) void ara_fatal(const char *what, long value);
+
+/* Set from ARA_VERBOSE=1 at initialisation: report what ARA did on stderr. */
+extern int ara_verbose;
+
+/* What initialisation did, for ARA_FID_INFO. */
+struct ara_init_stats {
+	uint64_t scanned_words, patched_writes;
+};
+extern struct ara_init_stats ara_stats;
+
+/* The DOM0 and DOM1 ranges: arguments must not point into them. */
+extern struct ara_region_set ara_protected;
+
+/* copy.c: the only way DOM0 reads or writes App memory. */
+enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
+	__attribute__((warn_unused_result));
+enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
+	__attribute__((warn_unused_result));
+
+/* alloc.c: the DOM0 heap (also mbedtls's calloc/free). */
+void ara_dom0_heap_init(void *base, size_t size);
+void *ara_dom0_calloc(size_t n, size_t size);
+void ara_dom0_free(void *p);
+
+/* dispatch.c */
+void ara_services_init(void);
+long ara_dispatch(uint64_t fid, uint64_t app_arg);
+
+#endif

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ARA's initialisation: runs from libara.so's constructor, which ld.so calls
+ * before any other constructor (-z initfirst), so before any App code.
+ *
+ * Order matters:
+ *   1. read the boot block (what the loader verified);
+ *   2. allocate the domains' keys;
+ *   3. map DOM0's heap and stacks;
+ *   4. check that the mapped gate is byte for byte what the loader hashed;
+ *   5. build the service table and the gate's control block;
+ *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1);
+ *   7. tag DOM0 and DOM1 pages with their keys;
+ *   8. close the loader's descriptors.
+ * On success it returns the address of the gate's way out; ctor.S leaves
+ * through it, so ld.so resumes with DOM2's row in POR_EL0 (IV2). Any failure
+ * is fatal: a message on stderr and exit status ARA_EXIT_INIT_FAILED, with no
+ * App code run.
+ */
+#include <asm/hwcap.h>
+#include <linux/auxvec.h>
+#include <linux/mman.h>
+
+#include <mbedtls/sha256.h>
+
+#include "ara/boot.h"
+#include "ara/domains.h"
+#include "ara/gate.h"
+#include "boot.h"
+#include "dom0.h"
+#include "init.h"
+#include "sys.h"
+
+#define ARA_DOM0_HEAP_SIZE (4u << 20)
+
+struct ara_region_set ara_protected;
+struct ara_init_stats ara_stats;
+int ara_verbose;
+
+static struct ara_boot boot;
+
+static void alloc_keys(void)
+{
+	/* Keys in increasing order; Linux gives the lowest free one. */
+	static const unsigned int wanted[] = { ARA_PKEY_DOM0, ARA_PKEY_DOM1 };
+
+	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+		long key = ara_sys2(__NR_pkey_alloc, 0, 0);
+
+		if (key != (long)wanted[i])
+			ara_fatal("pkey_alloc did not return the key Table 1 expects; it returned", key);
+	}
+}
+
+void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey)
+{
+	long r = ara_sys4(__NR_pkey_mprotect, start, len, prot, pkey);
+
+	if (r != 0)
+		ara_fatal("pkey_mprotect failed", r);
+}
+
+void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id domain)
+{
+	ara_tag(start, len, prot, ara_domain_table[domain].pkey);
+	if (ara_regions_add(&ara_protected, start, start + len, domain))
+		ara_fatal("too many protected regions", (long)ara_protected.n);
+}
+
+/* DOM0's heap and stacks, each stack below a guard page, all DOM0. */
+static struct ara_gate_cb map_dom0_arena(void)
+{
+	const uint64_t stride = ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE;
+	const uint64_t stacks = stride * ARA_DOM0_STACKS;
+	const uint64_t size = ARA_DOM0_HEAP_SIZE + stacks;
+	long base = ara_sys6(__NR_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	struct ara_gate_cb cb;
+
+	if (ara_sys_failed(base))
+		ara_fatal("mmap of the DOM0 arena failed", base);
+	ara_sys3(__NR_madvise, base, size, MADV_DONTDUMP);
+	ara_protect((uint64_t)base, size, PROT_READ | PROT_WRITE, ARA_DOM0);
+	for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++)
+		ara_tag((uint64_t)base + ARA_DOM0_HEAP_SIZE + i * stride, ARA_PAGE_SIZE, PROT_NONE,
+			ARA_PKEY_DOM0);
+	ara_dom0_heap_init((void *)base, ARA_DOM0_HEAP_SIZE);
+
+	cb.free_stacks = ARA_DOM0_STACKS == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ARA_DOM0_STACKS) - 1;
+	cb.stack_base = (uint64_t)base + ARA_DOM0_HEAP_SIZE;
+	cb.stack_stride = stride;
+	cb.dispatch = (uint64_t)(uintptr_t)ara_dispatch;
+	return cb;
+}
+
+/* The gate as mapped must be what the loader hashed in the entry object. */
+static void check_gate(uint64_t gate)
+{
+	uint8_t digest[ARA_SHA256_BYTES];
+
+	if (boot.gate_text.size != ARA_GATE_TEXT_SIZE || boot.gate_data.size != ARA_GATE_DATA_SIZE)
+		ara_fatal("the entry object's gate sections have unexpected sizes",
+			  (long)boot.gate_text.size);
+	if (mbedtls_sha256((const unsigned char *)(uintptr_t)gate, ARA_GATE_TEXT_SIZE, digest, 0))
+		ara_fatal("SHA-256 of the gate failed", 0);
+	if (!ara_ct_eq(digest, boot.gate_text.sha256, sizeof(digest)))
+		ara_fatal("the mapped gate differs from the verified entry object", 0);
+}
+
+uint64_t ara_init(char **envp)
+{
+	uint64_t entry_base, gate, gate_data;
+	struct ara_gate_cb cb;
+
+	if (!(ara_auxv_get(envp, AT_HWCAP2) & HWCAP2_POE))
+		ara_fatal("this CPU or kernel has no POE (HWCAP2_POE)", 0);
+	ara_boot_load(envp, &boot);
+	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
+	alloc_keys();
+	cb = map_dom0_arena();
+
+	entry_base = ara_entry_base();
+	gate = entry_base + boot.gate_text.vaddr;
+	gate_data = entry_base + boot.gate_data.vaddr;
+	check_gate(gate);
+	ara_services_init();
+	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
+
+	/* The protected set must be complete before the scan skips it. */
+	ara_tag_libara();
+	ara_protect(gate, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
+	ara_protect(gate + ARA_GATE_DOM1_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM1);
+	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ | PROT_WRITE, ARA_DOM0);
+	ara_scan_dom2();
+
+	ara_sys1(__NR_close, boot.app_fd);
+	ara_sys1(__NR_close, boot.libara_fd);
+	ara_sys1(__NR_close, boot.entry_fd);
+	return gate + ARA_GATE_LEAVE_OFFSET;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The steps of ARA's initialisation (init.c), one file each. */
+#ifndef ARA_DOM0_INIT_H
+#define ARA_DOM0_INIT_H
+
+#include <stdint.h>
+
+#include "ara/domains.h"
+
+/* init.c: called by ctor.S; returns the gate's way out. */
+uint64_t ara_init(char **envp);
+
+/* init.c: pkey_mprotect, fatal on error; ara_protect also records the range. */
+void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey);
+void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id domain);
+
+/* self.c: tags libara.so's own segments (all but the ELF header's) DOM0. */
+void ara_tag_libara(void);
+
+/* maps_walk.c: load base of the entry object (its memfd at offset 0). */
+uint64_t ara_entry_base(void);
+
+/* scan_apply.c: neutralises POR_EL0 writes in every DOM2 executable page. */
+void ara_scan_dom2(void);
+
+#endif

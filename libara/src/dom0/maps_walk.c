@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Walking /proc/self/maps from DOM0: the file is read whole into DOM0 heap
+ * with raw system calls, then parsed (ara/maps.h) as one snapshot, so the
+ * callback may change mappings without disturbing the walk.
+ */
+#include <linux/fcntl.h>
+
+#include "ara/boot.h"
+#include "ara/maps.h"
+#include "dom0.h"
+#include "maps_walk.h"
+#include "sys.h"
+
+#define MAPS_MAX (8u << 20) /* refuse a maps file larger than this */
+
+static char *read_maps(size_t *len)
+{
+	size_t cap = 64 * 1024, used = 0;
+	char *buf = ara_dom0_calloc(1, cap);
+	long fd = ara_sys4(__NR_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
+
+	if (ara_sys_failed(fd))
+		ara_fatal("cannot open /proc/self/maps", fd);
+	for (;;) {
+		long got;
+
+		if (!buf)
+			ara_fatal("DOM0 heap exhausted reading /proc/self/maps", (long)cap);
+		if (used == cap) {
+			char *bigger = cap < MAPS_MAX ? ara_dom0_calloc(2, cap) : NULL;
+
+			if (!bigger)
+				ara_fatal("/proc/self/maps is too large", (long)cap);
+			memcpy(bigger, buf, used);
+			ara_dom0_free(buf);
+			buf = bigger;
+			cap *= 2;
+		}
+		got = ara_sys3(__NR_read, fd, buf + used, cap - used);
+		if (ara_sys_failed(got))
+			ara_fatal("cannot read /proc/self/maps", got);
+		if (got == 0)
+			break;
+		used += (size_t)got;
+	}
+	ara_sys1(__NR_close, fd);
+	*len = used;
+	return buf;
+}
+
+void ara_maps_foreach(ara_map_fn fn, void *ctx)
+{
+	size_t len;
+	char *buf = read_maps(&len);
+	struct ara_maps_cursor c;
+	struct ara_mapping m;
+	enum ara_maps_status st;
+
+	ara_maps_init(&c, buf, len);
+	while ((st = ara_maps_next(&c, &m)) == ARA_MAPS_OK)
+		fn(&m, ctx);
+	if (st != ARA_MAPS_END)
+		ara_fatal("/proc/self/maps did not parse; status", st);
+	ara_dom0_free(buf);
+}
+
+bool ara_mapping_is(const struct ara_mapping *m, const char *path)
+{
+	size_t n = strlen(path);
+
+	return m->path_len == n && memcmp(m->path, path, n) == 0;
+}
+
+struct find_entry {
+	uint64_t base;
+	unsigned int found;
+};
+
+static void find_entry(const struct ara_mapping *m, void *ctx)
+{
+	struct find_entry *f = ctx;
+
+	if (m->offset == 0 && ara_mapping_is(m, "/memfd:" ARA_MEMFD_ENTRY " (deleted)")) {
+		f->base = m->start;
+		f->found++;
+	}
+}
+
+uint64_t ara_entry_base(void)
+{
+	struct find_entry f = { 0, 0 };
+
+	ara_maps_foreach(find_entry, &f);
+	if (f.found != 1)
+		ara_fatal("the entry object is not mapped exactly once from its memfd; mappings",
+			  (long)f.found);
+	return f.base;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The core services: a null call, an echo that checks copy-in/out, information. */
+#include "ara/boot.h"
+#include "ara/gate.h"
+#include "dom0.h"
+#include "ara/service.h"
+
+static enum ara_status null_call(void *arg)
+{
+	(void)arg;
+	return ARA_OK;
+}
+
+static enum ara_status echo(void *arg)
+{
+	struct ara_echo_arg *a = arg;
+
+	a->out = ara_echo_expect(a->in);
+	return ARA_OK;
+}
+
+static enum ara_status info(void *arg)
+{
+	struct ara_info_arg *a = arg;
+
+	a->version = ARA_VERSION;
+	a->boot_version = ARA_BOOT_VERSION;
+	a->scanned_words = ara_stats.scanned_words;
+	a->patched_writes = ara_stats.patched_writes;
+	a->dom0_stacks = ARA_DOM0_STACKS;
+	return ARA_OK;
+}
+
+ARA_SERVICE(svc_null, .fid = ARA_FID_NULL, .name = "null", .handler = null_call);
+ARA_SERVICE(svc_echo, .fid = ARA_FID_ECHO, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+	    .arg_size = sizeof(struct ara_echo_arg), .name = "echo", .handler = echo);
+ARA_SERVICE(svc_info, .fid = ARA_FID_INFO, .flags = ARA_SVC_OUT,
+	    .arg_size = sizeof(struct ara_info_arg), .name = "info", .handler = info);

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Raw system calls from DOM0's own text: no libc wrapper, no errno, no
+ * cancellation point. Each returns the kernel's value (-errno on failure).
+ */
+#ifndef ARA_DOM0_SYS_H
+#define ARA_DOM0_SYS_H
+
+#include <asm/unistd.h>
+#include <stddef.h>
+#include <stdint.h>
+
+static inline long ara_sys6(long nr, long a0, long a1, long a2, long a3, long a4, long a5)
+{
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a0;
+	register long x1 __asm__("x1") = a1;
+	register long x2 __asm__("x2") = a2;
+	register long x3 __asm__("x3") = a3;
+	register long x4 __asm__("x4") = a4;
+	register long x5 __asm__("x5") = a5;
+
+	__asm__ volatile("svc #0"
+			 : "+r"(x0)
+			 : "r"(x8), "r"(x1), "r"(x2), "r"(x3), "r"(x4), "r"(x5)
+			 : "memory", "cc");
+	return x0;
+}
+
+#define ara_sys0(nr) ara_sys6(nr, 0, 0, 0, 0, 0, 0)
+#define ara_sys1(nr, a) ara_sys6(nr, (long)(a), 0, 0, 0, 0, 0)
+#define ara_sys2(nr, a, b) ara_sys6(nr, (long)(a), (long)(b), 0, 0, 0, 0)
+#define ara_sys3(nr, a, b, c) ara_sys6(nr, (long)(a), (long)(b), (long)(c), 0, 0, 0)
+#define ara_sys4(nr, a, b, c, d) \
+	ara_sys6(nr, (long)(a), (long)(b), (long)(c), (long)(d), 0, 0)
+#define ara_sys5(nr, a, b, c, d, e) \
+	ara_sys6(nr, (long)(a), (long)(b), (long)(c), (long)(d), (long)(e), 0)
+
+static inline int ara_sys_failed(long ret)
+{
+	return ret < 0 && ret > -4096;
+}
+
+__attribute__((noreturn)) static inline void ara_sys_exit_group(int status)
+{
+	for (;;)
+		ara_sys1(__NR_exit_group, status);
+}
+
+#endif
