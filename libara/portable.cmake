@@ -1,4 +1,7 @@
 # ara_core: pure, libc-free functions shared by the host tools, the loader and
 # DOM0 (which compiles the same sources with its own flags, see dom0.cmake).
-add_library(ara_core STATIC src/por.c)
+add_library(ara_core STATIC
+  src/maps.c
+  src/por.c
+  src/scan.c)
 target_include_directories(ara_core PUBLIC include)
