@@ -118,9 +118,12 @@ ara_gate_landing:
 	mov32	x16, ARA_POR_LEAVE
 	mov	x17, xzr
 	msr	POR_EL0, x16		// last word of the DOM0 page
-	.if (. - ara_gate_dom0) != ARA_PAGE_SIZE
-	.error "the POR_EL0 write of the way out must end page 0"
-	.endif
+	/*
+	 * .org cannot move backwards: if the way out grew past the page, this
+	 * fails the build. (If it shrank, UDF would follow the msr and every
+	 * call would stop there: the first test catches it.)
+	 */
+	.org	ara_gate_dom0 + ARA_PAGE_SIZE
 
 /* ---- page 1: DOM1 ---------------------------------------------------- */
 ara_gate_dom1:
@@ -145,10 +148,7 @@ secure_call:
 	ret
 	.size	secure_call, . - secure_call
 
-	.org	ara_gate_dom1 + ARA_PAGE_SIZE	// zero fill: UDF
-	.if (. - ara_gate_dom0) != ARA_GATE_TEXT_SIZE
-	.error "the gate is two pages"
-	.endif
+	.org	ara_gate_dom1 + ARA_PAGE_SIZE	// zero fill: UDF; fails if page 1 overflows
 
 /* ---- the control block: DOM0 data, written by libara at initialisation --- */
 	.section .ara_gate_data, "aw", %progbits

@@ -21,7 +21,9 @@ set(ARA_DOM0_COMPILE_OPTIONS
 
 add_library(ara SHARED
   src/domains.c
+  src/maps.c
   src/regions.c
+  src/scan.c
   src/heap.c
   src/dom0/alloc.c
   src/dom0/boot.c

@@ -1,7 +1,10 @@
 # ara_core: pure, libc-free functions shared by the host tools, the loader and
 # DOM0 (which compiles the same sources with its own flags, see dom0.cmake).
 add_library(ara_core STATIC
+  src/domains.c
+  src/heap.c
   src/maps.c
   src/por.c
+  src/regions.c
   src/scan.c)
 target_include_directories(ara_core PUBLIC include)
