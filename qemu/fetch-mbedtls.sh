@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Fetches and unpacks the pinned Debian mbedtls source (qemu/versions.env) into
+# $ARA_CACHE/src/mbedtls-<version>, which the build compiles twice (for the
+# tools and for DOM0, cmake/AraMbedtls.cmake). Idempotent: a stamp keyed on
+# the pins and this script reuses an earlier unpack.
+# Usage: fetch-mbedtls.sh   prints the source directory on stdout.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+need_cmd apt-get apt
+need_cmd dpkg-source dpkg-dev
+
+dl="$ARA_CACHE/dl/mbedtls"
+dsc="${MBEDTLS_SRC_PKG}_${MBEDTLS_SRC_VERSION}.dsc"
+out="$ARA_CACHE/src/mbedtls-$MBEDTLS_SRC_VERSION"
+want=$(stamp_of "$0" <(printf '%s\n' "$MBEDTLS_SRC_PKG" "$MBEDTLS_SRC_VERSION" "$MBEDTLS_DSC_SHA256"))
+
+if [ -f "$out/.ara-stamp" ] && [ "$(cat "$out/.ara-stamp")" = "$want" ]; then
+	info "mbedtls $MBEDTLS_SRC_VERSION source is cached (stamp $want): $out"
+	echo "$out"
+	exit 0
+fi
+
+mkdir -p "$dl" "$ARA_CACHE/src"
+if [ ! -f "$dl/$dsc" ]; then
+	step "downloading Debian source $MBEDTLS_SRC_PKG=$MBEDTLS_SRC_VERSION (about 6 MB)"
+	(cd "$dl" && apt-get source --download-only -q "$MBEDTLS_SRC_PKG=$MBEDTLS_SRC_VERSION" >/dev/null 2>&1) ||
+		die "apt-get source $MBEDTLS_SRC_PKG=$MBEDTLS_SRC_VERSION failed: is deb-src for trixie configured (qemu/host-deps.sh) and does the mirror still serve this version?"
+fi
+echo "$MBEDTLS_DSC_SHA256  $dl/$dsc" | sha256sum -c --quiet - ||
+	die "$dl/$dsc does not match MBEDTLS_DSC_SHA256 in qemu/versions.env"
+
+# Unpack beside the final directory and rename it into place, so that an
+# interrupted run never leaves a half-unpacked tree that looks complete.
+# dpkg-source verifies the tarballs against the .dsc and applies Debian's
+# patches (--no-copy: no copy of the tarball is left beside the tree). It
+# cannot check the .dsc's OpenPGP signature (no Debian maintainer keyring
+# here): the pinned SHA-256 stands in for it.
+tmp="$out.tmp"
+rm -rf "$tmp" "$out"
+step "unpacking mbedtls $MBEDTLS_SRC_VERSION"
+dpkg-source -q -x --no-copy "$dl/$dsc" "$tmp" >"$tmp.log" 2>&1 ||
+	die "dpkg-source -x $dl/$dsc failed; see $tmp.log"
+# 3.6 release tarballs ship their generated sources, so library/*.c compiles
+# as unpacked; these are the files the build cannot do without.
+for f in include/mbedtls/build_info.h include/psa/crypto.h library/common.h library/sha256.c; do
+	[ -f "$tmp/$f" ] || die "the unpacked mbedtls source lacks $f ($tmp)"
+done
+rm -f "$tmp.log"
+echo "$want" >"$tmp/.ara-stamp"
+mv "$tmp" "$out"
+info "mbedtls $MBEDTLS_SRC_VERSION source: $out"
+echo "$out"
