@@ -68,10 +68,12 @@ if(ARA_TARGET_ARM64)
   # (-ffreestanding, which implies -fno-builtin; -fbuiltin then lets GCC
   # inline memcpy/memset again: mbedtls's unaligned loads are memcpy calls),
   # position independent and not exported from libara.so, never the SIMD/FP
-  # registers, no stack protector (its canary lives in libc's TLS), no unwind
+  # registers, never x18 and no libgcc atomics helpers (libara/dom0.cmake
+  # says why), no stack protector (its canary lives in libc's TLS), no unwind
   # tables. Sanitizers are never added here: ARA_SANITIZE is for host code.
   target_compile_options(ara_dom0_mbedcrypto PRIVATE
     -ffreestanding -fbuiltin -fPIC -fvisibility=hidden -mgeneral-regs-only
+    -ffixed-x18 -mno-outline-atomics
     -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables)
 
   # What DOM0 (libara) provides; any other undefined symbol fails the build.

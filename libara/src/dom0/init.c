@@ -33,6 +33,11 @@
 
 #define ARA_DOM0_HEAP_SIZE (4u << 20)
 
+/* uapi/asm/hwcap.h from Linux 6.12; Debian 12's cross headers are 6.1. */
+#ifndef HWCAP2_POE
+#define HWCAP2_POE (1UL << 63)
+#endif
+
 struct ara_region_set ara_protected;
 struct ara_init_stats ara_stats;
 int ara_verbose;

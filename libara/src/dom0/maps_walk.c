@@ -9,7 +9,9 @@
 #include "ara/boot.h"
 #include "ara/maps.h"
 #include "dom0.h"
+#include "init.h"
 #include "maps_walk.h"
+#include "mem.h"
 #include "sys.h"
 
 #define MAPS_MAX (8u << 20) /* refuse a maps file larger than this */

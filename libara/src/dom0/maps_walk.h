@@ -15,9 +15,4 @@ void ara_maps_foreach(ara_map_fn fn, void *ctx);
 /* True if the mapping's path is exactly path. */
 bool ara_mapping_is(const struct ara_mapping *m, const char *path);
 
-/* string.c (the compiler's own names) */
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-size_t strlen(const char *s);
-
 #endif

@@ -11,6 +11,7 @@
 
 #include "ara/scan.h"
 #include "dom0.h"
+#include "init.h"
 #include "maps_walk.h"
 #include "sys.h"
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "dom0.h"
+#include "mem.h"
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
