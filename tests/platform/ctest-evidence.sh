@@ -15,5 +15,6 @@ awk '
 	/^S1POE not implemented/ ||
 	/^[0-9]+ passed, [0-9]+ failed$/ ||
 	/^POE works|^POE demonstration FAILED/ ||
-	/^expect-failure: / { printf "  evidence  %-36s %s\n", test, $0 }
+	/^expect-failure: / ||
+	/^ara-evidence: / { printf "  evidence  %-36s %s\n", test, $0 }
 ' "$log"

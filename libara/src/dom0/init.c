@@ -38,6 +38,12 @@
 #define HWCAP2_POE (1UL << 63)
 #endif
 
+/*
+ * A marker in DOM0's read-only data. The attack tests fail if it ever shows
+ * up in an App's output: that would mean a DOM0 byte leaked.
+ */
+__attribute__((used)) static const char dom0_canary[] = "ARA-DOM0-CANARY: if you can read this, DOM0 leaked";
+
 struct ara_region_set ara_protected;
 struct ara_init_stats ara_stats;
 int ara_verbose;

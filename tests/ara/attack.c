@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE
+#include "attack.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ara/domains.h"
+
+static volatile sig_atomic_t probe_ran;
+static volatile uint64_t probe_target;
+
+size_t attack_ranges(unsigned int pkey, struct range *out, size_t max)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	struct range cur = { 0 };
+	size_t n = 0;
+
+	if (!f) {
+		perror("attack: /proc/self/smaps");
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e;
+		unsigned int key;
+		char perms[5];
+
+		if (sscanf(line, "%llx-%llx %4s", &s, &e, perms) == 3) {
+			cur.start = s;
+			cur.end = e;
+			memcpy(cur.perms, perms, sizeof(cur.perms));
+		} else if (sscanf(line, "ProtectionKey: %u", &key) == 1 && key == pkey && n < max) {
+			cur.pkey = key;
+			out[n++] = cur;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * Runs with the kernel's initial POR_EL0 (key 0 only) on the alternate
+ * stack, which is App memory: it can report, not touch ARA.
+ */
+static void classify(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if (probe_ran)
+		_exit(OUT_PROBE_DOM2);
+	if (sig == SIGSEGV)
+		_exit(si->si_code == SEGV_PKUERR ? OUT_PKUERR : OUT_SEGV_OTHER);
+	_exit(sig == SIGILL ? OUT_SIGILL : OUT_SIGOTHER);
+}
+
+void attack_install_handlers(void)
+{
+	static char altstack[64 * 1024];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa;
+	const int sigs[] = { SIGSEGV, SIGILL, SIGTRAP, SIGBUS };
+
+	if (sigaltstack(&ss, NULL)) {
+		perror("attack: sigaltstack");
+		exit(2);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = classify;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL)) {
+			perror("attack: sigaction");
+			exit(2);
+		}
+}
+
+void attack_set_probe_target(uint64_t dom0_addr)
+{
+	probe_target = dom0_addr;
+}
+
+/* App-chosen code: reached only through a hostile x30. */
+void ara_test_probe_main(void)
+{
+	uint64_t por = attack_read_por();
+
+	if (por != ARA_POR_DOM2)
+		_exit(OUT_BREACH_POR);
+	probe_ran = 1;
+	/* A DOM0 byte: if this load completes, ARA's isolation is broken. */
+	(void)*(volatile uint8_t *)(uintptr_t)probe_target;
+	_exit(OUT_BREACH_READ);
+}
+
+int attack_run(void (*fn)(uint64_t), uint64_t arg)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror("attack: fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		fn(arg);
+		_exit(OUT_RETURNED);
+	}
+	if (waitpid(pid, &status, 0) != pid) {
+		perror("attack: waitpid");
+		exit(2);
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "attack: child killed by signal %d\n", WTERMSIG(status));
+	return 128 + WTERMSIG(status);
+}
+
+const char *attack_outcome_name(int outcome)
+{
+	switch (outcome) {
+	case OUT_PKUERR: return "SEGV_PKUERR";
+	case OUT_SEGV_OTHER: return "SIGSEGV (not PKUERR)";
+	case OUT_SIGILL: return "SIGILL";
+	case OUT_SIGOTHER: return "SIGTRAP/SIGBUS";
+	case OUT_PROBE_DOM2: return "App code ran with DOM2's row";
+	case OUT_RETURNED: return "returned";
+	case OUT_BREACH_POR: return "BREACH: App code ran with another row";
+	case OUT_BREACH_READ: return "BREACH: App code read DOM0";
+	default: return "unexpected exit";
+	}
+}

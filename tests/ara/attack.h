@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Shared parts of the attack programs. Each attack runs in a forked child
+ * (which inherits the App's DOM2 row and ARA's state) so that one fault ends
+ * one attempt; the child's exit status says what happened (enum outcome).
+ */
+#ifndef ARA_TEST_ATTACK_H
+#define ARA_TEST_ATTACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum outcome {
+	OUT_PKUERR = 40,       /* SIGSEGV, SEGV_PKUERR: the overlay stopped it */
+	OUT_SEGV_OTHER = 41,   /* SIGSEGV, another si_code */
+	OUT_SIGILL = 42,       /* undefined instruction (the gate's UDF fill) */
+	OUT_SIGOTHER = 43,     /* SIGTRAP, SIGBUS */
+	OUT_PROBE_DOM2 = 44,   /* App code ran with DOM2's row; its DOM0 read faulted */
+	OUT_RETURNED = 45,     /* the attempt returned normally (no fault) */
+	OUT_BREACH_POR = 98,   /* App code ran with a row other than DOM2's */
+	OUT_BREACH_READ = 99,  /* App code read a DOM0 byte */
+};
+
+struct range {
+	uint64_t start, end;
+	char perms[5];
+	unsigned int pkey;
+};
+
+/* Ranges of /proc/self/smaps with ProtectionKey pkey; returns how many. */
+size_t attack_ranges(unsigned int pkey, struct range *out, size_t max);
+
+/* Installs the fault classifier (on an alternate stack). */
+void attack_install_handlers(void);
+
+/* The address the probe tries to read; the fault address it expects. */
+void attack_set_probe_target(uint64_t dom0_addr);
+
+/* Forks; the child runs fn(arg); returns the child's outcome. */
+int attack_run(void (*fn)(uint64_t), uint64_t arg);
+
+const char *attack_outcome_name(int outcome);
+
+/* POR_EL0, read with MRS (allowed at EL0; only writes are mediated). */
+static inline uint64_t attack_read_por(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(v));
+	return v;
+}
+
+/* hostile.S */
+__attribute__((noreturn)) void ara_test_hostile_jump(uint64_t target, uint64_t fill, uint64_t x16,
+						     uint64_t sp, uint64_t x30);
+void ara_test_probe_entry(void);
+__attribute__((noreturn)) void ara_test_probe_main(void);
+
+#endif
