@@ -1,0 +1,169 @@
+#!/usr/bin/env bash
+# Measures a null secure_call against a plain indirect call, a getpid system
+# call and a round trip to another process (pipe, Unix socket), in the POE
+# guest, with tests/bench/ara_bench run under ara-loader. Builds nothing:
+# qemu/ara.sh bench builds the arm64 tree first.
+#
+# Usage: bench.sh [--iterations N] [--repeats R] [--pairs K] ARM64_BUILD_DIR
+#   --iterations N  wall clock: operations per repetition (default 5000)
+#   --repeats R     wall clock: repetitions, median reported (default 5)
+#   --pairs K       instruction counts: measurements per operation (default 3)
+#
+# Two guest boots:
+#  1. wall clock: ara_bench's own table (median/min/max ns per operation and
+#     ratios of the medians, all measured in that one run);
+#  2. guest instructions per operation: QEMU's libinsn plugin, told to match
+#     the hint ara_bench executes at the start and end of each timed batch
+#     (tests/bench/measure.c), reports the instructions the benchmark's vCPU
+#     ran in that batch, the kernel's included. For each operation, K pairs of
+#     runs with N1 and N2 operations give (I2 - I1) / (N2 - N1) each: the
+#     fixed cost of a batch (clock reads, loop entry) cancels out. The table
+#     gives the median of the K and their spread.
+# Why not whole-boot counts: docs/performance.md.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+usage() {
+	awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
+	exit 2
+}
+
+# The operations and their N1 N2 for the instruction counts: chosen so that
+# each batch runs for a second or more of emulated time at most, and the
+# counting boot stays within a few minutes (docs/performance.md).
+OPS=(indirect secure_call getpid pipe socket)
+declare -A N1=([indirect]=100000 [secure_call]=20000 [getpid]=20000 [pipe]=1000 [socket]=1000)
+declare -A N2=([indirect]=300000 [secure_call]=60000 [getpid]=60000 [pipe]=3000 [socket]=3000)
+# The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
+MARK='hint #0x7e'
+
+iterations=5000 repeats=5 pairs=3
+while [ $# -gt 0 ]; do
+	case $1 in
+	--iterations) iterations=${2:?}; shift 2 ;;
+	--repeats) repeats=${2:?}; shift 2 ;;
+	--pairs) pairs=${2:?}; shift 2 ;;
+	-*) usage ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 1 ] || usage
+for v in "$iterations" "$repeats" "$pairs"; do
+	[[ $v =~ ^[1-9][0-9]*$ ]] || die "--iterations, --repeats and --pairs take whole numbers >= 1"
+done
+# run-guest.sh embeds directories at their real path.
+build=$(cd "$1" && pwd -P) || die "no build directory $1"
+loader=$build/loader/ara-loader
+bench=$build/tests/bench/ara_bench
+for f in "$loader" "$bench" "$bench.ara-manifest"; do
+	[ -f "$f" ] || die "$f is missing: build the arm64 tree first (qemu/ara.sh bench does)"
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/ara-bench.XXXXXX")
+work=$(cd "$work" && pwd -P)
+trap 'rm -rf "$work"' EXIT
+
+# A QEMU "build tree" for run-guest.sh --qemu whose qemu-system-aarch64 adds
+# the match and trace options to the plugin argument run-guest.sh passes
+# (it passes none of its own). Everything else goes to the cached QEMU as is.
+counting_qemu() {
+	local dir=$work/qemu real plugin
+	real=$("$ARA_QEMU_DIR/qemu-path.sh" patched)
+	plugin=$("$ARA_QEMU_DIR/qemu-path.sh" patched --plugin)
+	mkdir -p "$dir/tests/tcg/plugins"
+	ln -s "$plugin" "$dir/tests/tcg/plugins/libinsn.so"
+	cat >"$dir/qemu-system-aarch64" <<-EOF
+	#!/usr/bin/env bash
+	args=()
+	for a in "\$@"; do
+		case \$a in
+		*/libinsn.so,*) a="\$a,match=$MARK,trace=on" ;;
+		esac
+		args+=("\$a")
+	done
+	exec $(printf %q "$real") "\${args[@]}"
+	EOF
+	chmod +x "$dir/qemu-system-aarch64"
+	echo "$dir/qemu-system-aarch64"
+}
+
+# --- 1. wall clock --------------------------------------------------------
+step "wall clock: ara_bench --iterations $iterations --repeats $repeats in the POE guest"
+"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 1800 \
+	--embed "$build" -- "$loader" "$bench" --iterations "$iterations" --repeats "$repeats" |
+	tee "$work/wall.log" || die "the wall-clock run failed (status $?)"
+# The table: from ara_bench's header line to the socket row.
+sed -n '/^ara_bench: /,/^socket /p' "$work/wall.log" >"$work/wall.txt"
+[ "$(wc -l <"$work/wall.txt")" -eq 7 ] || die "no complete table from ara_bench in the guest output"
+
+# --- 2. instruction counts ------------------------------------------------
+# The guest runs every (operation, pair, N) in this order; the i-th batch
+# the plugin reports is the i-th line of runs.txt.
+mkdir -p "$work/guest"
+: >"$work/runs.txt"
+{
+	echo '#!/bin/sh'
+	echo 'set -e'
+	for op in "${OPS[@]}"; do
+		for ((k = 1; k <= pairs; k++)); do
+			for n in "${N1[$op]}" "${N2[$op]}"; do
+				printf '%q %q --only %s --iterations %s --repeats 1\n' "$loader" "$bench" "$op" "$n"
+				echo "$op $k $n" >>"$work/runs.txt"
+			done
+		done
+	done
+} >"$work/guest/counts.sh"
+chmod +x "$work/guest/counts.sh"
+
+step "instruction counts: $(wc -l <"$work/runs.txt") runs of ara_bench --only OP in one POE guest"
+"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu "$(counting_qemu)" --poe expect --timeout 1800 \
+	--embed "$build" --embed "$work/guest" --plugin-insn "$work/insn.log" -- "$work/guest/counts.sh" ||
+	die "the counting run failed (status $?)"
+
+# Plugin trace lines: "0x..., 'hint #0x7e', H hits , cpu C, M match hits,
+# Δ+D since last match, ...". Marks come in pairs (start, end) on one vCPU
+# (ara_bench pins itself); D at an end mark is the batch's count.
+awk -v mark="'$MARK'" '
+	index($0, mark) && /since last match/ {
+		match($0, /cpu [0-9]+/); cpu = substr($0, RSTART + 4, RLENGTH - 4)
+		match($0, /\+[0-9]+ since/); d = substr($0, RSTART + 1, RLENGTH - 7)
+		if (++n % 2) { start_cpu = cpu; next }
+		if (cpu != start_cpu) { print "marks of one batch on two vCPUs" > "/dev/stderr"; exit 1 }
+		print d
+	}
+	END { if (n % 2) { print "an odd number of marks" > "/dev/stderr"; exit 1 } }
+' "$work/insn.log" >"$work/batches.txt" || die "cannot read the plugin trace in $work/insn.log"
+[ "$(wc -l <"$work/batches.txt")" -eq "$(wc -l <"$work/runs.txt")" ] ||
+	die "$(wc -l <"$work/batches.txt") batches counted, $(wc -l <"$work/runs.txt") runs made"
+
+# Per operation: (I2 - I1) / (N2 - N1) for each pair, then median, min, max
+# and the ratios of the medians to indirect and getpid.
+paste -d' ' "$work/runs.txt" "$work/batches.txt" | awk '
+	function median(a, n,    i, j, t) {
+		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	{ op = $1; k = $2; n = $3; insns = $4
+	  if (!(op in seen)) { seen[op] = 1; order[++nops] = op }
+	  if (!((op, k) in n1)) { n1[op, k] = n; i1[op, k] = insns }
+	  else { per[op, ++npairs[op]] = (insns - i1[op, k]) / (n - n1[op, k]); dn[op] = n - n1[op, k] } }
+	END {
+		for (o = 1; o <= nops; o++) {
+			op = order[o]; m = npairs[op]
+			for (i = 1; i <= m; i++) v[i] = per[op, i]
+			med[op] = median(v, m); lo[op] = v[1]; hi[op] = v[m]
+		}
+		printf "guest instructions per operation, (I2 - I1) / (N2 - N1) on the benchmark vCPU, kernel included\n"
+		printf "%-12s %10s %12s %12s %12s %12s %12s\n", "operation", "N2 - N1", "median", "min", "max", "/ indirect", "/ getpid"
+		for (o = 1; o <= nops; o++) {
+			op = order[o]
+			printf "%-12s %10d %12.1f %12.1f %12.1f %12.2f %12.3f\n", op, dn[op], med[op], lo[op], hi[op],
+				med[op] / med["indirect"], med[op] / med["getpid"]
+		}
+		printf "(%d pairs per operation; secure_call / getpid = %.3f)\n", npairs[order[1]], med["secure_call"] / med["getpid"]
+	}' >"$work/insns.txt"
+
+step "results"
+cat "$work/wall.txt"
+echo
+cat "$work/insns.txt"

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The in-process operations: a plain indirect call (the baseline), a null
+ * secure_call, and the cheapest system call.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ara/ara.h"
+#include "bench_ops.h"
+
+/*
+ * The baseline: what an App pays to call a function it cannot inline. It has
+ * secure_call's signature, is called through a volatile pointer (so the
+ * compiler can neither inline nor hoist it) and writes a volatile (so it
+ * cannot be dropped).
+ */
+static volatile uint64_t plain_sink;
+
+__attribute__((noinline)) static int plain_function(uint32_t fid, void *arg)
+{
+	(void)arg;
+	plain_sink += fid;
+	return 0;
+}
+
+static int (*volatile plain_pointer)(uint32_t, void *) = plain_function;
+
+static int no_setup(void)
+{
+	return 0;
+}
+
+static int indirect_run(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		if (plain_pointer(ARA_FID_NULL, NULL) != 0) {
+			fprintf(stderr, "ara_bench: the plain function returned non-zero\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct bench_op bench_op_indirect = {
+	.name = "indirect",
+	.what = "plain call through a volatile function pointer (the baseline)",
+	.setup = no_setup,
+	.run = indirect_run,
+	.teardown = no_setup,
+};
+
+/* Checks that ARA answers before anything is timed. */
+static int secure_call_setup(void)
+{
+	int st = secure_call(ARA_FID_NULL, NULL);
+
+	if (st != ARA_OK) {
+		fprintf(stderr, "ara_bench: secure_call(ARA_FID_NULL): %s (%d)%s\n",
+			ara_strerror(st), st,
+			st == ARA_E_NOT_READY ? ": run me under ara-loader" : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int secure_call_run(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		int st = secure_call(ARA_FID_NULL, NULL);
+
+		if (st != ARA_OK) {
+			fprintf(stderr, "ara_bench: secure_call(ARA_FID_NULL) number %llu: %s (%d)\n",
+				(unsigned long long)i, ara_strerror(st), st);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct bench_op bench_op_secure_call = {
+	.name = "secure_call",
+	.what = "secure_call(ARA_FID_NULL, NULL): into ARA and back",
+	.setup = secure_call_setup,
+	.run = secure_call_run,
+	.teardown = no_setup,
+};
+
+static long own_pid;
+
+static int getpid_setup(void)
+{
+	own_pid = getpid();
+	return 0;
+}
+
+/* syscall(), not getpid(): no libc may answer from a cache. */
+static int getpid_run(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		if (syscall(SYS_getpid) != own_pid) {
+			fprintf(stderr, "ara_bench: getpid returned another pid\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct bench_op bench_op_getpid = {
+	.name = "getpid",
+	.what = "syscall(SYS_getpid): into the kernel and back",
+	.setup = getpid_setup,
+	.run = getpid_run,
+	.teardown = no_setup,
+};
