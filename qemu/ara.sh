@@ -26,12 +26,15 @@ configure_and_build() {
 	cmake --build "$dir" -j 2 || die "build of $dir failed"
 }
 
+# platform [build-qemu.sh variant]: sets mbedtls_src, the unpacked mbedtls
+# source that both CMake builds compile (-DARA_MBEDTLS_SRC).
 platform() {
 	local t0
 	t0=$(date +%s)
 	"$ARA_QEMU_DIR/host-deps.sh"
 	"$ARA_QEMU_DIR/build-qemu.sh" "$@"
 	"$ARA_QEMU_DIR/guest/build-guest.sh"
+	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
 	info "platform ready in $(elapsed "$t0")"
 }
 
@@ -41,7 +44,8 @@ in_guest() {
 	platform patched
 	step "cross-building for arm64"
 	mkdir -p "$ARM64_BUILD"
-	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake"
+	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
+		-DARA_MBEDTLS_SRC="$mbedtls_src"
 	step "booting the POE guest and running $1"
 	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 600 \
 		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/$1"
@@ -54,7 +58,8 @@ test_all() {
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
 	local common=(-DARA_QEMU_PATCHED="$("$ARA_QEMU_DIR/qemu-path.sh" patched)"
 		-DARA_QEMU_UNPATCHED="$("$ARA_QEMU_DIR/qemu-path.sh" unpatched)"
-		-DARA_SELFTESTS_DIR="$selftests")
+		-DARA_SELFTESTS_DIR="$selftests"
+		-DARA_MBEDTLS_SRC="$mbedtls_src")
 
 	step "host build (ASan/UBSan) and host ctest"
 	mkdir -p "$HOST_BUILD"
