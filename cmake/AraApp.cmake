@@ -47,7 +47,7 @@ function(ara_add_app target)
             --entry "$<TARGET_FILE:ara_entry>"
             --app "$<TARGET_FILE:${target}>"
             -o "$<TARGET_FILE:${target}>.ara-manifest"
-    COMMENT "Writing $<TARGET_FILE_NAME:${target}>.ara-manifest"
+    COMMENT "Writing the ARA manifest of ${target}"
     VERBATIM)
   add_dependencies(${target}_ara_manifest ${target} ara ara_entry ${tool_target})
 endfunction()

@@ -279,9 +279,12 @@ static void elf_fail(const struct object *o, enum ara_elf_err err,
 	if (err == ARA_ELF_E_IO)
 		ara_die(ARA_EXIT_INTERNAL, "%s %s: cannot read its copy: %s",
 			ara_role_name(o->role), o->path, strerror(errno));
-	ara_die(ARA_EXIT_UNSUPPORTED, "%s %s: %s%s%s", ara_role_name(o->role),
-		o->path, section != NULL ? section : "",
-		section != NULL ? ": " : "", ara_elf_strerror(err));
+	if (section != NULL)
+		ara_die(ARA_EXIT_UNSUPPORTED, "%s %s: section %s: %s",
+			ara_role_name(o->role), o->path, section,
+			ara_elf_strerror(err));
+	ara_die(ARA_EXIT_UNSUPPORTED, "%s %s: %s", ara_role_name(o->role),
+		o->path, ara_elf_strerror(err));
 }
 
 static void check_libara(const struct object *o)

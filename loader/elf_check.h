@@ -107,7 +107,8 @@ enum ara_elf_err ara_elf_app_interp(const struct ara_elf_src *src,
 enum ara_elf_err ara_elf_gate(const struct ara_elf_src *src,
 			      struct ara_elf_gate *gate, const char **section);
 
-/* A one-line description; never NULL. */
+/* A one-line description, never NULL; a gate error's description reads
+ * after the section's name. */
 const char *ara_elf_strerror(enum ara_elf_err err);
 
 #endif

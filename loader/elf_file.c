@@ -111,17 +111,17 @@ const char *ara_elf_strerror(enum ara_elf_err err)
 	case ARA_ELF_E_STRTAB:
 		return "bad section name string table, or a name outside it";
 	case ARA_ELF_E_GATE_MISSING:
-		return "section missing";
+		return "missing";
 	case ARA_ELF_E_GATE_DUPLICATE:
-		return "section present more than once";
+		return "present more than once";
 	case ARA_ELF_E_GATE_TYPE:
-		return "wrong section type or flags (text: PROGBITS AX, not W; data: PROGBITS or NOBITS WA, not X)";
+		return "wrong type or flags (text: PROGBITS AX, not W; data: PROGBITS or NOBITS WA, not X)";
 	case ARA_ELF_E_GATE_ALIGN:
-		return "section address not page-aligned (4096)";
+		return "address not page-aligned (4096)";
 	case ARA_ELF_E_GATE_SIZE:
-		return "section size zero or not a multiple of the page size (4096)";
+		return "size zero or not a multiple of the page size (4096)";
 	case ARA_ELF_E_GATE_SEGMENT:
-		return "section not inside a loadable segment with matching permissions and file offset";
+		return "not inside a loadable segment with matching permissions and file offset";
 	}
 	return "unknown ELF error";
 }
