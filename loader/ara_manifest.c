@@ -35,7 +35,7 @@ static const char usage_text[] =
 	"  -h, --help          print this help to stdout and exit 0\n"
 	"  -V, --version       print the version to stdout and exit 0\n"
 	"\n"
-	"Exit status: 0 written, 1 internal error, 2 usage error,\n"
+	"Exit status: 0 written, 2 usage error,\n"
 	"             3 I/O error (a file missing, unreadable or unwritable).\n";
 
 static noreturn void print_and_exit(const char *text)
