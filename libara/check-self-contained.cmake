@@ -61,3 +61,16 @@ foreach(span IN LISTS spans)
     message(FATAL_ERROR "${LIB}: ${name} shares a page with .dynamic, which stays readable from DOM2")
   endif()
 endforeach()
+
+# DOM0 never touches the SIMD/FP registers (-mgeneral-regs-only), so it can
+# leave nothing in them for the App and the gate need not clear them: no
+# instruction of libara.so names one, or FPCR/FPSR.
+execute_process(COMMAND ${OBJDUMP} -d --no-show-raw-insn ${LIB} OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "objdump failed on ${LIB}")
+endif()
+string(REGEX MATCHALL "\t[a-z0-9.]+\t[^\n]*([ ,{[][vqdshb][0-9]+([] ,.}]|\n)|fpcr|fpsr)" simd "${text}")
+if(simd)
+  list(GET simd 0 first)
+  message(FATAL_ERROR "${LIB} uses SIMD/FP registers, e.g.:${first}")
+endif()

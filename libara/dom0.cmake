@@ -57,6 +57,6 @@ target_link_libraries(ara PRIVATE gcc)
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 add_custom_command(TARGET ara POST_BUILD
-  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DLIB=$<TARGET_FILE:ara>
+  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DLIB=$<TARGET_FILE:ara>
           -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
   VERBATIM)
