@@ -118,6 +118,15 @@ int main(int argc, char **argv)
 	       info.version >> 16, (info.version >> 8) & 0xff, info.version & 0xff,
 	       info.scanned_words, info.patched_writes);
 
+	/* The measured identity: a test compares it with sha256sum of the files. */
+	printf("ara-identity: app ");
+	for (size_t i = 0; i < sizeof(info.app_sha256); i++)
+		printf("%02x", info.app_sha256[i]);
+	printf("\nara-identity: libara ");
+	for (size_t i = 0; i < sizeof(info.libara_sha256); i++)
+		printf("%02x", info.libara_sha256[i]);
+	printf("\n");
+
 	w = calloc(threads, sizeof(*w));
 	if (!w)
 		return 1;

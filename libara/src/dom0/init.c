@@ -29,6 +29,7 @@
 #include "boot.h"
 #include "dom0.h"
 #include "init.h"
+#include "mem.h"
 #include "sys.h"
 
 #define ARA_DOM0_HEAP_SIZE (4u << 20)
@@ -126,6 +127,10 @@ uint64_t ara_init(char **envp)
 	if (!(ara_auxv_get(envp, AT_HWCAP2) & HWCAP2_POE))
 		ara_fatal("this CPU or kernel has no POE (HWCAP2_POE)", 0);
 	ara_boot_load(envp, &boot);
+	memcpy(ara_stats.manifest_sha256, boot.manifest_sha256, ARA_SHA256_BYTES);
+	memcpy(ara_stats.app_sha256, boot.app_sha256, ARA_SHA256_BYTES);
+	memcpy(ara_stats.libara_sha256, boot.libara_sha256, ARA_SHA256_BYTES);
+	memcpy(ara_stats.entry_sha256, boot.entry_sha256, ARA_SHA256_BYTES);
 	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
 	alloc_keys();
 	cb = map_dom0_arena();
