@@ -1,8 +1,7 @@
 # ara_add_app(<target>): makes the executable <target> an ARA App.
 #
 #   - links it to the entry object (target ara_entry): the App gets
-#     secure_call and a DT_NEEDED on libara-entry.so, so it cannot start
-#     without ARA;
+#     secure_call and a DT_NEEDED on libara-entry.so;
 #   - after every build, writes <target file>.ara-manifest naming libara.so,
 #     libara-entry.so and the App with their SHA-256 (ara-loader's default
 #     manifest for that App). Hashing three files is cheap, and a manifest
@@ -40,7 +39,10 @@ function(ara_add_app target)
     set(tool_target ara-manifest)
   endif()
 
-  target_link_libraries(${target} PRIVATE ara_entry)
+  # --no-as-needed: the DT_NEEDED stays even if the App calls nothing in
+  # the entry object yet (Debian's gcc links --as-needed).
+  target_link_libraries(${target} PRIVATE
+    -Wl,--push-state,--no-as-needed ara_entry -Wl,--pop-state)
   add_custom_target(${target}_ara_manifest ALL
     COMMAND "${tool}"
             --libara "$<TARGET_FILE:ara>"

@@ -5,19 +5,16 @@
  * must keep their promises: an absolute, NUL-terminated interpreter path;
  * gate sections of whole pages whose file bytes lie inside the file.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "elf_check.h"
-#include "fuzz_driver.h"
+#include "fuzz_check.h"
 
 static void check_region(const struct ara_elf_section *s, size_t file_size)
 {
-	if (s->vaddr % ARA_ELF_PAGE_SIZE != 0 || s->size == 0 ||
-	    s->size % ARA_ELF_PAGE_SIZE != 0)
-		abort();
-	if (!s->nobits && !ara_elf_range_ok(s->offset, s->size, file_size))
-		abort();
+	FUZZ_CHECK(s->vaddr % ARA_ELF_PAGE_SIZE == 0);
+	FUZZ_CHECK(s->size != 0 && s->size % ARA_ELF_PAGE_SIZE == 0);
+	FUZZ_CHECK(s->nobits || ara_elf_range_ok(s->offset, s->size, file_size));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,12 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ara_elf_gate gate;
 	const char *section = NULL;
 
-	if (ara_elf_app_interp(&src, interp) == ARA_ELF_OK &&
-	    (interp[0] != '/' || memchr(interp, '\0', sizeof(interp)) == NULL))
-		abort();
+	if (ara_elf_app_interp(&src, interp) == ARA_ELF_OK)
+		FUZZ_CHECK(interp[0] == '/' &&
+			   memchr(interp, '\0', sizeof(interp)) != NULL);
 	if (ara_elf_gate(&src, &gate, &section) == ARA_ELF_OK) {
-		if (section != NULL || gate.text.nobits)
-			abort();
+		FUZZ_CHECK(section == NULL && !gate.text.nobits);
 		check_region(&gate.text, size);
 		check_region(&gate.data, size);
 	}
