@@ -326,6 +326,8 @@ static void check_app(const struct object *o, char interp[ARA_ELF_INTERP_MAX])
 	struct ara_elf_src src = elf_src(o);
 	enum ara_elf_err err = ara_elf_app_interp(&src, interp);
 
+	if (err == ARA_ELF_OK)
+		err = ara_elf_app_no_ifunc(&src);
 	if (err != ARA_ELF_OK)
 		elf_fail(o, err, NULL);
 }

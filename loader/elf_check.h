@@ -52,6 +52,8 @@ enum ara_elf_err {
 	ARA_ELF_E_GATE_ALIGN = 15,   /* sh_addr not page-aligned */
 	ARA_ELF_E_GATE_SIZE = 16,    /* size zero or not a page multiple */
 	ARA_ELF_E_GATE_SEGMENT = 17, /* not inside a fitting PT_LOAD */
+	ARA_ELF_E_DYNAMIC = 18,	     /* malformed dynamic section or relocation table */
+	ARA_ELF_E_IFUNC = 19,	     /* R_AARCH64_IRELATIVE: code before ARA's init */
 };
 
 /* A gate section as linked: vaddr is relative to the load base. */
@@ -71,6 +73,14 @@ struct ara_elf_gate {
  * Reads len bytes at off. Returns ARA_ELF_OK, E_TRUNCATED if [off, off+len)
  * is not inside the file, or E_IO.
  */
+/*
+ * ARA_ELF_OK if no relocation of the App is R_AARCH64_IRELATIVE, i.e. the
+ * App defines no IFUNC resolver: the dynamic linker calls those while it
+ * relocates, before any constructor, so before ARA's initialisation, and
+ * no App code may run before that.
+ */
+enum ara_elf_err ara_elf_app_no_ifunc(const struct ara_elf_src *src);
+
 enum ara_elf_err ara_elf_read(const struct ara_elf_src *src, uint64_t off,
 			      void *buf, size_t len);
 

@@ -120,6 +120,11 @@ const char *ara_elf_strerror(enum ara_elf_err err)
 		return "address not page-aligned (4096)";
 	case ARA_ELF_E_GATE_SIZE:
 		return "size zero or not a multiple of the page size (4096)";
+	case ARA_ELF_E_DYNAMIC:
+		return "malformed dynamic section or relocation table";
+	case ARA_ELF_E_IFUNC:
+		return "defines IFUNC resolvers (R_AARCH64_IRELATIVE relocations), which the dynamic "
+		       "linker runs before ARA initialises: no App code may run before that";
 	case ARA_ELF_E_GATE_SEGMENT:
 		return "not inside a loadable segment with matching permissions and file offset";
 	}

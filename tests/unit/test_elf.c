@@ -217,6 +217,70 @@ static void accepts_interp_of_maximum_length(void **state)
 	assert_int_equal(strlen(interp), ARA_ELF_INTERP_MAX - 1);
 }
 
+/* --- IFUNC resolvers: App code that would run before ARA's init --- */
+
+/*
+ * Gives the fixture a PT_DYNAMIC at 0x800 whose DT_RELA table at 0x900
+ * holds the given relocation types (the text PT_LOAD maps 0x0..0x3000 at
+ * the same addresses).
+ */
+static void with_relocations(const uint32_t *types, unsigned int n, uint64_t relaent)
+{
+	Elf64_Phdr *dyn_ph = (Elf64_Phdr *)(fx.bytes + fx.eh->e_phoff) + FIX_PHNUM;
+	Elf64_Dyn *dyn = (Elf64_Dyn *)(fx.bytes + 0x800);
+	Elf64_Rela *rela = (Elf64_Rela *)(fx.bytes + 0x900);
+
+	fx.eh->e_phnum = FIX_PHNUM + 1;
+	*dyn_ph = (Elf64_Phdr){ .p_type = PT_DYNAMIC, .p_flags = PF_R | PF_W, .p_offset = 0x800,
+				.p_vaddr = 0x800, .p_filesz = 4 * sizeof(Elf64_Dyn),
+				.p_memsz = 4 * sizeof(Elf64_Dyn), .p_align = 8 };
+	dyn[0] = (Elf64_Dyn){ .d_tag = DT_RELA, .d_un.d_ptr = 0x900 };
+	dyn[1] = (Elf64_Dyn){ .d_tag = DT_RELASZ, .d_un.d_val = n * sizeof(Elf64_Rela) };
+	dyn[2] = (Elf64_Dyn){ .d_tag = DT_RELAENT, .d_un.d_val = relaent };
+	dyn[3] = (Elf64_Dyn){ .d_tag = DT_NULL };
+	for (unsigned int i = 0; i < n; i++)
+		rela[i] = (Elf64_Rela){ .r_offset = 0x2000 + 8 * i,
+					.r_info = ELF64_R_INFO(0, types[i]), .r_addend = 0x1000 };
+}
+
+static void rejects_app_with_ifunc_resolvers(void **state)
+{
+	const uint32_t types[] = { R_AARCH64_RELATIVE, R_AARCH64_RELATIVE, R_AARCH64_IRELATIVE };
+
+	(void)state;
+	with_relocations(types, 3, sizeof(Elf64_Rela));
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_IFUNC);
+}
+
+static void rejects_malformed_relocation_tables(void **state)
+{
+	const uint32_t types[] = { R_AARCH64_RELATIVE };
+	Elf64_Dyn *dyn = (Elf64_Dyn *)(fx.bytes + 0x800);
+
+	(void)state;
+	with_relocations(types, 1, 16); /* wrong DT_RELAENT */
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	with_relocations(types, 1, sizeof(Elf64_Rela));
+	dyn[0].d_un.d_ptr = 0x10000; /* outside every PT_LOAD */
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	with_relocations(types, 1, sizeof(Elf64_Rela));
+	dyn[1].d_un.d_val = 25; /* not a whole number of entries */
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	with_relocations(types, 1, sizeof(Elf64_Rela));
+	dyn[1].d_un.d_val = UINT64_MAX - 7; /* would wrap */
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+}
+
+static void accepts_app_with_plain_relocations(void **state)
+{
+	const uint32_t types[] = { R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT };
+
+	(void)state;
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_OK); /* no PT_DYNAMIC */
+	with_relocations(types, 3, sizeof(Elf64_Rela));
+	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_OK);
+}
+
 /* --- the entry object's section table --- */
 
 static void rejects_missing_or_odd_section_headers(void **state)
@@ -522,6 +586,9 @@ int main(void)
 		T(rejects_interp_past_the_end),
 		T(accepts_app_and_copies_its_interp),
 		T(accepts_interp_of_maximum_length),
+		T(rejects_app_with_ifunc_resolvers),
+		T(rejects_malformed_relocation_tables),
+		T(accepts_app_with_plain_relocations),
 		T(rejects_missing_or_odd_section_headers),
 		T(rejects_section_headers_past_the_end),
 		T(rejects_bad_string_table_index),
