@@ -327,7 +327,7 @@ static void check_app(const struct object *o, char interp[ARA_ELF_INTERP_MAX])
 	enum ara_elf_err err = ara_elf_app_interp(&src, interp);
 
 	if (err == ARA_ELF_OK)
-		err = ara_elf_app_no_ifunc(&src);
+		err = ara_elf_app_runs_after_ara(&src);
 	if (err != ARA_ELF_OK)
 		elf_fail(o, err, NULL);
 }

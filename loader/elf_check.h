@@ -54,6 +54,7 @@ enum ara_elf_err {
 	ARA_ELF_E_GATE_SEGMENT = 17, /* not inside a fitting PT_LOAD */
 	ARA_ELF_E_DYNAMIC = 18,	     /* malformed dynamic section or relocation table */
 	ARA_ELF_E_IFUNC = 19,	     /* R_AARCH64_IRELATIVE: code before ARA's init */
+	ARA_ELF_E_INITFIRST = 20,    /* DF_1_INITFIRST: constructors before ARA's */
 };
 
 /* A gate section as linked: vaddr is relative to the load base. */
@@ -74,12 +75,12 @@ struct ara_elf_gate {
  * is not inside the file, or E_IO.
  */
 /*
- * ARA_ELF_OK if no relocation of the App is R_AARCH64_IRELATIVE, i.e. the
- * App defines no IFUNC resolver: the dynamic linker calls those while it
- * relocates, before any constructor, so before ARA's initialisation, and
- * no App code may run before that.
+ * ARA_ELF_OK if none of the App's code can run before ARA's initialisation:
+ * no R_AARCH64_IRELATIVE relocation (IFUNC resolvers run while ld.so
+ * relocates, before any constructor: ARA_ELF_E_IFUNC) and no DF_1_INITFIRST
+ * (its constructors would run before libara's: ARA_ELF_E_INITFIRST).
  */
-enum ara_elf_err ara_elf_app_no_ifunc(const struct ara_elf_src *src);
+enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src);
 
 enum ara_elf_err ara_elf_read(const struct ara_elf_src *src, uint64_t off,
 			      void *buf, size_t len);

@@ -125,6 +125,8 @@ const char *ara_elf_strerror(enum ara_elf_err err)
 	case ARA_ELF_E_IFUNC:
 		return "defines IFUNC resolvers (R_AARCH64_IRELATIVE relocations), which the dynamic "
 		       "linker runs before ARA initialises: no App code may run before that";
+	case ARA_ELF_E_INITFIRST:
+		return "is marked DF_1_INITFIRST: its constructors would run before ARA initialises";
 	case ARA_ELF_E_GATE_SEGMENT:
 		return "not inside a loadable segment with matching permissions and file offset";
 	}

@@ -238,6 +238,7 @@ static void with_relocations(const uint32_t *types, unsigned int n, uint64_t rel
 	dyn[1] = (Elf64_Dyn){ .d_tag = DT_RELASZ, .d_un.d_val = n * sizeof(Elf64_Rela) };
 	dyn[2] = (Elf64_Dyn){ .d_tag = DT_RELAENT, .d_un.d_val = relaent };
 	dyn[3] = (Elf64_Dyn){ .d_tag = DT_NULL };
+	dyn[4] = (Elf64_Dyn){ .d_tag = DT_NULL };
 	for (unsigned int i = 0; i < n; i++)
 		rela[i] = (Elf64_Rela){ .r_offset = 0x2000 + 8 * i,
 					.r_info = ELF64_R_INFO(0, types[i]), .r_addend = 0x1000 };
@@ -249,7 +250,7 @@ static void rejects_app_with_ifunc_resolvers(void **state)
 
 	(void)state;
 	with_relocations(types, 3, sizeof(Elf64_Rela));
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_IFUNC);
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_E_IFUNC);
 }
 
 static void rejects_malformed_relocation_tables(void **state)
@@ -259,16 +260,29 @@ static void rejects_malformed_relocation_tables(void **state)
 
 	(void)state;
 	with_relocations(types, 1, 16); /* wrong DT_RELAENT */
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_E_DYNAMIC);
 	with_relocations(types, 1, sizeof(Elf64_Rela));
 	dyn[0].d_un.d_ptr = 0x10000; /* outside every PT_LOAD */
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_E_DYNAMIC);
 	with_relocations(types, 1, sizeof(Elf64_Rela));
 	dyn[1].d_un.d_val = 25; /* not a whole number of entries */
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_E_DYNAMIC);
 	with_relocations(types, 1, sizeof(Elf64_Rela));
 	dyn[1].d_un.d_val = UINT64_MAX - 7; /* would wrap */
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_E_DYNAMIC);
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_E_DYNAMIC);
+}
+
+static void rejects_app_marked_initfirst(void **state)
+{
+	const uint32_t types[] = { R_AARCH64_RELATIVE };
+	Elf64_Dyn *dyn = (Elf64_Dyn *)(fx.bytes + 0x800);
+
+	(void)state;
+	with_relocations(types, 1, sizeof(Elf64_Rela));
+	dyn[3] = (Elf64_Dyn){ .d_tag = DT_FLAGS_1, .d_un.d_val = DF_1_NOW | DF_1_INITFIRST };
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_E_INITFIRST);
+	dyn[3].d_un.d_val = DF_1_NOW | DF_1_PIE; /* what a normal PIE has */
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_OK);
 }
 
 static void accepts_app_with_plain_relocations(void **state)
@@ -276,9 +290,9 @@ static void accepts_app_with_plain_relocations(void **state)
 	const uint32_t types[] = { R_AARCH64_RELATIVE, R_AARCH64_GLOB_DAT, R_AARCH64_JUMP_SLOT };
 
 	(void)state;
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_OK); /* no PT_DYNAMIC */
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_OK); /* no PT_DYNAMIC */
 	with_relocations(types, 3, sizeof(Elf64_Rela));
-	assert_int_equal(ara_elf_app_no_ifunc(&fx.src), ARA_ELF_OK);
+	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_OK);
 }
 
 /* --- the entry object's section table --- */
@@ -588,6 +602,7 @@ int main(void)
 		T(accepts_interp_of_maximum_length),
 		T(rejects_app_with_ifunc_resolvers),
 		T(rejects_malformed_relocation_tables),
+		T(rejects_app_marked_initfirst),
 		T(accepts_app_with_plain_relocations),
 		T(rejects_missing_or_odd_section_headers),
 		T(rejects_section_headers_past_the_end),

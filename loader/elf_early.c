@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Does the App define IFUNC resolvers? ld.so runs them while it relocates
- * the App, which is before any constructor and so before libara's: they
- * would be App code running before ARA's initialisation. The App's
- * relocation tables (DT_RELA and DT_JMPREL, found through PT_DYNAMIC) must
- * hold no R_AARCH64_IRELATIVE.
+ * Would any of the App's code run before ARA's initialisation? Two ways it
+ * could, both read from the App's dynamic section (PT_DYNAMIC):
+ *   - IFUNC resolvers: ld.so runs them while it relocates the App, before
+ *     any constructor. The relocation tables (DT_RELA, DT_JMPREL) must hold
+ *     no R_AARCH64_IRELATIVE.
+ *   - DF_1_INITFIRST: glibc runs one such object's constructors before all
+ *     others, and the last one loaded wins; the App claiming it would run
+ *     its constructors before libara's.
  */
 #include "elf_check.h"
 
@@ -56,7 +59,7 @@ static enum ara_elf_err scan_rela(const struct ara_elf_src *src, const Elf64_Ehd
 	return err;
 }
 
-enum ara_elf_err ara_elf_app_no_ifunc(const struct ara_elf_src *src)
+enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src)
 {
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph, dyn = { 0 };
@@ -93,6 +96,10 @@ enum ara_elf_err ara_elf_app_no_ifunc(const struct ara_elf_src *src)
 		case DT_JMPREL: jmprel = d.d_un.d_ptr; break;
 		case DT_PLTRELSZ: pltrelsz = d.d_un.d_val; break;
 		case DT_PLTREL: pltrel = d.d_un.d_val; break;
+		case DT_FLAGS_1:
+			if (d.d_un.d_val & DF_1_INITFIRST)
+				return ARA_ELF_E_INITFIRST;
+			break;
 		case DT_RELAENT:
 			if (d.d_un.d_val != sizeof(Elf64_Rela))
 				return ARA_ELF_E_DYNAMIC;
