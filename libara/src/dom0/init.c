@@ -51,16 +51,24 @@ int ara_verbose;
 
 static struct ara_boot boot;
 
+/*
+ * Allocates every key the domain table uses, lowest first: Linux hands out
+ * the lowest free key, so in a fresh process the numbers come out as the
+ * table says, and anything else means some earlier code took a key.
+ */
 static void alloc_keys(void)
 {
-	/* Keys in increasing order; Linux gives the lowest free one. */
-	static const unsigned int wanted[] = { ARA_PKEY_DOM0, ARA_PKEY_DOM1 };
+	for (unsigned int key = 1; key < 8; key++) {
+		int used = 0;
 
-	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-		long key = ara_sys2(__NR_pkey_alloc, 0, 0);
-
-		if (key != (long)wanted[i])
-			ara_fatal("pkey_alloc did not return the key Table 1 expects; it returned", key);
+		for (unsigned int d = 0; d < ARA_DOMAINS; d++)
+			used |= ara_domain_table[d].pkey == key;
+		if (!used)
+			continue;
+		long got = ara_sys2(__NR_pkey_alloc, 0, 0);
+		if (got != (long)key)
+			ara_fatal("pkey_alloc did not return the key the domain table expects; it returned",
+				  got);
 	}
 }
 
