@@ -41,12 +41,12 @@ function(ara_mbedtls_library target config)
   target_compile_definitions(${target} PUBLIC "MBEDTLS_CONFIG_FILE=\"${config}\"")
   # Our warning set, but warnings in mbedtls's own sources do not fail the
   # build: -Werror is for the code we write, and a newer compiler's opinion
-  # of the pinned third-party code must not stop ARA from building.
-  # Implicit function declarations stay errors: that is how a libc call
-  # would slip into the DOM0 build unseen. -Wno-undef: library/pk_internal.h compares PSA key sizes that a
-  # configuration without PSA leaves undefined (0), and then takes the
-  # legacy sizes, as intended. -O2: crypto also runs in the emulated guest,
-  # where unoptimised code is needlessly slow.
+  # of the pinned third-party code must not stop ARA from building. Implicit
+  # function declarations stay errors: that is how a libc call would slip
+  # into the DOM0 build unseen. -Wno-undef: library/pk_internal.h compares
+  # PSA key sizes that a configuration without PSA leaves undefined (0), and
+  # then takes the legacy sizes, as intended. -O2: crypto also runs in the
+  # emulated guest, where unoptimised code is needlessly slow.
   target_compile_options(${target} PRIVATE -Wno-error -Werror=implicit-function-declaration
                          -Wno-undef -O2)
 endfunction()

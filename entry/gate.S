@@ -128,6 +128,7 @@ ara_gate_landing:
 /* ---- page 1: DOM1 ---------------------------------------------------- */
 ara_gate_dom1:
 	isb				// first fetch under the App's row
+	mov	x16, xzr		// held DOM2's row, public, but leave nothing
 	ret
 
 	.globl	secure_call

@@ -12,10 +12,14 @@
 #   -mno-outline-atomics    atomics inline, not libgcc helpers that ask libc
 #                           (getauxval) whether LSE exists;
 #   -fno-tree-loop-distribute-patterns  memcpy's loop must not become a call
-#                           to memcpy.
+#                           to memcpy;
+#   -fbuiltin               after -ffreestanding (which turns builtins off):
+#                           small fixed-size copies stay inline;
+#   -include hidden.h       extern declarations are hidden too: no GOT.
 # -z initfirst makes ld.so run libara's constructor before any other.
 set(ARA_DOM0_COMPILE_OPTIONS
-  -ffreestanding -fvisibility=hidden -mgeneral-regs-only -ffixed-x18
+  -include ${CMAKE_CURRENT_SOURCE_DIR}/src/dom0/hidden.h
+  -ffreestanding -fbuiltin -fvisibility=hidden -mgeneral-regs-only -ffixed-x18
   -fno-stack-protector -mno-outline-atomics -fno-tree-loop-distribute-patterns
   -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt -fno-common -O2)
 
@@ -30,6 +34,7 @@ add_library(ara SHARED
   src/dom0/copy.c
   src/dom0/ctor.S
   src/dom0/dispatch.c
+  src/dom0/entropy.c
   src/dom0/init.c
   src/dom0/log.c
   src/dom0/maps_walk.c
@@ -44,12 +49,14 @@ target_compile_options(ara PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
 target_link_libraries(ara PRIVATE ara_dom0_mbedcrypto)
 target_link_options(ara PRIVATE
   -nostdlib -Wl,-soname,libara.so -Wl,-z,initfirst -Wl,-z,now -Wl,-z,relro
-  -Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--no-undefined -Wl,--hash-style=gnu)
+  -Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--no-undefined -Wl,--hash-style=gnu
+  -Wl,-T,${CMAKE_CURRENT_SOURCE_DIR}/dom0-layout.ld)
+set_property(TARGET ara APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/dom0-layout.ld)
 # libgcc.a (compiler runtime helpers, e.g. 128-bit division) is pure code.
 target_link_libraries(ara PRIVATE gcc)
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 add_custom_command(TARGET ara POST_BUILD
-  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DLIB=$<TARGET_FILE:ara>
+  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DLIB=$<TARGET_FILE:ara>
           -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
   VERBATIM)

@@ -16,22 +16,34 @@ usage() { die "usage: $0 demo|test|bench"; }
 HOST_BUILD="$ARA_SRC_DIR/build/host"
 ARM64_BUILD="$ARA_SRC_DIR/build/aarch64"
 
-# configure_and_build DIR [cmake args...]
-configure_and_build() {
+# The arm64 tree runs ara-manifest (a build-machine program) from the host tree.
+MANIFEST_TOOL="$HOST_BUILD/loader/ara-manifest"
+
+# configure DIR [cmake args...]
+configure() {
 	local dir=$1; shift
+	mkdir -p "$dir"
 	cmake -S "$ARA_SRC_DIR" -B "$dir" -G Ninja "$@" >"$dir.configure.log" 2>&1 || {
 		cat "$dir.configure.log" >&2
 		die "cmake configure of $dir failed"
 	}
-	cmake --build "$dir" -j 2 || die "build of $dir failed"
 }
 
+# configure_and_build DIR [cmake args...]
+configure_and_build() {
+	configure "$@"
+	cmake --build "$1" -j 2 || die "build of $1 failed"
+}
+
+# platform [build-qemu.sh variant]: sets mbedtls_src, the unpacked mbedtls
+# source that both CMake builds compile (-DARA_MBEDTLS_SRC).
 platform() {
 	local t0
 	t0=$(date +%s)
 	"$ARA_QEMU_DIR/host-deps.sh"
 	"$ARA_QEMU_DIR/build-qemu.sh" "$@"
 	"$ARA_QEMU_DIR/guest/build-guest.sh"
+	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
 	info "platform ready in $(elapsed "$t0")"
 }
 
@@ -39,9 +51,12 @@ platform() {
 # POE guest (patched QEMU, -M virt -cpu max).
 in_guest() {
 	platform patched
+	step "building ara-manifest for the host"
+	configure "$HOST_BUILD" -DARA_MBEDTLS_SRC="$mbedtls_src"
+	cmake --build "$HOST_BUILD" --target ara-manifest || die "build of ara-manifest failed"
 	step "cross-building for arm64"
-	mkdir -p "$ARM64_BUILD"
-	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake"
+	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
+		-DARA_MBEDTLS_SRC="$mbedtls_src" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL"
 	step "booting the POE guest and running $1"
 	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 600 \
 		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/$1"
@@ -54,10 +69,10 @@ test_all() {
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
 	local common=(-DARA_QEMU_PATCHED="$("$ARA_QEMU_DIR/qemu-path.sh" patched)"
 		-DARA_QEMU_UNPATCHED="$("$ARA_QEMU_DIR/qemu-path.sh" unpatched)"
-		-DARA_SELFTESTS_DIR="$selftests")
+		-DARA_SELFTESTS_DIR="$selftests"
+		-DARA_MBEDTLS_SRC="$mbedtls_src")
 
 	step "host build (ASan/UBSan) and host ctest"
-	mkdir -p "$HOST_BUILD"
 	configure_and_build "$HOST_BUILD" "${common[@]}"
 	t0=$(date +%s)
 	(cd "$HOST_BUILD" && ctest --output-on-failure -j 2) || host_rc=$?
@@ -65,8 +80,8 @@ test_all() {
 	info "host ctest took $(elapsed "$t0")"
 
 	step "arm64 cross build and ctest inside the POE guest"
-	mkdir -p "$ARM64_BUILD"
-	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" "${common[@]}"
+	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
+		"${common[@]}" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL"
 	t0=$(date +%s)
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"

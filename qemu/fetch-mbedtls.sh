@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fetches and unpacks the pinned Debian mbedtls source (qemu/versions.env) into
-# $ARA_CACHE/src/mbedtls-<version>, which the build compiles twice (for the
-# tools and for DOM0, cmake/AraMbedtls.cmake). Idempotent: a stamp keyed on
-# the pins and this script reuses an earlier unpack.
+# Fetches and unpacks the pinned Debian mbedtls source (qemu/versions.env)
+# into $ARA_CACHE/src/mbedtls-<version>, which the build compiles twice (for
+# the tools and for DOM0, cmake/AraMbedtls.cmake). Idempotent: a stamp keyed
+# on the pins and this script reuses an earlier unpack.
 # Usage: fetch-mbedtls.sh   prints the source directory on stdout.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -12,7 +12,10 @@ need_cmd dpkg-source dpkg-dev
 
 dl="$ARA_CACHE/dl/mbedtls"
 dsc="${MBEDTLS_SRC_PKG}_${MBEDTLS_SRC_VERSION}.dsc"
-out="$ARA_CACHE/src/mbedtls-$MBEDTLS_SRC_VERSION"
+# No '~' in the directory name (the version has one): CMake quotes such paths
+# for Ninja's depfiles, and Ninja then silently drops the header dependencies
+# of every mbedtls object, so a changed configuration would not recompile it.
+out="$ARA_CACHE/src/mbedtls-${MBEDTLS_SRC_VERSION//\~/_}"
 want=$(stamp_of "$0" <(printf '%s\n' "$MBEDTLS_SRC_PKG" "$MBEDTLS_SRC_VERSION" "$MBEDTLS_DSC_SHA256"))
 
 if [ -f "$out/.ara-stamp" ] && [ "$(cat "$out/.ara-stamp")" = "$want" ]; then

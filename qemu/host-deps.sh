@@ -72,9 +72,9 @@ apt-get update -q -o DPkg::Lock::Timeout=600 >/dev/null
 
 # Packages: one list per purpose, so a failure names what it was for.
 host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-certificates"
-host_libs="libmbedtls-dev libseccomp-dev libcapstone-dev libcmocka-dev"
+host_libs="libseccomp-dev libcapstone-dev libcmocka-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
-arm64_libs="libmbedtls-dev:arm64 libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64"
+arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {

@@ -169,7 +169,7 @@ enum ara_maps_status ara_maps_next(struct ara_maps_cursor *c,
 	enum ara_maps_status s;
 	size_t nl;
 
-	if (!c || !out || (!c->buf && c->len))
+	if (!c || !out || (!c->buf && c->len) || c->pos > c->len)
 		return ARA_MAPS_E_ARGS;
 	if (c->pos == c->len)
 		return ARA_MAPS_END;

@@ -23,11 +23,11 @@
  * which is still a write). MSRR to a 64-bit register is not a valid access;
  * it is flagged anyway, since we do not rely on what a CPU makes of it.
  *
- * Deliberately not flagged: the same CRn/CRm/op2 with another op1 (POR_EL1
- * op1=0, POR_EL2 op1=4, POR_EL12 op1=5, POR_EL3 op1=6). op1 names the lowest
- * Exception level allowed to access the register, so at EL0 these are
- * UNDEFINED and trap (SIGILL) without touching POR_EL0; replacing them with
- * NOP would turn that trap into silent continuation.
+ * Deliberately not flagged: the same CRn/CRm/op2 with another op1, i.e.
+ * POR_EL1 (op1=0), POR_EL2 (4), POR_EL12 (5), POR_EL3 (6) (D24.2.151-153).
+ * Their accessors are UNDEFINED when executed at EL0, so they trap (SIGILL)
+ * without touching POR_EL0; replacing them with NOP would turn that trap
+ * into silent continuation. Other op1 values name no POR register.
  */
 #define POR_WRITE_MASK 0xffbfffe0u /* every bit but 22 (MSR/MSRR) and Rt */
 #define POR_WRITE_BITS 0xd51ba280u /* MSR S3_3_C10_C2_4, X0 */

@@ -20,8 +20,8 @@ need_cmd cpio cpio
 # that the root file system has the merged /usr layout (built below); apt
 # would otherwise pick the alternative usrmerge, which converts a system at
 # install time and pulls in 60 MB of perl.
-packages="busybox-static libc6 libgcc-s1 libmbedcrypto7 libmbedtls14 libmbedx509-1
-	libseccomp2 libcapstone4 libcmocka0 cmake usr-is-merged"
+packages="busybox-static libc6 libgcc-s1 libseccomp2 libcapstone4 libcmocka0
+	cmake usr-is-merged"
 
 init="$ARA_QEMU_DIR/guest/init"
 key=$(stamp_of "$0" "$init" <(printf '%s\n' "$GUEST_KERNEL_PKG" "$GUEST_KERNEL_SUITE"))

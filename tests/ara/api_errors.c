@@ -31,6 +31,9 @@ int main(void)
 	uintptr_t page1 = (uintptr_t)secure_call & ~(uintptr_t)(ARA_PAGE_SIZE - 1);
 	void *unmapped = mmap(NULL, ARA_PAGE_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	uint64_t wide_fid = UINT64_C(0x100000000) | ARA_FID_NULL;
+	/* secure_call as a compromised App may call it: a full 64-bit x0. */
+	int (*volatile secure_call_wide)(uint64_t, void *) =
+		(int (*)(uint64_t, void *))(void (*)(void))secure_call;
 
 	if (unmapped == MAP_FAILED || munmap(unmapped, ARA_PAGE_SIZE))
 		return 2;
@@ -38,8 +41,7 @@ int main(void)
 	expect("fid 0", secure_call(0, NULL), ARA_E_NOFUNC);
 	expect("unknown fid", secure_call(ARA_FID(0x7fff, 0x1234), &ok), ARA_E_NOFUNC);
 	/* Only w0 is the fid: a wide x0 must not alias another service. */
-	expect("fid with high bits", ((int (*)(uint64_t, void *))secure_call)(wide_fid, NULL),
-	       ARA_E_NOFUNC);
+	expect("fid with high bits", secure_call_wide(wide_fid, NULL), ARA_E_NOFUNC);
 	expect("echo, NULL arg", secure_call(ARA_FID_ECHO, NULL), ARA_E_INVAL);
 	expect("echo, unmapped arg", secure_call(ARA_FID_ECHO, unmapped), ARA_E_FAULT);
 	expect("echo, read-only arg", secure_call(ARA_FID_ECHO, (void *)&read_only_arg), ARA_E_FAULT);

@@ -13,7 +13,7 @@
 #include "ara/gate.h"
 #include "attack.h"
 
-#define MAX_RANGES 64
+#define MAX_RANGES 512
 
 static void do_load(uint64_t addr)
 {
@@ -60,6 +60,10 @@ int main(void)
 	attack_install_handlers();
 	n0 = attack_ranges(ARA_PKEY_DOM0, dom0, MAX_RANGES);
 	n1 = attack_ranges(ARA_PKEY_DOM1, dom1, MAX_RANGES);
+	if (n0 == MAX_RANGES) {
+		printf("FAIL: more than %d DOM0 ranges: raise MAX_RANGES\n", MAX_RANGES - 1);
+		return 1;
+	}
 	if (n0 < 4 || n1 != 1) {
 		printf("FAIL: expected at least 4 DOM0 ranges and 1 DOM1 range, found %zu and %zu\n",
 		       n0, n1);

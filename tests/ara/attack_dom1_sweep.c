@@ -34,7 +34,7 @@ static void enter(uint64_t addr)
 int main(void)
 {
 	static uint8_t app_stack[64 * 1024] __attribute__((aligned(16)));
-	struct range dom0[64], dom1[4];
+	struct range dom0[512], dom1[4];
 	uint64_t page1 = (uint64_t)(uintptr_t)secure_call & ~(uint64_t)(ARA_PAGE_SIZE - 1);
 	unsigned int count[128] = { 0 }, tried = 0, breaches = 0;
 	size_t n0, n1;
@@ -46,7 +46,7 @@ int main(void)
 		return 1;
 	}
 	attack_install_handlers();
-	n0 = attack_ranges(ARA_PKEY_DOM0, dom0, 64);
+	n0 = attack_ranges(ARA_PKEY_DOM0, dom0, 512);
 	n1 = attack_ranges(ARA_PKEY_DOM1, dom1, 4);
 	if (n1 != 1 || dom1[0].start != page1 || dom1[0].end != page1 + ARA_PAGE_SIZE) {
 		printf("FAIL: secure_call's page 0x%llx is not the one DOM1 page\n",

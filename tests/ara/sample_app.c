@@ -13,8 +13,28 @@
 #include <string.h>
 
 #include "ara/ara.h"
+#include "ara/domains.h"
 
 #define ECHO_EVERY 1000
+
+static uint64_t read_por(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(v));
+	return v;
+}
+
+/*
+ * The App's own first code (its constructors run before main, after
+ * libara's): ARA must have finished and left DOM2's row by then.
+ */
+static uint64_t por_at_first_app_code;
+
+__attribute__((constructor)) static void first_app_code(void)
+{
+	por_at_first_app_code = read_por();
+}
 
 struct worker {
 	pthread_t thread;
@@ -38,7 +58,7 @@ static void *work(void *p)
 			struct ara_echo_arg a = { .in = ((uint64_t)w->id << 40) ^ i, .out = 0 };
 
 			st = secure_call(ARA_FID_ECHO, &a);
-			if (st != ARA_OK || a.out != ara_echo_expect(a.in))
+			if (st != ARA_OK || a.out != ara_echo_expect(a.in) || read_por() != ARA_POR_DOM2)
 				w->wrong++;
 			w->echoes++;
 		}
@@ -74,6 +94,10 @@ int main(int argc, char **argv)
 	int st;
 
 	printf("sample-app: started\n");
+	printf("ara-evidence: sample-app: the App's first constructor ran with POR_EL0 0x%" PRIx64
+	       " (DOM2's row is 0x%x)\n", por_at_first_app_code, ARA_POR_DOM2);
+	if (por_at_first_app_code != ARA_POR_DOM2)
+		return 1;
 	if (argc < 2 || threads == 0 || threads > 64 || calls < threads) {
 		fprintf(stderr, "usage: %s FILE [THREADS 1..64] [CALLS >= THREADS]\n", argv[0]);
 		return 2;
@@ -93,6 +117,15 @@ int main(int argc, char **argv)
 	       " POR_EL0 writes neutralised\n",
 	       info.version >> 16, (info.version >> 8) & 0xff, info.version & 0xff,
 	       info.scanned_words, info.patched_writes);
+
+	/* The measured identity: a test compares it with sha256sum of the files. */
+	printf("ara-identity: app ");
+	for (size_t i = 0; i < sizeof(info.app_sha256); i++)
+		printf("%02x", info.app_sha256[i]);
+	printf("\nara-identity: libara ");
+	for (size_t i = 0; i < sizeof(info.libara_sha256); i++)
+		printf("%02x", info.libara_sha256[i]);
+	printf("\n");
 
 	w = calloc(threads, sizeof(*w));
 	if (!w)

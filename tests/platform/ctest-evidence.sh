@@ -16,5 +16,6 @@ awk '
 	/^[0-9]+ passed, [0-9]+ failed$/ ||
 	/^POE works|^POE demonstration FAILED/ ||
 	/^expect-failure: / ||
-	/^ara-evidence: / { printf "  evidence  %-36s %s\n", test, $0 }
+	/^ara-evidence: / ||
+	/^scan-elf: |^scan-vs-capstone: |^fuzz-smoke: / { printf "  evidence  %-36s %s\n", test, $0 }
 ' "$log"

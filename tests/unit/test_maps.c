@@ -241,6 +241,10 @@ static void missing_arguments_are_refused(void **state)
 	assert_int_equal(ara_maps_next(NULL, &m), ARA_MAPS_E_ARGS);
 	ara_maps_init(&c, NULL, 5);
 	assert_int_equal(ara_maps_next(&c, &m), ARA_MAPS_E_ARGS);
+	/* A cursor past its buffer's end would make the parser read beyond. */
+	ara_maps_init(&c, listing, 10);
+	c.pos = 11;
+	assert_int_equal(ara_maps_next(&c, &m), ARA_MAPS_E_ARGS);
 }
 
 static void parses_a_real_listing(void **state)

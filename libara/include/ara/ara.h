@@ -64,6 +64,11 @@ struct ara_info_arg { /* all out */
 	uint64_t patched_writes; /* POR_EL0 writes neutralised at load */
 	uint32_t dom0_stacks;    /* calls that can run at once */
 	uint32_t reserved;
+	/* SHA-256 digests ara-loader verified (the measured identity) */
+	uint8_t manifest_sha256[32];
+	uint8_t app_sha256[32];
+	uint8_t libara_sha256[32];
+	uint8_t entry_sha256[32];
 };
 
 /*

@@ -62,7 +62,7 @@ enum ara_maps_status {
 	ARA_MAPS_E_BOUNDS = 5,	 /* start >= end */
 	ARA_MAPS_E_ALIGN = 6,	 /* start, end or offset not page-aligned */
 	ARA_MAPS_E_ORDER = 7,	 /* starts below the previous mapping's end */
-	ARA_MAPS_E_ARGS = 8,	 /* NULL cursor or output, NULL buffer with len */
+	ARA_MAPS_E_ARGS = 8,	 /* NULL cursor, output or buffer; bad cursor */
 };
 
 /* The parser's state; read it only through the functions below. */

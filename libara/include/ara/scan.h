@@ -32,7 +32,7 @@
 enum ara_scan_status {
 	ARA_SCAN_OK = 0,
 	ARA_SCAN_E_ALIGN = 1, /* code not 4-aligned or len not a multiple of 4 */
-	ARA_SCAN_E_ARGS = 2,  /* code or found NULL; offsets NULL with max > 0 */
+	ARA_SCAN_E_ARGS = 2,  /* a NULL pointer other than offsets with max 0 */
 };
 
 /* True if insn, executed at EL0, is a system-register write naming POR_EL0.

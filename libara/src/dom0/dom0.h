@@ -35,6 +35,7 @@ extern int ara_verbose;
 /* What initialisation did, for ARA_FID_INFO. */
 struct ara_init_stats {
 	uint64_t scanned_words, patched_writes;
+	uint8_t manifest_sha256[32], app_sha256[32], libara_sha256[32], entry_sha256[32];
 };
 extern struct ara_init_stats ara_stats;
 

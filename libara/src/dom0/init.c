@@ -29,6 +29,7 @@
 #include "boot.h"
 #include "dom0.h"
 #include "init.h"
+#include "mem.h"
 #include "sys.h"
 
 #define ARA_DOM0_HEAP_SIZE (4u << 20)
@@ -50,16 +51,24 @@ int ara_verbose;
 
 static struct ara_boot boot;
 
+/*
+ * Allocates every key the domain table uses, lowest first: Linux hands out
+ * the lowest free key, so in a fresh process the numbers come out as the
+ * table says, and anything else means some earlier code took a key.
+ */
 static void alloc_keys(void)
 {
-	/* Keys in increasing order; Linux gives the lowest free one. */
-	static const unsigned int wanted[] = { ARA_PKEY_DOM0, ARA_PKEY_DOM1 };
+	for (unsigned int key = 1; key < 8; key++) {
+		int used = 0;
 
-	for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-		long key = ara_sys2(__NR_pkey_alloc, 0, 0);
-
-		if (key != (long)wanted[i])
-			ara_fatal("pkey_alloc did not return the key Table 1 expects; it returned", key);
+		for (unsigned int d = 0; d < ARA_DOMAINS; d++)
+			used |= ara_domain_table[d].pkey == key;
+		if (!used)
+			continue;
+		long got = ara_sys2(__NR_pkey_alloc, 0, 0);
+		if (got != (long)key)
+			ara_fatal("pkey_alloc did not return the key the domain table expects; it returned",
+				  got);
 	}
 }
 
@@ -126,6 +135,10 @@ uint64_t ara_init(char **envp)
 	if (!(ara_auxv_get(envp, AT_HWCAP2) & HWCAP2_POE))
 		ara_fatal("this CPU or kernel has no POE (HWCAP2_POE)", 0);
 	ara_boot_load(envp, &boot);
+	memcpy(ara_stats.manifest_sha256, boot.manifest_sha256, ARA_SHA256_BYTES);
+	memcpy(ara_stats.app_sha256, boot.app_sha256, ARA_SHA256_BYTES);
+	memcpy(ara_stats.libara_sha256, boot.libara_sha256, ARA_SHA256_BYTES);
+	memcpy(ara_stats.entry_sha256, boot.entry_sha256, ARA_SHA256_BYTES);
 	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
 	alloc_keys();
 	cb = map_dom0_arena();

@@ -2,11 +2,14 @@
 /*
  * Tagging libara.so's own pages DOM0, from its program headers.
  *
- * Every loadable segment becomes DOM0 except the one holding the ELF header:
- * with -z separate-code that segment holds only headers and the dynamic
- * symbol tables, which ld.so reads on every symbol lookup in the App and
- * which say nothing secret. It is checked to be neither writable nor
- * executable. The RELRO range keeps the read-only protection ld.so gave it.
+ * Every loadable page becomes DOM0 except two kinds, which ld.so reads on
+ * every symbol lookup the App makes and which say nothing secret:
+ *   - the segment holding the ELF header (with -z separate-code: headers,
+ *     dynamic symbols and strings, hash table), checked to be neither
+ *     writable nor executable;
+ *   - the pages of the dynamic section, which dom0-layout.ld gives pages of
+ *     their own, and which stay read-only (RELRO).
+ * The rest of the RELRO range keeps the read-only protection ld.so gave it.
  */
 #include <linux/elf.h>
 #include <linux/mman.h>
@@ -34,18 +37,60 @@ static int prot_of(Elf64_Word flags)
 	       ((flags & PF_X) ? PROT_EXEC : 0);
 }
 
+static const Elf64_Phdr *find_phdr(const Elf64_Phdr *ph, unsigned int n, Elf64_Word type)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (ph[i].p_type == type)
+			return &ph[i];
+	return NULL;
+}
+
+static void tag(uint64_t start, uint64_t end, int prot, int record)
+{
+	if (record)
+		ara_protect(start, end - start, prot, ARA_DOM0);
+	else
+		ara_tag(start, end - start, prot, ARA_PKEY_DOM0);
+}
+
+/*
+ * Tags [start, end) minus the hole [hole_start, hole_end) DOM0 with prot;
+ * record: also add the pieces to the protected set.
+ */
+static void tag_around(uint64_t start, uint64_t end, uint64_t hole_start, uint64_t hole_end,
+		       int prot, int record)
+{
+	uint64_t cut_start = hole_start > start ? hole_start : start;
+	uint64_t cut_end = hole_end < end ? hole_end : end;
+
+	if (cut_start >= cut_end) { /* the hole misses this range */
+		tag(start, end, prot, record);
+		return;
+	}
+	if (cut_start > start)
+		tag(start, cut_start, prot, record);
+	if (end > cut_end)
+		tag(cut_end, end, prot, record);
+}
+
 void ara_tag_libara(void)
 {
 	const uint64_t base = (uint64_t)(uintptr_t)&__ehdr_start;
 	const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + __ehdr_start.e_phoff);
-	const Elf64_Phdr *relro = NULL;
+	const unsigned int n = __ehdr_start.e_phnum;
+	const Elf64_Phdr *relro = find_phdr(ph, n, PT_GNU_RELRO);
+	const Elf64_Phdr *dyn = find_phdr(ph, n, PT_DYNAMIC);
+	uint64_t dyn_start, dyn_end;
 
-	for (unsigned int i = 0; i < __ehdr_start.e_phnum; i++) {
+	if (!dyn)
+		ara_fatal("libara.so has no dynamic section", 0);
+	dyn_start = page_down(base + dyn->p_vaddr);
+	dyn_end = page_up(base + dyn->p_vaddr + dyn->p_memsz);
+
+	for (unsigned int i = 0; i < n; i++) {
 		uint64_t start = page_down(base + ph[i].p_vaddr);
 		uint64_t end = page_up(base + ph[i].p_vaddr + ph[i].p_memsz);
 
-		if (ph[i].p_type == PT_GNU_RELRO)
-			relro = &ph[i];
 		if (ph[i].p_type != PT_LOAD)
 			continue;
 		if (ph[i].p_offset == 0) {
@@ -53,13 +98,17 @@ void ara_tag_libara(void)
 				ara_fatal("libara.so's header segment is writable or executable", 0);
 			continue; /* stays DOM2: see above */
 		}
-		ara_protect(start, end - start, prot_of(ph[i].p_flags), ARA_DOM0);
+		tag_around(start, end, dyn_start, dyn_end, prot_of(ph[i].p_flags), 1);
 	}
 	if (relro) {
 		uint64_t start = page_down(base + relro->p_vaddr);
 		uint64_t end = page_down(base + relro->p_vaddr + relro->p_memsz);
 
+		/* Back to read-only; the dynamic pages stay as ld.so left them. */
 		if (end > start)
-			ara_tag(start, end - start, PROT_READ, ARA_PKEY_DOM0);
+			tag_around(start, end, dyn_start, dyn_end, PROT_READ, 0);
 	}
+	/* Not DOM0-tagged, but App pointers must not reach them either. */
+	if (ara_regions_add(&ara_protected, dyn_start, dyn_end, ARA_DOM0))
+		ara_fatal("too many protected regions", (long)ara_protected.n);
 }

@@ -67,6 +67,13 @@ size_t strlen(const char *s)
 	return (size_t)(p - s);
 }
 
+int strcmp(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
 void ara_memzero(void *p, size_t n)
 {
 	memset(p, 0, n);

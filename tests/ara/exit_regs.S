@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * int ara_test_call_and_capture(uint32_t fid, void *arg, uint64_t out[19])
+ *   -> secure_call's status; out[0..16] = x1..x17, out[17] = NZCV,
+ *      out[18] = x18, all as secure_call left them.
+ *
+ * Before the call every register the gate may use is set to a marker, so
+ * that "zero after the call" means the gate cleared it, not that it was
+ * zero already.
+ */
+	.text
+	.globl	ara_test_call_and_capture
+	.type	ara_test_call_and_capture, %function
+ara_test_call_and_capture:
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	str	x2, [sp, #16]
+	mov	x2, #0x5a5a
+	mov	x3, x2
+	mov	x4, x2
+	mov	x5, x2
+	mov	x6, x2
+	mov	x7, x2
+	mov	x8, x2
+	mov	x9, x2
+	mov	x10, x2
+	mov	x11, x2
+	mov	x12, x2
+	mov	x13, x2
+	mov	x14, x2
+	mov	x15, x2
+	mov	x16, x2
+	mov	x17, x2
+	mov	x18, #0x1818		// must survive: DOM0 never uses x18
+	mov	x12, #0xf0000000
+	msr	nzcv, x12		// N, Z, C and V set
+	mov	x12, x2
+	bl	secure_call
+	str	x18, [sp, #24]		// keep the gate's x18 before we use registers
+	ldr	x18, [sp, #16]
+	stp	x1, x2, [x18, #0]
+	stp	x3, x4, [x18, #16]
+	stp	x5, x6, [x18, #32]
+	stp	x7, x8, [x18, #48]
+	stp	x9, x10, [x18, #64]
+	stp	x11, x12, [x18, #80]
+	stp	x13, x14, [x18, #96]
+	stp	x15, x16, [x18, #112]
+	str	x17, [x18, #128]
+	mrs	x1, nzcv
+	str	x1, [x18, #136]
+	ldr	x1, [sp, #24]
+	str	x1, [x18, #144]
+	ldp	x29, x30, [sp], #32
+	ret
+	.size	ara_test_call_and_capture, . - ara_test_call_and_capture
+
+	.section .note.GNU-stack, "", %progbits
