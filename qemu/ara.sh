@@ -3,7 +3,9 @@
 #   qemu/ara.sh demo   boot the POE guest and show POE at work
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE guest
 # and one more, not a test:
-#   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest
+#   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest, then a
+#                      null secure_call against a plain call, a system call
+#                      and a round trip to another process (qemu/bench.sh)
 # Both first install what they need (idempotently) and build or reuse the
 # cached platform (QEMU, guest, Linux selftests) in $ARA_CACHE.
 set -euo pipefail
@@ -95,6 +97,9 @@ test_all() {
 case $1 in
 	demo) in_guest tests/platform/poe_demo ;;
 	test) test_all ;;
-	bench) in_guest tests/platform/por_switch_bench ;;
+	bench)
+		in_guest tests/platform/por_switch_bench
+		"$ARA_QEMU_DIR/bench.sh" "$ARM64_BUILD"
+		;;
 	*) usage ;;
 esac

@@ -4,10 +4,13 @@
 # guest, with tests/bench/ara_bench run under ara-loader. Builds nothing:
 # qemu/ara.sh bench builds the arm64 tree first.
 #
-# Usage: bench.sh [--iterations N] [--repeats R] [--pairs K] ARM64_BUILD_DIR
+# Usage: bench.sh [--iterations N] [--repeats R] [--pairs K] [--keep DIR]
+#                 ARM64_BUILD_DIR
 #   --iterations N  wall clock: operations per repetition (default 5000)
 #   --repeats R     wall clock: repetitions, median reported (default 5)
 #   --pairs K       instruction counts: measurements per operation (default 3)
+#   --keep DIR      keep the guest logs, the plugin's trace and the per-batch
+#                   counts in DIR
 #
 # Two guest boots:
 #  1. wall clock: ara_bench's own table (median/min/max ns per operation and
@@ -15,10 +18,15 @@
 #  2. guest instructions per operation: QEMU's libinsn plugin, told to match
 #     the hint ara_bench executes at the start and end of each timed batch
 #     (tests/bench/measure.c), reports the instructions the benchmark's vCPU
-#     ran in that batch, the kernel's included. For each operation, K pairs of
-#     runs with N1 and N2 operations give (I2 - I1) / (N2 - N1) each: the
-#     fixed cost of a batch (clock reads, loop entry) cancels out. The table
-#     gives the median of the K and their spread.
+#     ran in that batch, the kernel's included. Each run of ara_bench times 3
+#     batches of N operations; I(N) is the median of the three (a batch now
+#     and then also pays for something else: the host descheduled the other
+#     vCPU while it held a lock we wait for, a deferred clean-up ran). For
+#     each operation, K pairs of runs with N1 and N2 operations give
+#     (I(N2) - I(N1)) / (N2 - N1) each, from which the fixed cost of a batch
+#     (clock reads, loop entry) has cancelled out; the table gives the median
+#     of the K, their spread, and as a check I(N2) / N2, which includes the
+#     fixed cost and should agree.
 # Why not whole-boot counts: docs/performance.md.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -36,13 +44,16 @@ declare -A N1=([indirect]=100000 [secure_call]=20000 [getpid]=20000 [pipe]=1000 
 declare -A N2=([indirect]=300000 [secure_call]=60000 [getpid]=60000 [pipe]=3000 [socket]=3000)
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
+# Batches per run of ara_bench in the counting boot; I(N) is their median.
+BATCHES=3
 
-iterations=5000 repeats=5 pairs=3
+iterations=5000 repeats=5 pairs=3 keep=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--iterations) iterations=${2:?}; shift 2 ;;
 	--repeats) repeats=${2:?}; shift 2 ;;
 	--pairs) pairs=${2:?}; shift 2 ;;
+	--keep) keep=${2:?}; shift 2 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
@@ -61,7 +72,14 @@ done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ara-bench.XXXXXX")
 work=$(cd "$work" && pwd -P)
-trap 'rm -rf "$work"' EXIT
+# On every exit: what --keep asked for, then nothing left behind.
+finish() {
+	if [ -n "$keep" ]; then
+		mkdir -p "$keep" && cp -r "$work"/*.log "$work"/*.txt "$work/guest" "$keep"/ 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap finish EXIT
 
 # A QEMU "build tree" for run-guest.sh --qemu whose qemu-system-aarch64 adds
 # the match and trace options to the plugin argument run-guest.sh passes
@@ -107,15 +125,16 @@ mkdir -p "$work/guest"
 	for op in "${OPS[@]}"; do
 		for ((k = 1; k <= pairs; k++)); do
 			for n in "${N1[$op]}" "${N2[$op]}"; do
-				printf '%q %q --only %s --iterations %s --repeats 1\n' "$loader" "$bench" "$op" "$n"
-				echo "$op $k $n" >>"$work/runs.txt"
+				printf '%q %q --only %s --iterations %s --repeats %s\n' \
+					"$loader" "$bench" "$op" "$n" "$BATCHES"
+				for ((b = 1; b <= BATCHES; b++)); do echo "$op $k $n" >>"$work/runs.txt"; done
 			done
 		done
 	done
 } >"$work/guest/counts.sh"
 chmod +x "$work/guest/counts.sh"
 
-step "instruction counts: $(wc -l <"$work/runs.txt") runs of ara_bench --only OP in one POE guest"
+step "instruction counts: $(( $(wc -l <"$work/runs.txt") / BATCHES )) runs of ara_bench --only OP in one POE guest"
 "$ARA_QEMU_DIR/guest/run-guest.sh" --qemu "$(counting_qemu)" --poe expect --timeout 1800 \
 	--embed "$build" --embed "$work/guest" --plugin-insn "$work/insn.log" -- "$work/guest/counts.sh" ||
 	die "the counting run failed (status $?)"
@@ -136,31 +155,45 @@ awk -v mark="'$MARK'" '
 [ "$(wc -l <"$work/batches.txt")" -eq "$(wc -l <"$work/runs.txt")" ] ||
 	die "$(wc -l <"$work/batches.txt") batches counted, $(wc -l <"$work/runs.txt") runs made"
 
-# Per operation: (I2 - I1) / (N2 - N1) for each pair, then median, min, max
-# and the ratios of the medians to indirect and getpid.
-paste -d' ' "$work/runs.txt" "$work/batches.txt" | awk '
+# Per operation: I(N) = median of a run's batches; per pair
+# (I(N2) - I(N1)) / (N2 - N1) and I(N2) / N2; then median, min and max over
+# the pairs and the ratios of the medians.
+paste -d' ' "$work/runs.txt" "$work/batches.txt" | awk -v batches="$BATCHES" '
 	function median(a, n,    i, j, t) {
-		for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 	}
-	{ op = $1; k = $2; n = $3; insns = $4
-	  if (!(op in seen)) { seen[op] = 1; order[++nops] = op }
-	  if (!((op, k) in n1)) { n1[op, k] = n; i1[op, k] = insns }
-	  else { per[op, ++npairs[op]] = (insns - i1[op, k]) / (n - n1[op, k]); dn[op] = n - n1[op, k] } }
+	{
+		op = $1; k = $2; n = $3
+		b[++nb] = $4
+		if (nb < batches) next
+		insns = median(b, nb); nb = 0
+		if (!(op in seen)) { seen[op] = 1; order[++nops] = op }
+		if (!((op, k) in n1)) { n1[op, k] = n; i1[op, k] = insns; next }
+		p = ++npairs[op]
+		per[op, p] = (insns - i1[op, k]) / (n - n1[op, k])
+		whole[op, p] = insns / n
+		dn[op] = n - n1[op, k]
+	}
 	END {
 		for (o = 1; o <= nops; o++) {
 			op = order[o]; m = npairs[op]
-			for (i = 1; i <= m; i++) v[i] = per[op, i]
-			med[op] = median(v, m); lo[op] = v[1]; hi[op] = v[m]
+			for (i = 1; i <= m; i++) { v[i] = per[op, i]; w[i] = whole[op, i] }
+			med[op] = median(v, m); lo[op] = v[1]; hi[op] = v[m]; direct[op] = median(w, m)
 		}
-		printf "guest instructions per operation, (I2 - I1) / (N2 - N1) on the benchmark vCPU, kernel included\n"
-		printf "%-12s %10s %12s %12s %12s %12s %12s\n", "operation", "N2 - N1", "median", "min", "max", "/ indirect", "/ getpid"
+		printf "guest instructions per operation on the benchmark vCPU, kernel included:\n"
+		printf "(I(N2) - I(N1)) / (N2 - N1), median of %d pairs, each I the median of %d batches\n", npairs[order[1]], batches
+		printf "%-12s %10s %12s %12s %12s %12s %12s %12s\n", "operation", "N2 - N1", "median",
+			"min", "max", "/ indirect", "/ getpid", "I(N2) / N2"
 		for (o = 1; o <= nops; o++) {
 			op = order[o]
-			printf "%-12s %10d %12.1f %12.1f %12.1f %12.2f %12.3f\n", op, dn[op], med[op], lo[op], hi[op],
-				med[op] / med["indirect"], med[op] / med["getpid"]
+			printf "%-12s %10d %12.1f %12.1f %12.1f %12.2f %12.3f %12.1f\n", op, dn[op], med[op],
+				lo[op], hi[op], med[op] / med["indirect"], med[op] / med["getpid"], direct[op]
 		}
-		printf "(%d pairs per operation; secure_call / getpid = %.3f)\n", npairs[order[1]], med["secure_call"] / med["getpid"]
+		printf "secure_call / getpid = %.3f; pipe / secure_call = %.1f; socket / secure_call = %.1f\n",
+			med["secure_call"] / med["getpid"], med["pipe"] / med["secure_call"],
+			med["socket"] / med["secure_call"]
 	}' >"$work/insns.txt"
 
 step "results"

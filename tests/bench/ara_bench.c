@@ -15,8 +15,10 @@
  * of every operation, then repetition 2, ...) so that a change in the
  * machine's load during the run affects every operation alike.
  *
+ * Everything runs on the CPU it started on, the echo children too.
+ *
  * --only OP runs just one operation and prints just its line: qemu/bench.sh
- * counts guest instructions of such runs.
+ * counts guest instructions of such runs (measure.c marks each batch).
  *
  * An ARA App: run it as `ara-loader ./ara_bench [options]`. Every
  * secure_call must return ARA_OK, every echo must match; otherwise it stops
