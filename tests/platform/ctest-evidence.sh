@@ -17,5 +17,6 @@ awk '
 	/^POE works|^POE demonstration FAILED/ ||
 	/^expect-failure: / ||
 	/^ara-evidence: / ||
-	/^scan-elf: |^scan-vs-capstone: |^fuzz-smoke: / { printf "  evidence  %-36s %s\n", test, $0 }
+	/^scan-elf: |^scan-vs-capstone: |^fuzz-smoke: / ||
+	/^loader-case [a-z-]+: PASS/ { printf "  evidence  %-36s %s\n", test, $0 }
 ' "$log"

@@ -26,9 +26,10 @@
 /*
  * Protection keys. DOM2 is key 0, the key every mapping gets by default, so
  * the App, ld.so, libc and every library loaded later are DOM2 without being
- * tagged. Linux hands out keys from 1 upwards; libara allocates DOM0's key
- * first and DOM1's second, before any App code runs, and refuses to start if
- * the kernel returns other numbers.
+ * tagged. Linux hands out the lowest free key; libara allocates the keys
+ * the table uses, lowest first, before any App code runs, and refuses to
+ * start if the kernel returns other numbers. So keys in use must be 1..N
+ * without gaps.
  */
 #define ARA_PKEY_DOM2 0
 #define ARA_PKEY_DOM0 1
