@@ -63,7 +63,7 @@ for v in "$iterations" "$repeats" "$pairs"; do
 	[[ $v =~ ^[1-9][0-9]*$ ]] || die "--iterations, --repeats and --pairs take whole numbers >= 1"
 done
 # run-guest.sh embeds directories at their real path.
-build=$(cd "$1" && pwd -P) || die "no build directory $1"
+build=$(cd "$1" 2>/dev/null && pwd -P) || die "no build directory $1"
 loader=$build/loader/ara-loader
 bench=$build/tests/bench/ara_bench
 for f in "$loader" "$bench" "$bench.ara-manifest"; do
