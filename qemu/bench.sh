@@ -81,30 +81,6 @@ finish() {
 }
 trap finish EXIT
 
-# A QEMU "build tree" for run-guest.sh --qemu whose qemu-system-aarch64 adds
-# the match and trace options to the plugin argument run-guest.sh passes
-# (it passes none of its own). Everything else goes to the cached QEMU as is.
-counting_qemu() {
-	local dir=$work/qemu real plugin
-	real=$("$ARA_QEMU_DIR/qemu-path.sh" patched)
-	plugin=$("$ARA_QEMU_DIR/qemu-path.sh" patched --plugin)
-	mkdir -p "$dir/tests/tcg/plugins"
-	ln -s "$plugin" "$dir/tests/tcg/plugins/libinsn.so"
-	cat >"$dir/qemu-system-aarch64" <<-EOF
-	#!/usr/bin/env bash
-	args=()
-	for a in "\$@"; do
-		case \$a in
-		*/libinsn.so,*) a="\$a,match=$MARK,trace=on" ;;
-		esac
-		args+=("\$a")
-	done
-	exec $(printf %q "$real") "\${args[@]}"
-	EOF
-	chmod +x "$dir/qemu-system-aarch64"
-	echo "$dir/qemu-system-aarch64"
-}
-
 # --- 1. wall clock --------------------------------------------------------
 step "wall clock: ara_bench --iterations $iterations --repeats $repeats in the POE guest"
 "$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 1800 \
@@ -135,8 +111,9 @@ mkdir -p "$work/guest"
 chmod +x "$work/guest/counts.sh"
 
 step "instruction counts: $(( $(wc -l <"$work/runs.txt") / BATCHES )) runs of ara_bench --only OP in one POE guest"
-"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu "$(counting_qemu)" --poe expect --timeout 1800 \
-	--embed "$build" --embed "$work/guest" --plugin-insn "$work/insn.log" -- "$work/guest/counts.sh" ||
+"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 1800 \
+	--embed "$build" --embed "$work/guest" --plugin-insn "$work/insn.log" \
+	--plugin-args "match=$MARK,trace=on" -- "$work/guest/counts.sh" ||
 	die "the counting run failed (status $?)"
 
 # Plugin trace lines: "0x..., 'hint #0x7e', H hits , cpu C, M match hits,

@@ -20,6 +20,8 @@
 #                       plugin; FILE receives its report, one "cpu N insns: X"
 #                       line per vCPU and "total insns: X", counting from reset
 #                       to power-off (boot included)
+#   --plugin-args ARGS  more comma-separated options for that plugin, e.g.
+#                       "match=hint #0x7e,trace=on" (see qemu/bench.sh)
 #
 # Exit status: COMMAND's, or 124 if the guest timed out, 125 if the guest
 # refused to run COMMAND (POE state not as expected) or ended without
@@ -33,7 +35,7 @@ usage() {
 	exit 2
 }
 
-qemu=patched machine=virt poe=expect timeout=600 cwd=/ insn_log=
+qemu=patched machine=virt poe=expect timeout=600 cwd=/ insn_log= plugin_args=
 embeds=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
 		embeds+=("$real"); shift 2 ;;
 	--cwd) cwd=${2:?}; shift 2 ;;
 	--plugin-insn) insn_log=${2:?}; shift 2 ;;
+	--plugin-args) plugin_args=,${2:?}; shift 2 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -114,7 +117,7 @@ if [ -n "$insn_log" ]; then
 	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin"
 	# inline=on counts with inline TCG ops instead of a callback per
 	# block: a boot took 21 s instead of 60 s.
-	qemu_args+=(-plugin "$plugin,inline=on" -d plugin -D "$insn_log")
+	qemu_args+=(-plugin "$plugin,inline=on$plugin_args" -d plugin -D "$insn_log")
 fi
 
 step "booting the guest: $qemu_bin -M $machine_opt (timeout ${timeout}s)"
