@@ -21,13 +21,18 @@ set(ARA_DOM0_COMPILE_OPTIONS
   -include ${CMAKE_CURRENT_SOURCE_DIR}/src/dom0/hidden.h
   -ffreestanding -fbuiltin -fvisibility=hidden -mgeneral-regs-only -ffixed-x18
   -fno-stack-protector -mno-outline-atomics -fno-tree-loop-distribute-patterns
-  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt -fno-common -O2)
+  -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt -fno-common -O2
+  CACHE INTERNAL "")
 
-add_library(ara SHARED
+# Cache (internal) so that ara_dom0_library() also works when called from
+# another directory (tests/variants).
+set(ARA_DOM0_DIR ${CMAKE_CURRENT_SOURCE_DIR} CACHE INTERNAL "")
+set(ARA_DOM0_SOURCES
   src/domains.c
   src/maps.c
   src/regions.c
   src/scan.c
+  src/seccomp_prefix.c
   src/heap.c
   src/dom0/alloc.c
   src/dom0/boot.c
@@ -39,21 +44,38 @@ add_library(ara SHARED
   src/dom0/log.c
   src/dom0/maps_walk.c
   src/dom0/scan_apply.c
+  src/dom0/seccomp.c
+  src/dom0/seccomp_policy.S
   src/dom0/self.c
   src/dom0/string.c
-  src/dom0/svc_core.c
-  ${ARA_DOM0_EXTRA_SOURCES})
-set_target_properties(ara PROPERTIES OUTPUT_NAME ara NO_SONAME OFF)
-target_include_directories(ara PRIVATE include src)
-target_compile_options(ara PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
-target_link_libraries(ara PRIVATE ara_dom0_mbedcrypto)
-target_link_options(ara PRIVATE
-  -nostdlib -Wl,-soname,libara.so -Wl,-z,initfirst -Wl,-z,now -Wl,-z,relro
-  -Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--no-undefined -Wl,--hash-style=gnu
-  -Wl,-T,${CMAKE_CURRENT_SOURCE_DIR}/dom0-layout.ld)
-set_property(TARGET ara APPEND PROPERTY LINK_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/dom0-layout.ld)
-# libgcc.a (compiler runtime helpers, e.g. 128-bit division) is pure code.
-target_link_libraries(ara PRIVATE gcc)
+  src/dom0/svc_core.c)
+list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
+set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
+
+# ara_dom0_library(TARGET OUTPUT_NAME): a DOM0 runtime built from these
+# sources with these flags. libara.so is one; tests/variants/ builds
+# test-only variants with one protection removed each.
+function(ara_dom0_library target output_name)
+  # Source properties belong to the calling directory: set them here.
+  set_source_files_properties(${ARA_DOM0_DIR}/src/dom0/seccomp_policy.S PROPERTIES
+    COMPILE_DEFINITIONS "ARA_SECCOMP_POLICY_FILE=\"${ARA_SECCOMP_POLICY_FILE}\""
+    OBJECT_DEPENDS "${ARA_SECCOMP_POLICY_FILE}")
+  add_library(${target} SHARED ${ARA_DOM0_SOURCES})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name} NO_SONAME OFF)
+  add_dependencies(${target} ara_seccomp_policy)
+  target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src)
+  target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
+  target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)
+  target_link_options(${target} PRIVATE
+    -nostdlib -Wl,-soname,libara.so -Wl,-z,initfirst -Wl,-z,now -Wl,-z,relro
+    -Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--no-undefined -Wl,--hash-style=gnu
+    -Wl,-T,${ARA_DOM0_DIR}/dom0-layout.ld)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${ARA_DOM0_DIR}/dom0-layout.ld)
+  # libgcc.a (compiler runtime helpers, e.g. 128-bit division) is pure code.
+  target_link_libraries(${target} PRIVATE gcc)
+endfunction()
+
+ara_dom0_library(ara ara)
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 add_custom_command(TARGET ara POST_BUILD

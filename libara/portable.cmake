@@ -6,5 +6,7 @@ add_library(ara_core STATIC
   src/maps.c
   src/por.c
   src/regions.c
-  src/scan.c)
+  src/scan.c
+  src/seccomp_prefix.c
+  seccomp/policy.c)
 target_include_directories(ara_core PUBLIC include)

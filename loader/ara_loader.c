@@ -287,14 +287,27 @@ static void elf_fail(const struct object *o, enum ara_elf_err err,
 		o->path, ara_elf_strerror(err));
 }
 
+/*
+ * A test-only variant of libara (tests/variants/: one protection removed)
+ * carries a .ara_test_variant section; it runs only where the tests ask.
+ */
 static void check_libara(const struct object *o)
 {
 	struct ara_elf_src src = elf_src(o);
 	Elf64_Ehdr eh;
+	bool variant = false;
+	const char *allow = getenv("ARA_ALLOW_TEST_VARIANT");
 	enum ara_elf_err err = ara_elf_header(&src, &eh);
 
+	if (err == ARA_ELF_OK)
+		err = ara_elf_has_section(&src, ".ara_test_variant", &variant);
 	if (err != ARA_ELF_OK)
 		elf_fail(o, err, NULL);
+	if (variant && (allow == NULL || strcmp(allow, "1") != 0))
+		ara_die(ARA_EXIT_UNSUPPORTED,
+			"%s %s: a test-only variant of libara with a protection removed; "
+			"refused (only tests run it, with ARA_ALLOW_TEST_VARIANT=1)",
+			ara_role_name(o->role), o->path);
 }
 
 /* Records a gate section for libara, digest of its file bytes included. */

@@ -82,6 +82,9 @@ struct ara_elf_gate {
  */
 enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src);
 
+/* *found: the file has a section called name (once or more). */
+enum ara_elf_err ara_elf_has_section(const struct ara_elf_src *src, const char *name, bool *found);
+
 enum ara_elf_err ara_elf_read(const struct ara_elf_src *src, uint64_t off,
 			      void *buf, size_t len);
 

@@ -208,3 +208,23 @@ enum ara_elf_err ara_elf_gate(const struct ara_elf_src *src,
 		memset(gate, 0, sizeof(*gate));
 	return err;
 }
+
+enum ara_elf_err ara_elf_has_section(const struct ara_elf_src *src, const char *name, bool *found)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh;
+	struct strtab names;
+	enum ara_elf_err err;
+
+	*found = false;
+	err = ara_elf_header(src, &eh);
+	if (err == ARA_ELF_OK)
+		err = section_table(src, &eh, &names);
+	if (err == ARA_ELF_OK)
+		err = find_section(src, &eh, &names, name, &sh, found);
+	if (err == ARA_ELF_E_GATE_DUPLICATE) { /* twice is still present */
+		*found = true;
+		err = ARA_ELF_OK;
+	}
+	return err;
+}

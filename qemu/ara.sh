@@ -18,8 +18,10 @@ usage() { die "usage: $0 demo|test|bench"; }
 HOST_BUILD="$ARA_SRC_DIR/build/host"
 ARM64_BUILD="$ARA_SRC_DIR/build/aarch64"
 
-# The arm64 tree runs ara-manifest (a build-machine program) from the host tree.
+# The arm64 tree runs two build-machine programs from the host tree:
+# ara-manifest (App manifests) and ara-seccomp-gen (the seccomp policy).
 MANIFEST_TOOL="$HOST_BUILD/loader/ara-manifest"
+SECCOMP_GEN_TOOL="$HOST_BUILD/libara/ara-seccomp-gen"
 
 # configure DIR [cmake args...]
 configure() {
@@ -53,12 +55,14 @@ platform() {
 # POE guest (patched QEMU, -M virt -cpu max).
 in_guest() {
 	platform patched
-	step "building ara-manifest for the host"
+	step "building ara-manifest and ara-seccomp-gen for the host"
 	configure "$HOST_BUILD" -DARA_MBEDTLS_SRC="$mbedtls_src"
-	cmake --build "$HOST_BUILD" --target ara-manifest || die "build of ara-manifest failed"
+	cmake --build "$HOST_BUILD" --target ara-manifest ara-seccomp-gen ||
+		die "build of the host tools failed"
 	step "cross-building for arm64"
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
-		-DARA_MBEDTLS_SRC="$mbedtls_src" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL"
+		-DARA_MBEDTLS_SRC="$mbedtls_src" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
+		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL"
 	step "booting the POE guest and running $1"
 	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 600 \
 		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/$1"
@@ -83,7 +87,8 @@ test_all() {
 
 	step "arm64 cross build and ctest inside the POE guest"
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
-		"${common[@]}" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL"
+		"${common[@]}" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
+		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL"
 	t0=$(date +%s)
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"

@@ -11,7 +11,9 @@
  *   5. build the service table and the gate's control block;
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1);
  *   7. tag DOM0 and DOM1 pages with their keys;
- *   8. close the loader's descriptors.
+ *   8. close the loader's descriptors;
+ *   9. install the seccomp filter (IV4), which from then on lets only
+ *      DOM0's text make the system calls the policy denies.
  * On success it returns the address of the gate's way out; ctor.S leaves
  * through it, so ld.so resumes with DOM2's row in POR_EL0 (IV2). Any failure
  * is fatal: a message on stderr and exit status ARA_EXIT_INIT_FAILED, with no
@@ -134,6 +136,15 @@ uint64_t ara_init(char **envp)
 
 	if (!(ara_auxv_get(envp, AT_HWCAP2) & HWCAP2_POE))
 		ara_fatal("this CPU or kernel has no POE (HWCAP2_POE)", 0);
+#ifdef ARA_TEST_VARIANT_NAME
+	{
+		struct ara_msg m = { .len = 0 };
+
+		ara_msg_str(&m, "ara: TEST-ONLY VARIANT " ARA_TEST_VARIANT_NAME
+				": a protection is removed; this process is not protected\n");
+		ara_msg_emit(&m);
+	}
+#endif
 	ara_boot_load(envp, &boot);
 	memcpy(ara_stats.manifest_sha256, boot.manifest_sha256, ARA_SHA256_BYTES);
 	memcpy(ara_stats.app_sha256, boot.app_sha256, ARA_SHA256_BYTES);
@@ -160,5 +171,9 @@ uint64_t ara_init(char **envp)
 	ara_sys1(__NR_close, boot.app_fd);
 	ara_sys1(__NR_close, boot.libara_fd);
 	ara_sys1(__NR_close, boot.entry_fd);
+
+	uint64_t text_start, text_end;
+	ara_libara_text(&text_start, &text_end);
+	ara_seccomp_install(text_start, text_end);
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }

@@ -1,0 +1,30 @@
+# ARA's seccomp policy (libara/seccomp/): ara-seccomp-gen writes it as BPF
+# for arm64 with libseccomp, at build time, on the build machine; libara.so
+# embeds the file and DOM0 prepends its own test (src/seccomp_prefix.c).
+if(NOT CMAKE_CROSSCOMPILING)
+  add_executable(ara-seccomp-gen seccomp/ara_seccomp_gen.c seccomp/policy.c)
+  target_link_libraries(ara-seccomp-gen PRIVATE PkgConfig::SECCOMP)
+endif()
+
+set(ARA_SECCOMP_GEN_TOOL "" CACHE FILEPATH
+  "ara-seccomp-gen built for the build machine (<host tree>/libara/ara-seccomp-gen); required when cross-compiling")
+if(ARA_SECCOMP_GEN_TOOL)
+  set(_ara_seccomp_gen "${ARA_SECCOMP_GEN_TOOL}")
+  set(_ara_seccomp_gen_dep "${ARA_SECCOMP_GEN_TOOL}")
+elseif(NOT CMAKE_CROSSCOMPILING)
+  set(_ara_seccomp_gen "$<TARGET_FILE:ara-seccomp-gen>")
+  set(_ara_seccomp_gen_dep ara-seccomp-gen)
+else()
+  message(FATAL_ERROR "cross-compiling: ARA_SECCOMP_GEN_TOOL must name the host tree's "
+    "ara-seccomp-gen (<host tree>/libara/ara-seccomp-gen); build the host tree first")
+endif()
+
+# The policy file, for libara.so and for the unit test that runs it.
+set(ARA_SECCOMP_POLICY_FILE "${CMAKE_CURRENT_BINARY_DIR}/seccomp-policy.bpf" CACHE INTERNAL
+  "the generated policy (also read by tests/unit/test_seccomp.c)")
+add_custom_command(OUTPUT "${ARA_SECCOMP_POLICY_FILE}"
+  COMMAND "${_ara_seccomp_gen}" -o "${ARA_SECCOMP_POLICY_FILE}"
+  DEPENDS ${_ara_seccomp_gen_dep}
+  COMMENT "Generating ARA's seccomp policy (BPF for arm64)"
+  VERBATIM)
+add_custom_target(ara_seccomp_policy DEPENDS "${ARA_SECCOMP_POLICY_FILE}")

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ARA's system call policy for App code (everything outside DOM0's text):
+ * the calls denied with EPERM, each with the reason. Data, shared by the
+ * generator (ara_seccomp_gen.c) and the tests; docs/syscalls.md explains
+ * each rule.
+ */
+#ifndef ARA_SECCOMP_POLICY_H
+#define ARA_SECCOMP_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ara_seccomp_rule {
+	const char *name; /* libseccomp's name of the arm64 system call */
+	/* Deny only if (arg0 & arg0_mask) == arg0_value; mask 0: always. */
+	uint64_t arg0_mask, arg0_value;
+	const char *why;
+};
+
+extern const struct ara_seccomp_rule ara_seccomp_denied[];
+extern const size_t ara_seccomp_denied_count;
+
+#endif

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Installing the system call filter (IV4), the last step of ARA's
+ * initialisation: the prefix that lets DOM0's text through
+ * (ara/seccomp_prefix.h), then the policy generated at build time. The
+ * filter is assembled in DOM0's memory and installed with raw system calls;
+ * it applies to every thread and every child from then on.
+ */
+#include <linux/filter.h>
+#include <linux/prctl.h>
+#include <linux/seccomp.h>
+
+#include "ara/seccomp_prefix.h"
+#include "dom0.h"
+#include "init.h"
+#include "mem.h"
+#include "sys.h"
+
+extern const struct sock_filter ara_seccomp_policy[];
+extern const char ara_seccomp_policy_end[];
+
+#define ARA_BPF_MAXINSNS 4096u /* the kernel's BPF_MAXINSNS */
+
+static struct sock_filter program[ARA_BPF_MAXINSNS];
+
+void ara_seccomp_install(uint64_t text_start, uint64_t text_end)
+{
+	const size_t bytes = (size_t)(ara_seccomp_policy_end - (const char *)ara_seccomp_policy);
+	const size_t policy_len = bytes / sizeof(struct sock_filter);
+	struct sock_fprog prog;
+	long r;
+
+#ifdef ARA_TEST_VARIANT_NO_SECCOMP
+	/* Test-only variant (tests/variants/): no filter, so attacks get through. */
+	(void)text_start, (void)text_end, (void)policy_len, (void)prog, (void)r;
+	return;
+#endif
+
+	if (bytes % sizeof(struct sock_filter) || policy_len == 0 ||
+	    policy_len > ARA_BPF_MAXINSNS - ARA_SECCOMP_PREFIX_LEN)
+		ara_fatal("the embedded seccomp policy is malformed; bytes", (long)bytes);
+	if (ara_seccomp_prefix(text_start, text_end, program))
+		ara_fatal("DOM0's text crosses a 4 GiB boundary; it starts at", (long)text_start);
+	memcpy(program + ARA_SECCOMP_PREFIX_LEN, ara_seccomp_policy, bytes);
+	prog.len = (unsigned short)(ARA_SECCOMP_PREFIX_LEN + policy_len);
+	prog.filter = program;
+
+	/* Required to install a filter without CAP_SYS_ADMIN; also keeps set-ID exec out. */
+	r = ara_sys5(__NR_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+	if (r != 0)
+		ara_fatal("prctl(PR_SET_NO_NEW_PRIVS) failed", r);
+	r = ara_sys3(__NR_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &prog);
+	if (r != 0)
+		ara_fatal("installing the seccomp filter failed", r);
+}

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A compromised App asks the kernel to reach DOM0 for it (IV4): each attack
+ * is one system call the seccomp policy denies to App code. An attack passes
+ * only if the call fails with EPERM; if it succeeds, the program goes on to
+ * use it against DOM0 (reads DOM0's read-only data and prints what it finds
+ * around DOM0's canary, which the ctest treats as a leak) and fails.
+ *
+ * usage: attack_kernel ATTACK   (attack_kernel list: the attacks)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/perf_event.h>
+#include <linux/seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ara/domains.h"
+#include "attack.h"
+
+#define CANARY "ARA-DOM0-CANARY"
+
+static struct range dom0[512];
+static size_t n_dom0;
+
+/* Prints the canary's neighbourhood if buf holds it: the leak the ctest looks for. */
+static void show_leak(const unsigned char *buf, size_t len, uint64_t from)
+{
+	for (size_t i = 0; i + sizeof(CANARY) - 1 <= len; i++)
+		if (memcmp(buf + i, CANARY, sizeof(CANARY) - 1) == 0) {
+			printf("LEAK at 0x%llx: %.60s\n", (unsigned long long)(from + i), buf + i);
+			return;
+		}
+	printf("LEAK: read %zu bytes of DOM0 at 0x%llx\n", len, (unsigned long long)from);
+}
+
+/* Reads every readable DOM0 range with read_fn and shows what leaked. */
+static void exploit_reads(ssize_t (*read_fn)(void *dst, uint64_t src, size_t len))
+{
+	static unsigned char buf[1 << 20];
+
+	for (size_t i = 0; i < n_dom0; i++) {
+		size_t len = dom0[i].end - dom0[i].start;
+		ssize_t got;
+
+		if (dom0[i].perms[0] != 'r')
+			continue;
+		if (len > sizeof(buf))
+			len = sizeof(buf);
+		got = read_fn(buf, dom0[i].start, len);
+		if (got > 0)
+			show_leak(buf, (size_t)got, dom0[i].start);
+	}
+}
+
+/* The verdict for a call that must fail with EPERM. */
+static int stopped(const char *what, long rc)
+{
+	if (rc == -1 && errno == EPERM) {
+		printf("ara-evidence: %s: refused with EPERM\n", what);
+		return 1;
+	}
+	printf("FAIL: %s returned %ld (errno %d), not EPERM\n", what, rc, rc == -1 ? errno : 0);
+	return 0;
+}
+
+static ssize_t vm_read(void *dst, uint64_t src, size_t len)
+{
+	struct iovec l = { dst, len }, r = { (void *)(uintptr_t)src, len };
+
+	return process_vm_readv(getpid(), &l, 1, &r, 1, 0);
+}
+
+static int attack_process_vm_readv(void)
+{
+	unsigned char b;
+	struct iovec l = { &b, 1 }, r = { (void *)(uintptr_t)dom0[0].start, 1 };
+
+	if (stopped("process_vm_readv of DOM0", process_vm_readv(getpid(), &l, 1, &r, 1, 0)))
+		return 0;
+	exploit_reads(vm_read);
+	return 1;
+}
+
+static int attack_process_vm_writev(void)
+{
+	unsigned char b = 0x41;
+	struct iovec l = { &b, 1 }, r = { NULL, 1 };
+
+	for (size_t i = 0; i < n_dom0; i++)
+		if (dom0[i].perms[1] == 'w')
+			r.iov_base = (void *)(uintptr_t)dom0[i].start;
+	return stopped("process_vm_writev into DOM0",
+		       process_vm_writev(getpid(), &l, 1, &r, 1, 0)) ? 0 : 1;
+}
+
+static pid_t peek_pid;
+
+static ssize_t peek_read(void *dst, uint64_t src, size_t len)
+{
+	size_t done = 0;
+
+	for (; done + sizeof(long) <= len; done += sizeof(long)) {
+		long w;
+
+		errno = 0;
+		w = ptrace(PTRACE_PEEKDATA, peek_pid, (void *)(uintptr_t)(src + done), NULL);
+		if (w == -1 && errno)
+			break;
+		memcpy((char *)dst + done, &w, sizeof(w));
+	}
+	return (ssize_t)done;
+}
+
+static int attack_ptrace_child(void)
+{
+	pid_t child = fork();
+	long rc;
+	int status;
+
+	if (child == 0) {
+		pause();
+		_exit(0);
+	}
+	rc = ptrace(PTRACE_ATTACH, child, NULL, NULL);
+	if (rc == 0) {
+		waitpid(child, &status, 0);
+		peek_pid = child;
+		exploit_reads(peek_read);
+	}
+	kill(child, SIGKILL);
+	waitpid(child, &status, 0);
+	return stopped("ptrace(PTRACE_ATTACH) of a forked child", rc) ? 0 : 1;
+}
+
+static int attack_ptrace_traceme(void)
+{
+	pid_t child = fork();
+	int status;
+
+	if (child == 0)
+		_exit(ptrace(PTRACE_TRACEME, 0, NULL, NULL) == -1 && errno == EPERM ? 0 : 1);
+	waitpid(child, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("ara-evidence: ptrace(PTRACE_TRACEME) in a forked child: refused with EPERM\n");
+		return 0;
+	}
+	printf("FAIL: ptrace(PTRACE_TRACEME) in a forked child was not refused with EPERM\n");
+	return 1;
+}
+
+static int attack_pkey_mprotect(void)
+{
+	unsigned int tried = 0, refused = 0;
+
+	/* Every read-only DOM0 range (one holds DOM0's canary), retagged to key 0. */
+	for (size_t i = 0; i < n_dom0; i++) {
+		long rc;
+
+		if (dom0[i].perms[0] != 'r' || dom0[i].perms[1] == 'w')
+			continue;
+		tried++;
+		rc = syscall(SYS_pkey_mprotect, dom0[i].start, dom0[i].end - dom0[i].start, PROT_READ, 0);
+		if (rc == -1 && errno == EPERM)
+			refused++;
+		else if (rc == 0)
+			show_leak((const unsigned char *)(uintptr_t)dom0[i].start,
+				  dom0[i].end - dom0[i].start, dom0[i].start);
+	}
+	if (tried && refused == tried) {
+		printf("ara-evidence: pkey_mprotect of %u read-only DOM0 ranges to key 0: refused with "
+		       "EPERM\n", tried);
+		return 0;
+	}
+	printf("FAIL: pkey_mprotect of DOM0 to key 0: %u of %u ranges not refused with EPERM\n",
+	       tried - refused, tried);
+	return 1;
+}
+
+static int attack_pkey_free(void)
+{
+	return stopped("pkey_free(DOM0's key)", syscall(SYS_pkey_free, ARA_PKEY_DOM0)) ? 0 : 1;
+}
+
+static int attack_pkey_alloc(void)
+{
+	return stopped("pkey_alloc with access rights", syscall(SYS_pkey_alloc, 0, 0)) ? 0 : 1;
+}
+
+static int attack_io_uring(void)
+{
+	static char params[120];
+
+	return stopped("io_uring_setup", syscall(SYS_io_uring_setup, 8, params)) ? 0 : 1;
+}
+
+static int attack_userfaultfd(void)
+{
+	return stopped("userfaultfd", syscall(SYS_userfaultfd, 0)) ? 0 : 1;
+}
+
+static int attack_perf_event_open(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	a.sample_type = PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	return stopped("perf_event_open sampling user registers",
+		       syscall(SYS_perf_event_open, &a, 0, -1, -1, 0)) ? 0 : 1;
+}
+
+static int attack_bpf(void)
+{
+	static char attr[128];
+
+	return stopped("bpf", syscall(SYS_bpf, 0 /* BPF_MAP_CREATE */, attr, sizeof(attr))) ? 0 : 1;
+}
+
+/*
+ * A stacked filter would apply to DOM0's own system calls; a real attack
+ * would make them fail. This one allows everything, so that where it is not
+ * refused the program can still say so.
+ */
+static struct sock_filter allow_all[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
+static struct sock_fprog allow_all_prog = { 1, allow_all };
+
+static int attack_seccomp_stack(void)
+{
+	return stopped("seccomp(SECCOMP_SET_MODE_FILTER), a filter stacked on ARA's",
+		       syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &allow_all_prog)) ? 0 : 1;
+}
+
+static int attack_prctl_seccomp(void)
+{
+	return stopped("prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER)",
+		       prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &allow_all_prog, 0, 0)) ? 0 : 1;
+}
+
+static int attack_prctl_mm(void)
+{
+	return stopped("prctl(PR_SET_MM)", prctl(PR_SET_MM, PR_SET_MM_START_BRK, 0, 0, 0)) ? 0 : 1;
+}
+
+static int attack_prctl_ptracer(void)
+{
+	return stopped("prctl(PR_SET_PTRACER, any)",
+		       prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0)) ? 0 : 1;
+}
+
+static int attack_syscall_user_dispatch(void)
+{
+	return stopped("prctl(PR_SET_SYSCALL_USER_DISPATCH)",
+		       prctl(59 /* PR_SET_SYSCALL_USER_DISPATCH */, 1, 0, 0, 0)) ? 0 : 1;
+}
+
+static int attack_personality(void)
+{
+	return stopped("personality(READ_IMPLIES_EXEC)", personality(READ_IMPLIES_EXEC)) ? 0 : 1;
+}
+
+static int attack_process_madvise(void)
+{
+	struct iovec v = { (void *)(uintptr_t)dom0[0].start, 4096 };
+	long pidfd = syscall(SYS_pidfd_open, getpid(), 0);
+
+	return stopped("process_madvise(MADV_DONTNEED) of DOM0",
+		       syscall(SYS_process_madvise, pidfd, &v, 1, MADV_DONTNEED, 0)) ? 0 : 1;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(void);
+} attacks[] = {
+	{ "process_vm_readv", attack_process_vm_readv },
+	{ "process_vm_writev", attack_process_vm_writev },
+	{ "ptrace_child", attack_ptrace_child },
+	{ "ptrace_traceme", attack_ptrace_traceme },
+	{ "pkey_mprotect", attack_pkey_mprotect },
+	{ "pkey_free", attack_pkey_free },
+	{ "pkey_alloc", attack_pkey_alloc },
+	{ "io_uring", attack_io_uring },
+	{ "userfaultfd", attack_userfaultfd },
+	{ "perf_event_open", attack_perf_event_open },
+	{ "bpf", attack_bpf },
+	{ "seccomp_stack", attack_seccomp_stack },
+	{ "prctl_seccomp", attack_prctl_seccomp },
+	{ "prctl_mm", attack_prctl_mm },
+	{ "prctl_ptracer", attack_prctl_ptracer },
+	{ "syscall_user_dispatch", attack_syscall_user_dispatch },
+	{ "personality", attack_personality },
+	{ "process_madvise", attack_process_madvise },
+};
+
+int main(int argc, char **argv)
+{
+	/* Unbuffered: an attack that succeeds may end the process abruptly. */
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s ATTACK|list\n", argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
+		if (strcmp(argv[1], "list") == 0)
+			printf("%s\n", attacks[i].name);
+	if (strcmp(argv[1], "list") == 0)
+		return 0;
+	if (attack_read_por() != ARA_POR_DOM2) {
+		printf("FAIL: not running under ARA\n");
+		return 1;
+	}
+	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
+	if (n_dom0 < 4) {
+		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
+		if (strcmp(argv[1], attacks[i].name) == 0)
+			return attacks[i].run();
+	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
+	return 2;
+}
