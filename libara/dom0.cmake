@@ -33,6 +33,7 @@ set(ARA_DOM0_SOURCES
   src/regions.c
   src/scan.c
   src/seccomp_prefix.c
+  src/seccomp_ranges.c
   src/heap.c
   src/dom0/alloc.c
   src/dom0/boot.c

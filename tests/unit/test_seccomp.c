@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ARA's seccomp filter as DOM0 installs it (the prefix of
- * libara/src/seccomp_prefix.c + the policy ara-seccomp-gen generated for
- * arm64), run on an interpreter (bpf_interp.c) against arm64 system call
- * numbers that libseccomp resolves: DOM0's text passes, App code gets EPERM
- * for every denied call and nothing else, another architecture is killed.
+ * libara/src/seccomp_prefix.c, the mapping-call block of seccomp_ranges.c,
+ * the policy ara-seccomp-gen generated for arm64), run on an interpreter
+ * (bpf_interp.c) against arm64 system call numbers that libseccomp
+ * resolves: DOM0's text passes, App code gets EPERM for every denied call
+ * and for mapping calls on ARA's ranges and nothing else, another
+ * architecture is killed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 
 #include "ara/seccomp_prefix.h"
+#include "ara/seccomp_ranges.h"
 #include "bpf_interp.h"
 #include "../../libara/seccomp/policy.h"
 
@@ -28,23 +31,38 @@
 #define APP_IP UINT64_C(0x0000aaaabbbb1234)
 #define EPERM_VERDICT (SECCOMP_RET_ERRNO | EPERM)
 
+/* ARA's ranges for the mapping-call block; the third crosses a 4 GiB line. */
+#define R1_START UINT64_C(0x0000ffff80010000)
+#define R1_END UINT64_C(0x0000ffff80020000)
+#define R2_START UINT64_C(0x0000ffff90000000)
+#define R2_END UINT64_C(0x0000ffff90001000)
+#define R3_START UINT64_C(0x00000001fffff000)
+#define R3_END UINT64_C(0x0000000200001000)
+
 static struct sock_filter prog[4096];
 static size_t prog_len;
 
 static int load_filter(void **state)
 {
+	struct ara_region_set set = { .n = 0 };
 	FILE *f = fopen(ARA_TEST_SECCOMP_POLICY, "rb");
-	size_t n;
+	size_t n, ranges;
 
 	(void)state;
 	if (!f)
 		return -1;
-	n = fread(prog + ARA_SECCOMP_PREFIX_LEN, sizeof(prog[0]),
-		  sizeof(prog) / sizeof(prog[0]) - ARA_SECCOMP_PREFIX_LEN, f);
-	fclose(f);
-	if (n == 0 || ara_seccomp_prefix(DOM0_START, DOM0_END, prog))
+	if (ara_regions_add(&set, R1_START, R1_END, 0) || ara_regions_add(&set, R2_START, R2_END, 0) ||
+	    ara_regions_add(&set, R3_START, R3_END, 1) || ara_seccomp_prefix(DOM0_START, DOM0_END, prog))
 		return -1;
-	prog_len = ARA_SECCOMP_PREFIX_LEN + n;
+	ranges = ara_seccomp_ranges(&set, prog + ARA_SECCOMP_PREFIX_LEN, 1000);
+	if (ranges == 0 || ranges != ara_seccomp_ranges_len(set.n))
+		return -1;
+	prog_len = ARA_SECCOMP_PREFIX_LEN + ranges;
+	n = fread(prog + prog_len, sizeof(prog[0]), sizeof(prog) / sizeof(prog[0]) - prog_len, f);
+	fclose(f);
+	if (n == 0)
+		return -1;
+	prog_len += n;
 	return 0;
 }
 
@@ -56,7 +74,7 @@ static int nr_of(const char *name)
 	return nr;
 }
 
-static uint32_t verdict(int nr, uint64_t ip, uint64_t arg0)
+static uint32_t verdict6(int nr, uint64_t ip, const uint64_t args[6])
 {
 	struct seccomp_data d;
 
@@ -64,8 +82,108 @@ static uint32_t verdict(int nr, uint64_t ip, uint64_t arg0)
 	d.nr = nr;
 	d.arch = AUDIT_ARCH_AARCH64;
 	d.instruction_pointer = ip;
-	d.args[0] = arg0;
+	memcpy(d.args, args, sizeof(d.args));
 	return bpf_run(prog, prog_len, &d);
+}
+
+static uint32_t verdict(int nr, uint64_t ip, uint64_t arg0)
+{
+	const uint64_t args[6] = { arg0, 0, 0, 0, 0, 0 };
+
+	return verdict6(nr, ip, args);
+}
+
+/* A mapping call on [addr, addr + len) from App code. */
+static uint32_t on_range(const char *call, uint64_t addr, uint64_t len)
+{
+	const uint64_t args[6] = { addr, len, 0, 0, 0, 0 };
+
+	return verdict6(nr_of(call), APP_IP, args);
+}
+
+static void the_numbers_in_the_ranges_block_are_arm64s(void **state)
+{
+	(void)state;
+	assert_int_equal(nr_of("munmap"), ARA_NR_MUNMAP);
+	assert_int_equal(nr_of("mremap"), ARA_NR_MREMAP);
+	assert_int_equal(nr_of("mmap"), ARA_NR_MMAP);
+	assert_int_equal(nr_of("mprotect"), ARA_NR_MPROTECT);
+	assert_int_equal(nr_of("madvise"), ARA_NR_MADVISE);
+}
+
+static void mapping_calls_on_ara_ranges_get_eperm(void **state)
+{
+	const char *const calls[] = { "munmap", "mprotect", "madvise", "mmap", "mremap" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		const char *c = calls[i];
+
+		assert_int_equal(on_range(c, R1_START, 4096), EPERM_VERDICT);
+		assert_int_equal(on_range(c, R1_END - 4096, 4096), EPERM_VERDICT);
+		assert_int_equal(on_range(c, R1_START - 4096, 8192), EPERM_VERDICT); /* straddles */
+		assert_int_equal(on_range(c, R1_START - 0x100000, 0x200000), EPERM_VERDICT);
+		assert_int_equal(on_range(c, R2_START, 1), EPERM_VERDICT);
+		assert_int_equal(on_range(c, 0x10000, R2_END), EPERM_VERDICT); /* covers everything */
+		/* a tag on the address: the kernel strips it */
+		assert_int_equal(on_range(c, R1_START | (UINT64_C(0x5a) << 56), 4096), EPERM_VERDICT);
+		/* the range crossing 4 GiB, from either side */
+		assert_int_equal(on_range(c, R3_START + 0x800, 0x100), EPERM_VERDICT);
+		assert_int_equal(on_range(c, R3_END - 0x10, 0x10), EPERM_VERDICT);
+		assert_int_equal(on_range(c, R3_START - 0x1000, 0x1001), EPERM_VERDICT);
+		/* a length whose low half carries into the high half */
+		assert_int_equal(on_range(c, UINT64_C(0xfffff800), UINT64_C(0x100000800)), EPERM_VERDICT);
+		/* a length that wraps the address space */
+		assert_int_equal(on_range(c, 0x10000, UINT64_MAX - 0x1000), EPERM_VERDICT);
+	}
+	/* mseal (Linux 6.10) is newer than this libseccomp: asm-generic's number. */
+	{
+		const uint64_t args[6] = { R2_START, 4096, 0, 0, 0, 0 };
+
+		assert_int_equal(verdict6(ARA_NR_MSEAL, APP_IP, args), EPERM_VERDICT);
+	}
+}
+
+static void mapping_calls_next_to_ara_ranges_pass(void **state)
+{
+	const char *const calls[] = { "munmap", "mprotect", "madvise", "mmap", "mremap" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		const char *c = calls[i];
+
+		assert_int_equal(on_range(c, R1_START - 4096, 4096), SECCOMP_RET_ALLOW); /* ends at it */
+		assert_int_equal(on_range(c, R1_END, 4096), SECCOMP_RET_ALLOW);	    /* starts at its end */
+		assert_int_equal(on_range(c, R3_START - 0x1000, 0x1000), SECCOMP_RET_ALLOW);
+		assert_int_equal(on_range(c, R3_END, 0x1000), SECCOMP_RET_ALLOW);
+		assert_int_equal(on_range(c, UINT64_C(0xfffff800), UINT64_C(0x7ff)), SECCOMP_RET_ALLOW);
+		assert_int_equal(on_range(c, 0, 0x10000), SECCOMP_RET_ALLOW);
+		assert_int_equal(on_range(c, R1_START + (UINT64_C(1) << 32), 4096), SECCOMP_RET_ALLOW);
+	}
+	/* Not a mapping call: its arguments are not ranges. */
+	assert_int_equal(on_range("read", R1_START, 4096), SECCOMP_RET_ALLOW);
+	assert_int_equal(on_range("msync", R1_START, 4096), SECCOMP_RET_ALLOW);
+}
+
+static void mremap_new_range_counts_only_with_mremap_fixed(void **state)
+{
+	const uint64_t fixed[6] = { 0x10000, 4096, 4096, 3 /* MAYMOVE | FIXED */, R1_START, 0 };
+	const uint64_t moving[6] = { 0x10000, 4096, 4096, 1 /* MAYMOVE */, R1_START, 0 };
+	const uint64_t fixed_next_to[6] = { 0x10000, 4096, 4096, 3, R1_END, 0 };
+
+	(void)state;
+	assert_int_equal(verdict6(nr_of("mremap"), APP_IP, fixed), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("mremap"), APP_IP, moving), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict6(nr_of("mremap"), APP_IP, fixed_next_to), SECCOMP_RET_ALLOW);
+}
+
+static void dom0_may_map_its_own_ranges(void **state)
+{
+	const uint64_t args[6] = { R1_START, 4096, 0, 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(verdict6(nr_of("munmap"), DOM0_START + 8, args), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict6(nr_of("mprotect"), DOM0_END - 4, args), SECCOMP_RET_ALLOW);
 }
 
 static void app_code_gets_eperm_for_every_denied_call(void **state)
@@ -162,6 +280,11 @@ static void the_prefix_refuses_ranges_it_cannot_express(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(the_numbers_in_the_ranges_block_are_arm64s),
+		cmocka_unit_test(mapping_calls_on_ara_ranges_get_eperm),
+		cmocka_unit_test(mapping_calls_next_to_ara_ranges_pass),
+		cmocka_unit_test(mremap_new_range_counts_only_with_mremap_fixed),
+		cmocka_unit_test(dom0_may_map_its_own_ranges),
 		cmocka_unit_test(app_code_gets_eperm_for_every_denied_call),
 		cmocka_unit_test(conditional_rules_deny_only_their_argument),
 		cmocka_unit_test(dom0_text_passes_every_call),

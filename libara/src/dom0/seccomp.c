@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Installing the system call filter (IV4), the last step of ARA's
- * initialisation: the prefix that lets DOM0's text through
- * (ara/seccomp_prefix.h), then the policy generated at build time. The
- * filter is assembled in DOM0's memory and installed with raw system calls;
- * it applies to every thread and every child from then on.
+ * initialisation, assembled in DOM0's memory from three parts:
+ *   1. the prefix that lets DOM0's text through (ara/seccomp_prefix.h);
+ *   2. the block that refuses mapping calls on ARA's ranges
+ *      (ara/seccomp_ranges.h), generated from the protected set now that
+ *      the addresses are known;
+ *   3. the policy generated at build time (libara/seccomp/policy.c).
+ * It is installed with raw system calls and applies to every thread and
+ * every child from then on.
  */
 #include <linux/filter.h>
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
 
 #include "ara/seccomp_prefix.h"
+#include "ara/seccomp_ranges.h"
 #include "dom0.h"
 #include "init.h"
 #include "mem.h"
@@ -28,21 +33,26 @@ void ara_seccomp_install(uint64_t text_start, uint64_t text_end)
 	const size_t bytes = (size_t)(ara_seccomp_policy_end - (const char *)ara_seccomp_policy);
 	const size_t policy_len = bytes / sizeof(struct sock_filter);
 	struct sock_fprog prog;
+	size_t ranges;
 	long r;
 
 #ifdef ARA_TEST_VARIANT_NO_SECCOMP
 	/* Test-only variant (tests/variants/): no filter, so attacks get through. */
-	(void)text_start, (void)text_end, (void)policy_len, (void)prog, (void)r;
+	(void)text_start, (void)text_end, (void)policy_len, (void)prog, (void)ranges, (void)r;
 	return;
 #endif
 
-	if (bytes % sizeof(struct sock_filter) || policy_len == 0 ||
-	    policy_len > ARA_BPF_MAXINSNS - ARA_SECCOMP_PREFIX_LEN)
+	if (bytes % sizeof(struct sock_filter) || policy_len == 0)
 		ara_fatal("the embedded seccomp policy is malformed; bytes", (long)bytes);
 	if (ara_seccomp_prefix(text_start, text_end, program))
 		ara_fatal("DOM0's text crosses a 4 GiB boundary; it starts at", (long)text_start);
-	memcpy(program + ARA_SECCOMP_PREFIX_LEN, ara_seccomp_policy, bytes);
-	prog.len = (unsigned short)(ARA_SECCOMP_PREFIX_LEN + policy_len);
+	ranges = ara_seccomp_ranges(&ara_protected, program + ARA_SECCOMP_PREFIX_LEN,
+				    ARA_BPF_MAXINSNS - ARA_SECCOMP_PREFIX_LEN);
+	if (ranges == 0 || ARA_SECCOMP_PREFIX_LEN + ranges + policy_len > ARA_BPF_MAXINSNS)
+		ara_fatal("the seccomp filter does not fit BPF_MAXINSNS; protected ranges",
+			  (long)ara_protected.n);
+	memcpy(program + ARA_SECCOMP_PREFIX_LEN + ranges, ara_seccomp_policy, bytes);
+	prog.len = (unsigned short)(ARA_SECCOMP_PREFIX_LEN + ranges + policy_len);
 	prog.filter = program;
 
 	/* Required to install a filter without CAP_SYS_ADMIN; also keeps set-ID exec out. */

@@ -96,7 +96,10 @@ void ara_tag_libara(void)
 		if (ph[i].p_offset == 0) {
 			if (ph[i].p_flags & (PF_W | PF_X))
 				ara_fatal("libara.so's header segment is writable or executable", 0);
-			continue; /* stays DOM2: see above */
+			/* Stays DOM2 (see above), but no App pointer or mapping call may touch it. */
+			if (ara_regions_add(&ara_protected, start, end, ARA_DOM0))
+				ara_fatal("too many protected regions", (long)ara_protected.n);
+			continue;
 		}
 		tag_around(start, end, dyn_start, dyn_end, prot_of(ph[i].p_flags), 1);
 	}

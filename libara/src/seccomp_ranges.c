@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "ara/seccomp_ranges.h"
+
+#include <linux/seccomp.h>
+
+#define MREMAP_FIXED_FLAG 2u
+#define DENY (SECCOMP_RET_ERRNO | 1u /* EPERM */)
+
+/* seccomp_data: nr at 0, args[i] at 16 + 8 i, little-endian halves. */
+#define NR_OFF 0u
+#define ARG_LO(i) (16u + 8u * (i))
+#define ARG_HI(i) (20u + 8u * (i))
+
+/* Scratch words: the untagged start and the end of the range, in halves. */
+enum { M_A_LO, M_A_HI, M_E_LO, M_E_HI };
+
+#define RANGE_BLOCK 11u	 /* one protected range */
+#define LOAD_BLOCK 25u	 /* loading one (addr, len) pair */
+
+struct emitter {
+	struct sock_filter *out;
+	size_t len, cap;
+};
+
+static void emit(struct emitter *e, uint16_t code, uint32_t k, uint8_t jt, uint8_t jf)
+{
+	if (e->len < e->cap) {
+		e->out[e->len].code = code;
+		e->out[e->len].jt = jt;
+		e->out[e->len].jf = jf;
+		e->out[e->len].k = k;
+	}
+	e->len++;
+}
+
+/*
+ * M_A_* = args[a] without its tag, M_E_* = args[a] + args[l] (64-bit).
+ * A sum that wraps is denied here. LOAD_BLOCK instructions.
+ */
+static void load_range(struct emitter *e, unsigned int a, unsigned int l)
+{
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(a), 0, 0);
+	emit(e, BPF_ST, M_A_LO, 0, 0);
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(a), 0, 0);
+	emit(e, BPF_ALU | BPF_AND | BPF_K, 0x00ffffffu, 0, 0); /* the kernel ignores the tag */
+	emit(e, BPF_ST, M_A_HI, 0, 0);
+	emit(e, BPF_LDX | BPF_MEM, M_A_LO, 0, 0);
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(l), 0, 0);
+	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
+	emit(e, BPF_ST, M_E_LO, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_X, 0, 2, 0); /* no carry out of the low half */
+	emit(e, BPF_LD | BPF_IMM, 1, 0, 0);
+	emit(e, BPF_JMP | BPF_JA, 1, 0, 0);
+	emit(e, BPF_LD | BPF_IMM, 0, 0, 0);
+	emit(e, BPF_MISC | BPF_TAX, 0, 0, 0);		/* X = carry */
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(l), 0, 0);
+	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_X, 0, 1, 0);	/* len's high half + carry wrapped */
+	emit(e, BPF_RET | BPF_K, DENY, 0, 0);
+	emit(e, BPF_MISC | BPF_TAX, 0, 0, 0);		/* X = len's high half + carry */
+	emit(e, BPF_LD | BPF_MEM, M_A_HI, 0, 0);
+	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
+	emit(e, BPF_ST, M_E_HI, 0, 0);
+	emit(e, BPF_LDX | BPF_MEM, M_A_HI, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_X, 0, 1, 0);	/* end below start: wrapped */
+	emit(e, BPF_RET | BPF_K, DENY, 0, 0);
+}
+
+/* Denies if [M_A, M_E) overlaps [s, x): start < x && end > s. RANGE_BLOCK. */
+static void check_range(struct emitter *e, uint64_t s, uint64_t x)
+{
+	emit(e, BPF_LD | BPF_MEM, M_A_HI, 0, 0);
+	emit(e, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)(x >> 32), 9, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(x >> 32), 0, 2);
+	emit(e, BPF_LD | BPF_MEM, M_A_LO, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, (uint32_t)x, 6, 0);
+	emit(e, BPF_LD | BPF_MEM, M_E_HI, 0, 0);
+	emit(e, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)(s >> 32), 3, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(s >> 32), 0, 3);
+	emit(e, BPF_LD | BPF_MEM, M_E_LO, 0, 0);
+	emit(e, BPF_JMP | BPF_JGT | BPF_K, (uint32_t)s, 0, 1);
+	emit(e, BPF_RET | BPF_K, DENY, 0, 0);
+}
+
+static void check_all(struct emitter *e, const struct ara_region_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		check_range(e, set->r[i].start, set->r[i].end);
+}
+
+/* The calls whose args[0], args[1] are a range. */
+static const uint32_t range_calls[] = {
+	ARA_NR_MUNMAP, ARA_NR_MPROTECT, ARA_NR_MADVISE, ARA_NR_MMAP, ARA_NR_MSEAL, ARA_NR_MREMAP,
+};
+#define N_CALLS (sizeof(range_calls) / sizeof(range_calls[0]))
+
+size_t ara_seccomp_ranges_len(size_t n)
+{
+	/* dispatch, one load, the checks, then mremap's new range: test, load, checks */
+	return (2 + N_CALLS) + LOAD_BLOCK + n * RANGE_BLOCK + 6 + LOAD_BLOCK + n * RANGE_BLOCK;
+}
+
+size_t ara_seccomp_ranges(const struct ara_region_set *set, struct sock_filter *out, size_t cap)
+{
+	struct emitter e = { out, 0, cap };
+	const size_t checks = set->n * RANGE_BLOCK;
+	const size_t total = ara_seccomp_ranges_len(set->n);
+
+	if (set->n == 0 || total > cap)
+		return 0;
+	/* Dispatch: a range call goes to the load; anything else past both checks. */
+	emit(&e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
+	for (size_t i = 0; i < N_CALLS; i++)
+		emit(&e, BPF_JMP | BPF_JEQ | BPF_K, range_calls[i], (uint8_t)(N_CALLS - i), 0);
+	emit(&e, BPF_JMP | BPF_JA, (uint32_t)(total - e.len - 1), 0, 0);
+	/* args[0], args[1] of every range call. */
+	load_range(&e, 0, 1);
+	check_all(&e, set);
+	/* mremap with MREMAP_FIXED: its new range, args[4], args[2], too. */
+	emit(&e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
+	emit(&e, BPF_JMP | BPF_JEQ | BPF_K, ARA_NR_MREMAP, 1, 0);
+	emit(&e, BPF_JMP | BPF_JA, (uint32_t)(LOAD_BLOCK + checks + 3), 0, 0);
+	emit(&e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(3), 0, 0);
+	emit(&e, BPF_JMP | BPF_JSET | BPF_K, MREMAP_FIXED_FLAG, 1, 0);
+	emit(&e, BPF_JMP | BPF_JA, (uint32_t)(LOAD_BLOCK + checks), 0, 0);
+	load_range(&e, 4, 2);
+	check_all(&e, set);
+	return e.len == total ? e.len : 0;
+}
