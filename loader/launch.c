@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE /* asprintf */
 #include "launch.h"
 
 #include <errno.h>
@@ -36,6 +37,29 @@ static int write_boot_block(const struct ara_boot *boot)
 	return fd;
 }
 
+/*
+ * glibc registers an rseq area for every thread; through it the App could
+ * make the kernel divert a thread preempted inside DOM0 to an App-chosen
+ * abort address. The tunable keeps glibc from registering (libara checks
+ * that it did not, and its filter denies rseq to App code). Appended, so a
+ * caller's own tunables stay and cannot come after it.
+ */
+static void disable_rseq(void)
+{
+	static const char off[] = "glibc.pthread.rseq=0";
+	const char *old = getenv("GLIBC_TUNABLES");
+	char *value;
+	int n;
+
+	if (old == NULL || *old == '\0')
+		n = asprintf(&value, "%s", off);
+	else
+		n = asprintf(&value, "%s:%s", old, off);
+	if (n < 0 || setenv("GLIBC_TUNABLES", value, 1) != 0)
+		ara_die(ARA_EXIT_INTERNAL, "cannot set GLIBC_TUNABLES: %s", strerror(errno));
+	free(value);
+}
+
 void ara_launch(const struct ara_launch *l)
 {
 	const struct ara_boot *boot = l->boot;
@@ -56,6 +80,8 @@ void ara_launch(const struct ara_launch *l)
 	if (setenv(ARA_BOOT_ENV, boot_env, 1) != 0)
 		ara_die(ARA_EXIT_INTERNAL, "cannot set %s: %s", ARA_BOOT_ENV,
 			strerror(errno));
+
+	disable_rseq();
 
 	while (l->app_args[nargs] != NULL)
 		nargs++;

@@ -22,6 +22,8 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "pkey_alloc", 0, 0, "sets the caller's permission for the key it returns" },
 	{ "pkey_free", 0, 0, "frees DOM0's or DOM1's key for reuse" },
 	{ "pkey_mprotect", 0, 0, "retags pages, e.g. DOM0's, to a key the App may access" },
+	{ "rseq", 0, 0, "a registered rseq area lets the App make the kernel divert a thread "
+			"preempted inside DOM0 to an App-chosen abort address" },
 	{ "perf_event_open", 0, 0, "samples registers and stacks while a thread runs in DOM0" },
 	{ "bpf", 0, 0, "kernel programs that can read user memory" },
 	{ "seccomp", 0, 0, "a stacked filter applies to DOM0's own system calls too" },

@@ -212,6 +212,23 @@ static int attack_userfaultfd(void)
 	return stopped("userfaultfd", syscall(SYS_userfaultfd, 0)) ? 0 : 1;
 }
 
+static int attack_rseq(void)
+{
+	/*
+	 * A registered area would let the App point rseq_cs at a critical
+	 * section covering DOM0's text, with an abort address of its own: a
+	 * thread preempted inside DOM0 would resume in App code with DOM0's row.
+	 */
+	static struct {
+		_Alignas(32) uint32_t cpu_id_start, cpu_id;
+		uint64_t rseq_cs;
+		uint32_t flags, node_id, mm_cid, pad;
+	} area;
+
+	return stopped("rseq registration", syscall(SYS_rseq, &area, sizeof(area), 0, 0xd428bc00))
+		       ? 0 : 1;
+}
+
 static int attack_perf_event_open(void)
 {
 	struct perf_event_attr a;
@@ -507,6 +524,7 @@ static const struct {
 	{ "pkey_alloc", attack_pkey_alloc },
 	{ "io_uring", attack_io_uring },
 	{ "userfaultfd", attack_userfaultfd },
+	{ "rseq", attack_rseq },
 	{ "perf_event_open", attack_perf_event_open },
 	{ "bpf", attack_bpf },
 	{ "seccomp_stack", attack_seccomp_stack },

@@ -244,7 +244,7 @@ static void what_libc_programs_need_passes(void **state)
 	const char *const allowed[] = {
 		"read", "write", "openat", "close", "mmap", "mprotect", "munmap", "brk",
 		"clone", "clone3", "futex", "exit_group", "rt_sigaction", "rt_sigprocmask",
-		"rt_sigreturn", "getpid", "gettid", "rseq", "set_robust_list", "madvise",
+		"rt_sigreturn", "getpid", "gettid", "set_robust_list", "madvise",
 		"sched_setaffinity", "wait4", "pipe2", "socketpair", "execve", "getrandom",
 	};
 

@@ -115,6 +115,32 @@ static struct ara_gate_cb map_dom0_arena(void)
 	return cb;
 }
 
+/*
+ * No rseq area may be registered for this thread: through one, the App
+ * could have the kernel divert a thread preempted inside DOM0 to an
+ * App-chosen address. ara-loader sets glibc.pthread.rseq=0; registering a
+ * DOM0 area of our own must therefore succeed (EBUSY: something registered
+ * first), and it is unregistered at once. The filter then denies rseq.
+ */
+static void check_no_rseq(void)
+{
+	static struct {
+		_Alignas(32) uint32_t cpu_id_start, cpu_id;
+		uint64_t rseq_cs;
+		uint32_t flags, node_id, mm_cid, pad;
+	} area;
+	const long sig = 0x41524121; /* any value: nothing runs a critical section */
+	long r = ara_sys4(__NR_rseq, &area, sizeof(area), 0, sig);
+
+	if (r == -16 /* EBUSY */)
+		ara_fatal("an rseq area is registered (glibc.pthread.rseq=0 missing?)", r);
+	if (r != 0)
+		ara_fatal("rseq registration probe failed", r);
+	r = ara_sys4(__NR_rseq, &area, sizeof(area), 1 /* RSEQ_FLAG_UNREGISTER */, sig);
+	if (r != 0)
+		ara_fatal("rseq unregistration failed", r);
+}
+
 /* The gate as mapped must be what the loader hashed in the entry object. */
 static void check_gate(uint64_t gate)
 {
@@ -171,6 +197,7 @@ uint64_t ara_init(char **envp)
 	ara_sys1(__NR_close, boot.app_fd);
 	ara_sys1(__NR_close, boot.libara_fd);
 	ara_sys1(__NR_close, boot.entry_fd);
+	check_no_rseq();
 
 	uint64_t text_start, text_end;
 	ara_libara_text(&text_start, &text_end);
