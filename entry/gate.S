@@ -90,21 +90,7 @@ ara_gate_landing:
 	stlxr	w13, x17, [x16, #ARA_CB_FREE_STACKS]
 	cbnz	w13, .Lrelease
 .Lscrub:				// x0 = status; nothing else leaves DOM0
-	mov	x1, xzr
-	mov	x2, xzr
-	mov	x3, xzr
-	mov	x4, xzr
-	mov	x5, xzr
-	mov	x6, xzr
-	mov	x7, xzr
-	mov	x8, xzr
-	mov	x9, xzr
-	mov	x10, xzr
-	mov	x11, xzr
-	mov	x12, xzr
-	mov	x13, xzr
-	mov	x14, xzr
-	mov	x15, xzr
+	ara_zero_x1_to_x15
 	msr	nzcv, xzr
 	b	.Lleave
 .Lbusy:					// every DOM0 stack is taken

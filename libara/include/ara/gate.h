@@ -39,7 +39,17 @@
 #define ARA_CB_STACK_STRIDE 16
 #define ARA_CB_DISPATCH 24
 
-#ifndef __ASSEMBLER__
+#ifdef __ASSEMBLER__
+/*
+ * Zeroes x1-x15: what a way back to the App does with the caller-saved
+ * registers DOM0 may have used (x16/x17 are handled by the way out itself).
+ */
+.macro ara_zero_x1_to_x15
+	.irp	n, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+	mov	x\n, xzr
+	.endr
+.endm
+#else
 #include <stddef.h>
 #include <stdint.h>
 

@@ -36,21 +36,7 @@ ara_ctor:
 	ldp	x29, x30, [sp, #16]
 	mov	sp, x10
 	mov	x0, xzr
-	mov	x1, xzr
-	mov	x2, xzr
-	mov	x3, xzr
-	mov	x4, xzr
-	mov	x5, xzr
-	mov	x6, xzr
-	mov	x7, xzr
-	mov	x8, xzr
-	mov	x9, xzr
-	mov	x10, xzr
-	mov	x11, xzr
-	mov	x12, xzr
-	mov	x13, xzr
-	mov	x14, xzr
-	mov	x15, xzr
+	ara_zero_x1_to_x15
 	mov	x17, xzr
 	msr	nzcv, xzr
 	br	x16			// the gate's way out, then ret to ld.so
