@@ -14,6 +14,8 @@
 #include "sealed_copy.h"
 
 #define FD_PATH_MAX sizeof("/proc/self/fd/-2147483648")
+/* interp --preload LIST --argv0 APP /proc/self/fd/<app>, then the App's. */
+#define LDSO_ARGS 6u
 
 /* The memfds are close-on-exec from birth; these four must survive. */
 static void keep_across_exec(int fd)
@@ -85,7 +87,7 @@ void ara_launch(const struct ara_launch *l)
 
 	while (l->app_args[nargs] != NULL)
 		nargs++;
-	argv = calloc(nargs + 7, sizeof(*argv));
+	argv = calloc(LDSO_ARGS + nargs + 1, sizeof(*argv)); /* + NULL */
 	if (argv == NULL)
 		ara_die(ARA_EXIT_INTERNAL, "out of memory");
 	/* execv() takes char *const[] but does not write through it. */
