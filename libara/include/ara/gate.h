@@ -26,8 +26,13 @@
 #define ARA_GATE_STATUS_NOT_READY 1
 #define ARA_GATE_STATUS_BUSY 5
 
-/* DOM0 stacks: claimed per call from a bitmap, so no App state picks one. */
+/*
+ * DOM0 stacks: claimed per call from a bitmap, so no App state picks one.
+ * (A test-only variant builds with one, to exercise ARA_E_BUSY.)
+ */
+#ifndef ARA_DOM0_STACKS
 #define ARA_DOM0_STACKS 32
+#endif
 #define ARA_DOM0_STACK_SIZE (64 * 1024)
 
 /* The stack ARA's initialisation runs on (libara's .bss, DOM0). */
