@@ -87,7 +87,7 @@ void attack_set_probe_target(uint64_t dom0_addr)
 /* App-chosen code: reached only through a hostile x30. */
 void ara_test_probe_main(void)
 {
-	uint64_t por = attack_read_por();
+	uint64_t por = por_el0_read();
 
 	if (por != ARA_POR_DOM2)
 		_exit(OUT_BREACH_POR);

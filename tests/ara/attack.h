@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "por_sysreg.h"
+
 enum outcome {
 	OUT_PKUERR = 40,       /* SIGSEGV, SEGV_PKUERR: the overlay stopped it */
 	OUT_SEGV_OTHER = 41,   /* SIGSEGV, another si_code */
@@ -41,14 +43,6 @@ int attack_run(void (*fn)(uint64_t), uint64_t arg);
 
 const char *attack_outcome_name(int outcome);
 
-/* POR_EL0, read with MRS (allowed at EL0; only writes are mediated). */
-static inline uint64_t attack_read_por(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(v));
-	return v;
-}
 
 /* hostile.S */
 __attribute__((noreturn)) void ara_test_hostile_jump(uint64_t target, uint64_t fill, uint64_t x16,

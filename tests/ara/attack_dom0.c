@@ -52,9 +52,9 @@ int main(void)
 	uint64_t page0 = ((uint64_t)(uintptr_t)secure_call & ~(uint64_t)(ARA_PAGE_SIZE - 1)) -
 			 ARA_PAGE_SIZE;
 
-	if (attack_read_por() != ARA_POR_DOM2) {
+	if (por_el0_read() != ARA_POR_DOM2) {
 		printf("FAIL: not running under ARA: POR_EL0 is 0x%llx, DOM2's row is 0x%x\n",
-		       (unsigned long long)attack_read_por(), ARA_POR_DOM2);
+		       (unsigned long long)por_el0_read(), ARA_POR_DOM2);
 		return 1;
 	}
 	attack_install_handlers();

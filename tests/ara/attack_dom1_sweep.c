@@ -40,9 +40,9 @@ int main(void)
 	size_t n0, n1;
 	uint64_t dom0_rw = 0;
 
-	if (attack_read_por() != ARA_POR_DOM2) {
+	if (por_el0_read() != ARA_POR_DOM2) {
 		printf("FAIL: not running under ARA (POR_EL0 0x%llx)\n",
-		       (unsigned long long)attack_read_por());
+		       (unsigned long long)por_el0_read());
 		return 1;
 	}
 	attack_install_handlers();

@@ -550,7 +550,7 @@ int main(int argc, char **argv)
 			printf("%s\n", attacks[i].name);
 	if (strcmp(argv[1], "list") == 0)
 		return 0;
-	if (attack_read_por() != ARA_POR_DOM2) {
+	if (por_el0_read() != ARA_POR_DOM2) {
 		printf("FAIL: not running under ARA\n");
 		return 1;
 	}

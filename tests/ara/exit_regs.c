@@ -11,6 +11,7 @@
 
 #include "ara/ara.h"
 #include "ara/domains.h"
+#include "por_sysreg.h"
 
 int ara_test_call_and_capture(uint32_t fid, void *arg, uint64_t out[19]);
 
@@ -19,10 +20,8 @@ static unsigned int failures;
 static void check(const char *what, uint32_t fid, void *arg, int want)
 {
 	uint64_t r[19] = { 0 };
-	uint64_t por;
 	int st = ara_test_call_and_capture(fid, arg, r);
-
-	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(por));
+	uint64_t por = por_el0_read();
 	if (st != want) {
 		printf("FAIL: %s: status %d, expected %d\n", what, st, want);
 		failures++;

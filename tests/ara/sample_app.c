@@ -14,16 +14,9 @@
 
 #include "ara/ara.h"
 #include "ara/domains.h"
+#include "por_sysreg.h"
 
 #define ECHO_EVERY 1000
-
-static uint64_t read_por(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(v));
-	return v;
-}
 
 /*
  * The App's own first code (its constructors run before main, after
@@ -33,7 +26,7 @@ static uint64_t por_at_first_app_code;
 
 __attribute__((constructor)) static void first_app_code(void)
 {
-	por_at_first_app_code = read_por();
+	por_at_first_app_code = por_el0_read();
 }
 
 struct worker {
@@ -58,7 +51,7 @@ static void *work(void *p)
 			struct ara_echo_arg a = { .in = ((uint64_t)w->id << 40) ^ i, .out = 0 };
 
 			st = secure_call(ARA_FID_ECHO, &a);
-			if (st != ARA_OK || a.out != ara_echo_expect(a.in) || read_por() != ARA_POR_DOM2)
+			if (st != ARA_OK || a.out != ara_echo_expect(a.in) || por_el0_read() != ARA_POR_DOM2)
 				w->wrong++;
 			w->echoes++;
 		}

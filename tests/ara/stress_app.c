@@ -29,6 +29,7 @@
 
 #include "ara/ara.h"
 #include "ara/domains.h"
+#include "por_sysreg.h"
 
 #define CALLERS 8
 #define CROWD 96
@@ -37,14 +38,6 @@
 static uint64_t calls_per_thread = 100000;
 static atomic_int callers_done;
 static atomic_uint_fast64_t wrong, busy, forks, remaps;
-
-static uint64_t read_por(void)
-{
-	uint64_t v;
-
-	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(v));
-	return v;
-}
 
 static void *caller(void *p)
 {
@@ -56,7 +49,7 @@ static void *caller(void *p)
 
 		while ((st = secure_call(ARA_FID_ECHO, &a)) == ARA_E_BUSY)
 			busy++;
-		if (st != ARA_OK || a.out != ara_echo_expect(a.in) || read_por() != ARA_POR_DOM2)
+		if (st != ARA_OK || a.out != ara_echo_expect(a.in) || por_el0_read() != ARA_POR_DOM2)
 			wrong++;
 	}
 	callers_done++;
