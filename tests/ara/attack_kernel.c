@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/perf_event.h>
+#include <linux/rseq.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -219,11 +220,7 @@ static int attack_rseq(void)
 	 * section covering DOM0's text, with an abort address of its own: a
 	 * thread preempted inside DOM0 would resume in App code with DOM0's row.
 	 */
-	static struct {
-		_Alignas(32) uint32_t cpu_id_start, cpu_id;
-		uint64_t rseq_cs;
-		uint32_t flags, node_id, mm_cid, pad;
-	} area;
+	static struct rseq area;
 
 	return stopped("rseq registration", syscall(SYS_rseq, &area, sizeof(area), 0, 0xd428bc00))
 		       ? 0 : 1;

@@ -22,6 +22,7 @@
 #include <asm/hwcap.h>
 #include <linux/auxvec.h>
 #include <linux/mman.h>
+#include <linux/rseq.h>
 
 #include <mbedtls/sha256.h>
 
@@ -124,11 +125,7 @@ static struct ara_gate_cb map_dom0_arena(void)
  */
 static void check_no_rseq(void)
 {
-	static struct {
-		_Alignas(32) uint32_t cpu_id_start, cpu_id;
-		uint64_t rseq_cs;
-		uint32_t flags, node_id, mm_cid, pad;
-	} area;
+	static struct rseq area;
 	const long sig = 0x41524121; /* any value: nothing runs a critical section */
 	long r = ara_sys4(__NR_rseq, &area, sizeof(area), 0, sig);
 
@@ -136,7 +133,7 @@ static void check_no_rseq(void)
 		ara_fatal("an rseq area is registered (glibc.pthread.rseq=0 missing?)", r);
 	if (r != 0)
 		ara_fatal("rseq registration probe failed", r);
-	r = ara_sys4(__NR_rseq, &area, sizeof(area), 1 /* RSEQ_FLAG_UNREGISTER */, sig);
+	r = ara_sys4(__NR_rseq, &area, sizeof(area), RSEQ_FLAG_UNREGISTER, sig);
 	if (r != 0)
 		ara_fatal("rseq unregistration failed", r);
 }
