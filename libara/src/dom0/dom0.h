@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "ara/ara.h"
+#include "ara/boot.h"
 #include "regions.h"
 
 /* string.c */
@@ -35,9 +36,11 @@ extern int ara_verbose;
 /* What initialisation did, for ARA_FID_INFO. */
 struct ara_init_stats {
 	uint64_t scanned_words, patched_writes;
-	uint8_t manifest_sha256[32], app_sha256[32], libara_sha256[32], entry_sha256[32];
 };
 extern struct ara_init_stats ara_stats;
+
+/* The boot block initialisation accepted (its digests answer ARA_FID_INFO). */
+extern struct ara_boot ara_boot_block;
 
 /* The DOM0 and DOM1 ranges: arguments must not point into them. */
 extern struct ara_region_set ara_protected;

@@ -52,7 +52,7 @@ struct ara_region_set ara_protected;
 struct ara_init_stats ara_stats;
 int ara_verbose;
 
-static struct ara_boot boot;
+struct ara_boot ara_boot_block;
 
 /*
  * Allocates every key the domain table uses, lowest first: Linux hands out
@@ -141,14 +141,15 @@ static void check_no_rseq(void)
 /* The gate as mapped must be what the loader hashed in the entry object. */
 static void check_gate(uint64_t gate)
 {
+	const struct ara_boot *b = &ara_boot_block;
 	uint8_t digest[ARA_SHA256_BYTES];
 
-	if (boot.gate_text.size != ARA_GATE_TEXT_SIZE || boot.gate_data.size != ARA_GATE_DATA_SIZE)
+	if (b->gate_text.size != ARA_GATE_TEXT_SIZE || b->gate_data.size != ARA_GATE_DATA_SIZE)
 		ara_fatal("the entry object's gate sections have unexpected sizes",
-			  (long)boot.gate_text.size);
+			  (long)b->gate_text.size);
 	if (mbedtls_sha256((const unsigned char *)(uintptr_t)gate, ARA_GATE_TEXT_SIZE, digest, 0))
 		ara_fatal("SHA-256 of the gate failed", 0);
-	if (!ara_ct_eq(digest, boot.gate_text.sha256, sizeof(digest)))
+	if (!ara_ct_eq(digest, b->gate_text.sha256, sizeof(digest)))
 		ara_fatal("the mapped gate differs from the verified entry object", 0);
 }
 
@@ -168,18 +169,14 @@ uint64_t ara_init(char **envp)
 		ara_msg_emit(&m);
 	}
 #endif
-	ara_boot_load(envp, &boot);
-	memcpy(ara_stats.manifest_sha256, boot.manifest_sha256, ARA_SHA256_BYTES);
-	memcpy(ara_stats.app_sha256, boot.app_sha256, ARA_SHA256_BYTES);
-	memcpy(ara_stats.libara_sha256, boot.libara_sha256, ARA_SHA256_BYTES);
-	memcpy(ara_stats.entry_sha256, boot.entry_sha256, ARA_SHA256_BYTES);
+	ara_boot_load(envp, &ara_boot_block);
 	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
 	alloc_keys();
 	cb = map_dom0_arena();
 
 	entry_base = ara_entry_base();
-	gate = entry_base + boot.gate_text.vaddr;
-	gate_data = entry_base + boot.gate_data.vaddr;
+	gate = entry_base + ara_boot_block.gate_text.vaddr;
+	gate_data = entry_base + ara_boot_block.gate_data.vaddr;
 	check_gate(gate);
 	ara_services_init();
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
@@ -191,9 +188,9 @@ uint64_t ara_init(char **envp)
 	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ | PROT_WRITE, ARA_DOM0);
 	ara_scan_dom2();
 
-	ara_sys1(__NR_close, boot.app_fd);
-	ara_sys1(__NR_close, boot.libara_fd);
-	ara_sys1(__NR_close, boot.entry_fd);
+	ara_sys1(__NR_close, ara_boot_block.app_fd);
+	ara_sys1(__NR_close, ara_boot_block.libara_fd);
+	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
 
 	uint64_t text_start, text_end;

@@ -29,10 +29,10 @@ static enum ara_status info(void *arg)
 	a->scanned_words = ara_stats.scanned_words;
 	a->patched_writes = ara_stats.patched_writes;
 	a->dom0_stacks = ARA_DOM0_STACKS;
-	memcpy(a->manifest_sha256, ara_stats.manifest_sha256, sizeof(a->manifest_sha256));
-	memcpy(a->app_sha256, ara_stats.app_sha256, sizeof(a->app_sha256));
-	memcpy(a->libara_sha256, ara_stats.libara_sha256, sizeof(a->libara_sha256));
-	memcpy(a->entry_sha256, ara_stats.entry_sha256, sizeof(a->entry_sha256));
+	memcpy(a->manifest_sha256, ara_boot_block.manifest_sha256, sizeof(a->manifest_sha256));
+	memcpy(a->app_sha256, ara_boot_block.app_sha256, sizeof(a->app_sha256));
+	memcpy(a->libara_sha256, ara_boot_block.libara_sha256, sizeof(a->libara_sha256));
+	memcpy(a->entry_sha256, ara_boot_block.entry_sha256, sizeof(a->entry_sha256));
 	return ARA_OK;
 }
 
