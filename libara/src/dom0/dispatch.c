@@ -95,14 +95,15 @@ long ara_dispatch(uint64_t fid, uint64_t app_arg)
 		return ARA_E_INVAL;
 	if (s->flags & ARA_SVC_IN) {
 		st = ara_copy_from_app(arg.bytes, app_arg, s->arg_size);
-		if (st != ARA_OK)
-			return st;
 	} else {
 		ara_memzero(arg.bytes, s->arg_size);
+		st = ARA_OK;
 	}
-	st = s->handler(arg.bytes);
+	if (st == ARA_OK)
+		st = s->handler(arg.bytes);
 	if (st == ARA_OK && (s->flags & ARA_SVC_OUT))
 		st = ara_copy_to_app(app_arg, arg.bytes, s->arg_size);
+	/* Every path after the copy-in, a partial one included, wipes it. */
 	ara_memzero(arg.bytes, s->arg_size);
 	return filter(st);
 }
