@@ -98,13 +98,8 @@ static void parse_options(int argc, char **argv, struct options *opt)
 			print_and_exit(usage_text);
 		case 'V':
 			print_and_exit("ara-loader " ARA_VERSION "\n");
-		case ':':
-			ara_usage_error("option '%s' needs an argument",
-					argv[optind - 1]);
 		default:
-			if (optopt != 0)
-				ara_usage_error("unknown option '-%c'", optopt);
-			ara_usage_error("unknown option '%s'", argv[optind - 1]);
+			ara_option_error(c, argv);
 		}
 	}
 	if (optind >= argc)

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h> /* optind, optopt */
 
 #include "exit_status.h"
 
@@ -41,4 +42,13 @@ void ara_usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "try '%s --help'\n", prog_name);
 	exit(ARA_EXIT_USAGE);
+}
+
+void ara_option_error(int c, char **argv)
+{
+	if (c == ':')
+		ara_usage_error("option '%s' needs an argument", argv[optind - 1]);
+	if (optopt != 0)
+		ara_usage_error("unknown option '-%c'", optopt);
+	ara_usage_error("unknown option '%s'", argv[optind - 1]);
 }

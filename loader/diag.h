@@ -16,4 +16,10 @@ noreturn void ara_die(int status, const char *fmt, ...)
 noreturn void ara_usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
+/*
+ * getopt_long() returned ':' (missing argument) or '?' (unknown option):
+ * the usage error for it; exits 2.
+ */
+noreturn void ara_option_error(int c, char **argv);
+
 #endif
