@@ -57,15 +57,17 @@ ara_gate_landing:
 	isb
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
+	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, stacks that exist
 .Lclaim:				// x15 = index of the lowest free stack
-	ldaxr	x17, [x16, #ARA_CB_FREE_STACKS]
-	cbz	x17, .Lbusy
-	rbit	x15, x17
+	ldaxr	x17, [x12]
+	bic	x14, x13, x17
+	cbz	x14, .Lbusy
+	rbit	x15, x14
 	clz	x15, x15
 	mov	x14, #1
 	lsl	x14, x14, x15
-	bic	x17, x17, x14
-	stxr	w14, x17, [x16, #ARA_CB_FREE_STACKS]
+	orr	x17, x17, x14
+	stxr	w14, x17, [x12]
 	cbnz	w14, .Lclaim
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
 	madd	x13, x15, x14, x13
@@ -82,12 +84,13 @@ ara_gate_landing:
 	mov	sp, x14
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
+	ldr	x12, [x16, #ARA_CB_CLAIMED]
 	mov	x14, #1
 	lsl	x14, x14, x15
 .Lrelease:
-	ldxr	x17, [x16, #ARA_CB_FREE_STACKS]
-	orr	x17, x17, x14
-	stlxr	w13, x17, [x16, #ARA_CB_FREE_STACKS]
+	ldxr	x17, [x12]
+	bic	x17, x17, x14
+	stlxr	w13, x17, [x12]
 	cbnz	w13, .Lrelease
 .Lscrub:				// x0 = status; nothing else leaves DOM0
 	ara_zero_x1_to_x15

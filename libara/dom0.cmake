@@ -42,6 +42,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/dispatch.c
   src/dom0/entropy.c
   src/dom0/init.c
+  src/dom0/live.c
   src/dom0/log.c
   src/dom0/maps_walk.c
   src/dom0/scan_apply.c

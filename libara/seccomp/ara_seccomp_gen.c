@@ -40,7 +40,11 @@ static int add_denials(scmp_filter_ctx ctx)
 				r->name);
 			return -1;
 		}
-		if (r->arg0_mask)
+		if (r->arg0_mask && r->arg1_nonzero)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2,
+					      SCMP_A0(SCMP_CMP_MASKED_EQ, r->arg0_mask, r->arg0_value),
+					      SCMP_A1(SCMP_CMP_NE, 0));
+		else if (r->arg0_mask)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
 					      SCMP_A0(SCMP_CMP_MASKED_EQ, r->arg0_mask, r->arg0_value));
 		else

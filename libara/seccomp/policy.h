@@ -16,6 +16,8 @@ struct ara_seccomp_rule {
 	/* Deny only if (arg0 & arg0_mask) == arg0_value; mask 0: always. */
 	uint64_t arg0_mask, arg0_value;
 	const char *why;
+	/* If set, deny only if arg1 is not zero either. */
+	int arg1_nonzero;
 };
 
 extern const struct ara_seccomp_rule ara_seccomp_denied[];

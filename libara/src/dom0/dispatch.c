@@ -10,6 +10,7 @@
 #include "ara/gate.h"
 #include "ara/service.h"
 #include "dom0.h"
+#include "live.h"
 
 _Static_assert(ARA_GATE_STATUS_NOT_READY == ARA_E_NOT_READY, "gate.S returns it");
 _Static_assert(ARA_GATE_STATUS_BUSY == ARA_E_BUSY, "gate.S returns it");
@@ -87,6 +88,7 @@ long ara_dispatch(uint64_t fid, uint64_t app_arg)
 	} arg;
 	enum ara_status st;
 
+	ara_live_ensure(); /* first call in a forked child: an empty heap */
 	if (!s)
 		return ARA_E_NOFUNC;
 	if (s->arg_size == 0)

@@ -51,8 +51,7 @@ enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 	__attribute__((warn_unused_result));
 
-/* alloc.c: the DOM0 heap (also mbedtls's calloc/free). */
-void ara_dom0_heap_init(void *base, size_t size);
+/* alloc.c: the DOM0 heap (also mbedtls's calloc/free), set up by live.c. */
 void *ara_dom0_calloc(size_t n, size_t size);
 void ara_dom0_free(void *p);
 

@@ -6,12 +6,13 @@
  * Order matters:
  *   1. read the boot block (what the loader verified);
  *   2. allocate the domains' keys;
- *   3. map DOM0's heap and stacks;
+ *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
  *   5. build the service table and the gate's control block;
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1);
  *   7. tag DOM0 and DOM1 pages with their keys;
- *   8. close the loader's descriptors;
+ *   8. close the loader's descriptors, check no rseq area is registered,
+ *      and stop core dumps;
  *   9. install the seccomp filter (IV4), which from then on lets only
  *      DOM0's text make the system calls the policy denies.
  * On success it returns the address of the gate's way out; ctor.S leaves
@@ -22,6 +23,7 @@
 #include <asm/hwcap.h>
 #include <linux/auxvec.h>
 #include <linux/mman.h>
+#include <linux/prctl.h>
 #include <linux/rseq.h>
 
 #include <mbedtls/sha256.h>
@@ -32,6 +34,7 @@
 #include "boot.h"
 #include "dom0.h"
 #include "init.h"
+#include "live.h"
 #include "mem.h"
 #include "sys.h"
 
@@ -83,34 +86,55 @@ void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey)
 		ara_fatal("pkey_mprotect failed", r);
 }
 
+/*
+ * Tags an ARA range with its domain's key, keeps it out of core dumps, and
+ * records it for the filter (ara/seccomp_ranges.h), which then refuses App
+ * code's madvise on it (MADV_DODUMP, MADV_KEEPONFORK included).
+ */
 void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id domain)
 {
 	ara_tag(start, len, prot, ara_domain_table[domain].pkey);
+#ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
+	long r = ara_sys3(__NR_madvise, start, len, MADV_DONTDUMP);
+
+	if (r != 0)
+		ara_fatal("madvise(MADV_DONTDUMP) of an ARA range failed", r);
+#endif
 	if (ara_regions_add(&ara_protected, start, start + len, domain))
 		ara_fatal("too many protected regions", (long)ara_protected.n);
 }
 
-/* DOM0's heap and stacks, each stack below a guard page, all DOM0. */
+/*
+ * DOM0's arena: the per-process state page (live.h), the heap, and the
+ * stacks, each below a guard page; all DOM0, kept out of core dumps, and
+ * zeroed in a forked child (the state page's comment says why).
+ */
 static struct ara_gate_cb map_dom0_arena(void)
 {
 	const uint64_t stride = ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE;
 	const uint64_t stacks = stride * ARA_DOM0_STACKS;
-	const uint64_t size = ARA_DOM0_HEAP_SIZE + stacks;
+	const uint64_t size = ARA_PAGE_SIZE + ARA_DOM0_HEAP_SIZE + stacks;
 	long base = ara_sys6(__NR_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	uint64_t heap, stack_base;
 	struct ara_gate_cb cb;
+	long r;
 
 	if (ara_sys_failed(base))
 		ara_fatal("mmap of the DOM0 arena failed", base);
-	ara_sys3(__NR_madvise, base, size, MADV_DONTDUMP);
+	r = ara_sys3(__NR_madvise, base, size, MADV_WIPEONFORK);
+	if (r != 0)
+		ara_fatal("madvise(MADV_WIPEONFORK) of the DOM0 arena failed", r);
 	ara_protect((uint64_t)base, size, PROT_READ | PROT_WRITE, ARA_DOM0);
+	heap = (uint64_t)base + ARA_PAGE_SIZE;
+	stack_base = heap + ARA_DOM0_HEAP_SIZE;
 	for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++)
-		ara_tag((uint64_t)base + ARA_DOM0_HEAP_SIZE + i * stride, ARA_PAGE_SIZE, PROT_NONE,
-			ARA_PKEY_DOM0);
-	ara_dom0_heap_init((void *)base, ARA_DOM0_HEAP_SIZE);
+		ara_tag(stack_base + i * stride, ARA_PAGE_SIZE, PROT_NONE, ARA_PKEY_DOM0);
+	ara_live_init((struct ara_live *)base, (void *)heap, ARA_DOM0_HEAP_SIZE);
 
-	cb.free_stacks = ARA_DOM0_STACKS == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ARA_DOM0_STACKS) - 1;
-	cb.stack_base = (uint64_t)base + ARA_DOM0_HEAP_SIZE;
+	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
+	cb.stack_mask = ARA_DOM0_STACKS == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ARA_DOM0_STACKS) - 1;
+	cb.stack_base = stack_base;
 	cb.stack_stride = stride;
 	cb.dispatch = (uint64_t)(uintptr_t)ara_dispatch;
 	return cb;
@@ -136,6 +160,22 @@ static void check_no_rseq(void)
 	r = ara_sys4(__NR_rseq, &area, sizeof(area), RSEQ_FLAG_UNREGISTER, sig);
 	if (r != 0)
 		ara_fatal("rseq unregistration failed", r);
+}
+
+/*
+ * A core dump reads every mapping whatever its key, so this process makes
+ * none, and its /proc/<pid> files belong to root. (ARA's ranges are also
+ * MADV_DONTDUMP; the filter keeps App code from making the process dumpable
+ * again.)
+ */
+static void refuse_core_dumps(void)
+{
+#ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
+	long r = ara_sys5(__NR_prctl, PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+	if (r != 0)
+		ara_fatal("prctl(PR_SET_DUMPABLE, 0) failed", r);
+#endif
 }
 
 /* The gate as mapped must be what the loader hashed in the entry object. */
@@ -192,6 +232,7 @@ uint64_t ara_init(char **envp)
 	ara_sys1(__NR_close, ara_boot_block.libara_fd);
 	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
+	refuse_core_dumps();
 
 	uint64_t text_start, text_end;
 	ara_libara_text(&text_start, &text_end);

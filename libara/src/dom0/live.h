@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * DOM0 state that belongs to one process and must not outlive a fork.
+ *
+ * It sits on a page of DOM0's arena that, like the heap and the stacks, is
+ * MADV_WIPEONFORK: a forked child finds it zeroed. There, the threads that
+ * held DOM0 stacks or the heap lock at the fork do not exist, and the heap's
+ * contents (secrets included) are gone; the first call into DOM0 in the
+ * child rebuilds an empty heap (ara_live_ensure). libara's static data is
+ * not wiped, so DOM0 keeps no secret there.
+ */
+#ifndef ARA_DOM0_LIVE_H
+#define ARA_DOM0_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "heap.h"
+
+enum ara_live_state {
+	ARA_LIVE_UNSET = 0, /* a forked child's: rebuild before use */
+	ARA_LIVE_BUILDING,
+	ARA_LIVE_READY,
+};
+
+struct ara_live {
+	uint64_t claimed_stacks; /* entry/gate.S: bit i set, DOM0 stack i is in use */
+	uint32_t state;		 /* enum ara_live_state */
+	int heap_lock;
+	struct ara_heap heap;
+};
+
+/* This process's state; the pointer itself is set once at initialisation. */
+extern struct ara_live *ara_live;
+
+/* At initialisation: page is the arena's state page, the heap follows it. */
+void ara_live_init(struct ara_live *page, void *heap_base, size_t heap_size);
+
+/* Before any use of the heap after initialisation: rebuilds it in a child. */
+void ara_live_ensure(void);
+
+#endif
