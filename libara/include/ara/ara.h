@@ -45,6 +45,8 @@ enum ara_status {
 #define ARA_MODULE_CORE 0x0000u
 #define ARA_MODULE_RTS 0x0001u
 #define ARA_MODULE_RTM 0x0002u
+/* Reserved for test-only services (tests/variants): never in libara.so. */
+#define ARA_MODULE_TEST 0xffffu
 
 /* Core services (libara/src/dom0/svc_core.c). */
 #define ARA_FID_NULL ARA_FID(ARA_MODULE_CORE, 1)    /* arg ignored; returns ARA_OK */
