@@ -41,6 +41,24 @@
 	movk	\reg, #(((\value) >> 16) & 0xffff), lsl #16
 .endm
 
+/*
+ * Claims the lowest free DOM0 stack: x16 = &ara_gate_cb in, x15 = its index
+ * out; branches to \busy if none is free. Uses x12-x14, x17.
+ */
+.macro claim_stack busy
+	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, stacks that exist
+1:	ldaxr	x17, [x12]
+	bic	x14, x13, x17
+	cbz	x14, \busy
+	rbit	x15, x14
+	clz	x15, x15
+	mov	x14, #1
+	lsl	x14, x14, x15
+	orr	x17, x17, x14
+	stxr	w14, x17, [x12]
+	cbnz	w14, 1b
+.endm
+
 	.section .ara_gate, "ax", %progbits
 	.balign ARA_PAGE_SIZE
 
@@ -57,18 +75,7 @@ ara_gate_landing:
 	isb
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
-	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, stacks that exist
-.Lclaim:				// x15 = index of the lowest free stack
-	ldaxr	x17, [x12]
-	bic	x14, x13, x17
-	cbz	x14, .Lbusy
-	rbit	x15, x14
-	clz	x15, x15
-	mov	x14, #1
-	lsl	x14, x14, x15
-	orr	x17, x17, x14
-	stxr	w14, x17, [x12]
-	cbnz	w14, .Lclaim
+	claim_stack .Lbusy
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
 	madd	x13, x15, x14, x13
 	add	x13, x13, x14		// top of stack x15
@@ -100,6 +107,37 @@ ara_gate_landing:
 	clrex
 	mov	x0, #ARA_GATE_STATUS_BUSY
 	b	.Lscrub
+
+/*
+ * Reached only by the direct branch at the end of the signal entry (page
+ * 2): the kernel delivering SIGSYS for a system call the filter traps (sp =
+ * the signal frame, in App memory), or App code that jumped there with any
+ * registers. Nothing here is trusted: ara_signal reads the frame at the
+ * incoming sp through the same range checks as any argument. It does not
+ * return; it leaves with rt_sigreturn from libara's text.
+ */
+ara_gate_sig_landing:
+	mov32	x16, ARA_POR_ENTER
+	msr	POR_EL0, x16
+	isb
+	mov	x9, sp			// where the frame should be
+	adrp	x16, ara_gate_cb
+	add	x16, x16, :lo12:ara_gate_cb
+.Lsig_claim:
+	claim_stack .Lsig_wait
+	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
+	madd	x13, x15, x14, x13
+	add	sp, x13, x14		// top of stack x15
+	mov	x29, xzr
+	mov	x30, xzr
+	mov	x0, x9
+	mov	x1, x15
+	ldr	x16, [x16, #ARA_CB_SIGNAL]
+	br	x16			// ara_signal(frame, stack index)
+.Lsig_wait:				// every DOM0 stack is taken: a signal cannot fail
+	clrex
+	yield
+	b	.Lsig_claim
 
 	/* Zero fill up to the way out: 0x00000000 is UDF. */
 	.org	ara_gate_dom0 + ARA_GATE_LEAVE_OFFSET
@@ -139,6 +177,24 @@ secure_call:
 	.size	secure_call, . - secure_call
 
 	.org	ara_gate_dom1 + ARA_PAGE_SIZE	// zero fill: UDF; fails if page 1 overflows
+
+/* ---- page 2: the signal entry, on DOM2's key --------------------------- */
+/*
+ * ARA's SIGSYS handler. The kernel runs handlers with POR_EL0_INIT (only
+ * key 0, DOM2's, accessible), so this page must be DOM2's, and App code can
+ * reach it too. It is built like secure_call: the bridge row lets only this
+ * page and DOM0's text execute and no data be touched, so between the msr
+ * (whatever x16 the App jumped in with) and the landing, which writes
+ * DOM0's row first, only isb and a direct branch run. Every other word of
+ * the page is UDF.
+ */
+ara_gate_sig:
+	mov32	x16, ARA_POR_SIGBRIDGE
+	msr	POR_EL0, x16
+	isb
+	b	ara_gate_sig_landing	// the only branch from here into DOM0
+
+	.org	ara_gate_sig + ARA_PAGE_SIZE	// zero fill: UDF; fails if page 2 overflows
 
 /* ---- the control block: DOM0 data, written by libara at initialisation --- */
 	.section .ara_gate_data, "aw", %progbits

@@ -34,6 +34,7 @@ set(ARA_DOM0_SOURCES
   src/scan.c
   src/seccomp_prefix.c
   src/seccomp_ranges.c
+  src/sigframe.c
   src/heap.c
   src/dom0/alloc.c
   src/dom0/boot.c
@@ -49,8 +50,11 @@ set(ARA_DOM0_SOURCES
   src/dom0/seccomp.c
   src/dom0/seccomp_policy.S
   src/dom0/self.c
+  src/dom0/signal.c
+  src/dom0/sigreturn.S
   src/dom0/string.c
-  src/dom0/svc_core.c)
+  src/dom0/svc_core.c
+  src/dom0/thread.c)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 

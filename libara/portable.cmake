@@ -9,5 +9,6 @@ add_library(ara_core STATIC
   src/scan.c
   src/seccomp_prefix.c
   src/seccomp_ranges.c
+  src/sigframe.c
   seccomp/policy.c)
 target_include_directories(ara_core PUBLIC include)

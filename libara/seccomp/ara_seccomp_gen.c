@@ -57,6 +57,28 @@ static int add_denials(scmp_filter_ctx ctx)
 	return 0;
 }
 
+static int add_traps(scmp_filter_ctx ctx)
+{
+	for (size_t i = 0; i < ara_seccomp_trapped_count; i++) {
+		const char *name = ara_seccomp_trapped[i].name;
+		int nr = seccomp_syscall_resolve_name(name); /* the build machine's: see add_denials */
+		int rc;
+
+		if (nr == __NR_SCMP_ERROR ||
+		    seccomp_syscall_resolve_name_arch(SCMP_ARCH_AARCH64, name) == __NR_SCMP_ERROR) {
+			fprintf(stderr, "ara-seccomp-gen: libseccomp does not know %s here or on aarch64\n",
+				name);
+			return -1;
+		}
+		rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 0);
+		if (rc < 0) {
+			fprintf(stderr, "ara-seccomp-gen: rule for %s: %s\n", name, strerror(-rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	scmp_filter_ctx ctx;
@@ -75,7 +97,7 @@ int main(int argc, char **argv)
 	if (ctx && seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE) == 0 &&
 	    seccomp_arch_add(ctx, SCMP_ARCH_AARCH64) == 0 &&
 	    seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) == 0 &&
-	    add_denials(ctx) == 0 && seccomp_export_bpf(ctx, fd) == 0)
+	    add_denials(ctx) == 0 && add_traps(ctx) == 0 && seccomp_export_bpf(ctx, fd) == 0)
 		rc = 0;
 	else
 		fprintf(stderr, "ara-seccomp-gen: libseccomp failed to build the policy\n");

@@ -40,3 +40,14 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 };
 
 const size_t ara_seccomp_denied_count = sizeof(ara_seccomp_denied) / sizeof(ara_seccomp_denied[0]);
+
+const struct ara_seccomp_trap ara_seccomp_trapped[] = {
+	{ "rt_sigreturn", "restores POR_EL0 from a frame App code writes (and, on Linux 6.12, "
+			  "kernel stack garbage when the frame has no POE record)" },
+	{ "rt_sigaction", "could take SIGSYS, ARA's, or block it in a handler's mask" },
+	{ "rt_sigprocmask", "could block SIGSYS, after which a trapped call kills the process" },
+	{ "sigaltstack", "the kernel writes signal frames to the signal stack with every key "
+			 "enabled: on ARA's pages, that is a write into DOM0" },
+};
+
+const size_t ara_seccomp_trapped_count = sizeof(ara_seccomp_trapped) / sizeof(ara_seccomp_trapped[0]);

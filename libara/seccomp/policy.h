@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ARA's system call policy for App code (everything outside DOM0's text):
- * the calls denied with EPERM, each with the reason. Data, shared by the
- * generator (ara_seccomp_gen.c) and the tests; docs/syscalls.md explains
- * each rule.
+ * the calls denied with EPERM and the calls trapped to ARA (SIGSYS, which
+ * ARA handles: libara/src/dom0/signal.c), each with the reason. Data,
+ * shared by the generator (ara_seccomp_gen.c) and the tests;
+ * docs/syscalls.md explains each rule.
  */
 #ifndef ARA_SECCOMP_POLICY_H
 #define ARA_SECCOMP_POLICY_H
@@ -22,5 +23,14 @@ struct ara_seccomp_rule {
 
 extern const struct ara_seccomp_rule ara_seccomp_denied[];
 extern const size_t ara_seccomp_denied_count;
+
+/* Trapped whatever their arguments: ARA checks them and performs the call. */
+struct ara_seccomp_trap {
+	const char *name;
+	const char *why;
+};
+
+extern const struct ara_seccomp_trap ara_seccomp_trapped[];
+extern const size_t ara_seccomp_trapped_count;
 
 #endif

@@ -251,14 +251,28 @@ static void what_libc_programs_need_passes(void **state)
 {
 	const char *const allowed[] = {
 		"read", "write", "openat", "close", "mmap", "mprotect", "munmap", "brk",
-		"clone", "clone3", "futex", "exit_group", "rt_sigaction", "rt_sigprocmask",
-		"rt_sigreturn", "getpid", "gettid", "set_robust_list", "madvise",
+		"clone", "clone3", "futex", "exit_group", "getpid", "gettid", "set_robust_list", "madvise",
 		"sched_setaffinity", "wait4", "pipe2", "socketpair", "execve", "getrandom",
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]); i++)
 		assert_int_equal(verdict(nr_of(allowed[i]), APP_IP, 0), SECCOMP_RET_ALLOW);
+}
+
+static void signal_calls_from_app_code_are_trapped_and_from_dom0_pass(void **state)
+{
+	(void)state;
+	assert_true(ara_seccomp_trapped_count >= 4);
+	for (size_t i = 0; i < ara_seccomp_trapped_count; i++) {
+		int nr = nr_of(ara_seccomp_trapped[i].name);
+
+		assert_int_equal(verdict(nr, APP_IP, 0), SECCOMP_RET_TRAP);
+		assert_int_equal(verdict(nr, APP_IP, 0x1234), SECCOMP_RET_TRAP);
+		assert_int_equal(verdict(nr, DOM0_START + 0x40, 0), SECCOMP_RET_ALLOW);
+	}
+	assert_int_equal(verdict(nr_of("rt_sigreturn"), APP_IP, 0), SECCOMP_RET_TRAP);
+	assert_int_equal(verdict(nr_of("sigaltstack"), APP_IP, 0), SECCOMP_RET_TRAP);
 }
 
 static void another_architecture_is_killed(void **state)
@@ -298,6 +312,7 @@ int main(void)
 		cmocka_unit_test(dom0_text_passes_every_call),
 		cmocka_unit_test(addresses_next_to_dom0_or_in_another_4gib_window_do_not_pass),
 		cmocka_unit_test(what_libc_programs_need_passes),
+		cmocka_unit_test(signal_calls_from_app_code_are_trapped_and_from_dom0_pass),
 		cmocka_unit_test(another_architecture_is_killed),
 		cmocka_unit_test(the_prefix_refuses_ranges_it_cannot_express),
 	};

@@ -29,6 +29,13 @@
 #define ARA_EXIT_INIT_FAILED 8
 /* Exit status when DOM0 finds its own state corrupted (e.g. its heap). */
 #define ARA_EXIT_DOM0_CORRUPT 9
+/*
+ * ARA ended the process because App code asked for what no correct program
+ * does (rt_sigreturn on a frame the kernel would refuse, or one that puts
+ * the signal stack on ARA's pages), or for more than ARA can hold (more
+ * live threads taking signals than it has slots). libara/src/dom0/signal.c.
+ */
+#define ARA_EXIT_REFUSED 10
 
 /* memfd names; /proc/self/maps shows them as "/memfd:<name> (deleted)". */
 #define ARA_MEMFD_APP "ara-app"

@@ -3,19 +3,30 @@
  * Layout of the gate, shared by the entry object (entry/gate.S) and libara's
  * initialisation. Included from assembly.
  *
- * .ara_gate is two pages:
- *   page 0 (DOM0)  the landing that the trampoline branches to, and the way
- *                  out, whose POR_EL0 write is the page's last instruction;
- *   page 1 (DOM1)  the App-callable trampoline: secure_call.
+ * .ara_gate is three pages:
+ *   page 0 (DOM0)  the landings that the trampoline and the signal entry
+ *                  branch to, and the way out, whose POR_EL0 write is the
+ *                  page's last instruction;
+ *   page 1 (DOM1)  the App-callable trampoline: secure_call;
+ *   page 2 (DOM2)  the signal entry: ARA's SIGSYS handler.
  * .ara_gate_data is one DOM0 page holding the control block below.
  */
 #ifndef ARA_GATE_H
 #define ARA_GATE_H
 
 #define ARA_PAGE_SIZE 4096
-#define ARA_GATE_TEXT_SIZE (2 * ARA_PAGE_SIZE)
+#define ARA_GATE_TEXT_SIZE (3 * ARA_PAGE_SIZE)
 #define ARA_GATE_DATA_SIZE ARA_PAGE_SIZE
 #define ARA_GATE_DOM1_OFFSET ARA_PAGE_SIZE
+#define ARA_GATE_SIG_OFFSET (2 * ARA_PAGE_SIZE)
+
+/*
+ * The row the signal entry switches to on its way into DOM0: the entry
+ * page (DOM2's key) and DOM0's text executable, nothing readable or
+ * writable. The kernel enters the handler with only key 0 accessible, and
+ * DOM0's own row does not execute DOM2 pages, hence a row in between.
+ */
+#define ARA_POR_SIGBRIDGE ARA_POR_ROW(ARA_PERM_X, ARA_PERM_NONE, ARA_PERM_X)
 /*
  * The way out, the last four instructions of page 0:
  *   movz/movk x16, #ARA_POR_LEAVE; mov x17, #0; msr POR_EL0, x16
@@ -44,6 +55,7 @@
 #define ARA_CB_STACK_BASE 16
 #define ARA_CB_STACK_STRIDE 24
 #define ARA_CB_DISPATCH 32
+#define ARA_CB_SIGNAL 40
 
 #ifdef __ASSEMBLER__
 /*
@@ -71,6 +83,7 @@ struct ara_gate_cb {
 	uint64_t stack_base;   /* stack i's top is base + (i + 1) * stride */
 	uint64_t stack_stride; /* guard page + stack */
 	uint64_t dispatch;     /* ara_dispatch in libara.so */
+	uint64_t signal;       /* ara_signal in libara.so */
 };
 
 _Static_assert(offsetof(struct ara_gate_cb, claimed) == ARA_CB_CLAIMED, "cb");
@@ -78,6 +91,7 @@ _Static_assert(offsetof(struct ara_gate_cb, stack_mask) == ARA_CB_STACK_MASK, "c
 _Static_assert(offsetof(struct ara_gate_cb, stack_base) == ARA_CB_STACK_BASE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, stack_stride) == ARA_CB_STACK_STRIDE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, dispatch) == ARA_CB_DISPATCH, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, signal) == ARA_CB_SIGNAL, "cb");
 _Static_assert(ARA_DOM0_STACKS <= 64, "the free-stack bitmap is one 64-bit word");
 #endif
 

@@ -28,7 +28,10 @@ void ara_msg_mem(struct ara_msg *m, const char *s, size_t n);
 void ara_msg_hex(struct ara_msg *m, uint64_t v);
 void ara_msg_dec(struct ara_msg *m, long v);
 void ara_msg_emit(struct ara_msg *m);
+/* During initialisation: "initialisation failed", exit ARA_EXIT_INIT_FAILED. */
 __attribute__((noreturn)) void ara_fatal(const char *what, long value);
+/* Later: ends the process with status (ara/boot.h's ARA_EXIT_*). */
+__attribute__((noreturn)) void ara_stop(int status, const char *what, long value);
 
 /* Set from ARA_VERBOSE=1 at initialisation: report what ARA did on stderr. */
 extern int ara_verbose;
@@ -58,5 +61,8 @@ void ara_dom0_free(void *p);
 /* dispatch.c */
 void ara_services_init(void);
 long ara_dispatch(uint64_t fid, uint64_t app_arg);
+
+/* signal.c: the gate's signal landing calls it on a claimed DOM0 stack. */
+__attribute__((noreturn)) void ara_signal(uint64_t app_sp, uint64_t stack_index);
 
 #endif

@@ -24,6 +24,7 @@
 #include <linux/auxvec.h>
 #include <linux/mman.h>
 #include <linux/prctl.h>
+#include <linux/signal.h>
 #include <linux/rseq.h>
 
 #include <mbedtls/sha256.h>
@@ -37,6 +38,7 @@
 #include "live.h"
 #include "mem.h"
 #include "sys.h"
+#include "thread.h"
 
 #define ARA_DOM0_HEAP_SIZE (4u << 20)
 
@@ -105,15 +107,17 @@ void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id doma
 }
 
 /*
- * DOM0's arena: the per-process state page (live.h), the heap, and the
- * stacks, each below a guard page; all DOM0, kept out of core dumps, and
- * zeroed in a forked child (the state page's comment says why).
+ * DOM0's arena: the per-process state page (live.h), the heap, the
+ * stacks, each below a guard page, and the threads' signal slots
+ * (thread.h); all DOM0, kept out of core dumps, and zeroed in a forked
+ * child (the state page's comment says why).
  */
 static struct ara_gate_cb map_dom0_arena(void)
 {
 	const uint64_t stride = ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE;
 	const uint64_t stacks = stride * ARA_DOM0_STACKS;
-	const uint64_t size = ARA_PAGE_SIZE + ARA_DOM0_HEAP_SIZE + stacks;
+	const uint64_t threads = ARA_THREAD_SLOTS * sizeof(struct ara_thread);
+	const uint64_t size = ARA_PAGE_SIZE + ARA_DOM0_HEAP_SIZE + stacks + threads;
 	long base = ara_sys6(__NR_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	uint64_t heap, stack_base;
@@ -131,12 +135,14 @@ static struct ara_gate_cb map_dom0_arena(void)
 	for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++)
 		ara_tag(stack_base + i * stride, ARA_PAGE_SIZE, PROT_NONE, ARA_PKEY_DOM0);
 	ara_live_init((struct ara_live *)base, (void *)heap, ARA_DOM0_HEAP_SIZE);
+	ara_threads_init((struct ara_thread *)(uintptr_t)(stack_base + stacks));
 
 	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
 	cb.stack_mask = ARA_DOM0_STACKS == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ARA_DOM0_STACKS) - 1;
 	cb.stack_base = stack_base;
 	cb.stack_stride = stride;
 	cb.dispatch = (uint64_t)(uintptr_t)ara_dispatch;
+	cb.signal = (uint64_t)(uintptr_t)ara_signal;
 	return cb;
 }
 
@@ -178,6 +184,22 @@ static void refuse_core_dumps(void)
 #endif
 }
 
+/*
+ * SIGSYS, which the filter raises for the system calls it traps, goes to
+ * the gate's signal entry, with every other signal blocked while ARA runs.
+ * The filter keeps App code from changing this (signal.c).
+ */
+static void own_sigsys(uint64_t gate)
+{
+	struct {
+		uint64_t handler, flags, restorer, mask;
+	} act = { gate + ARA_GATE_SIG_OFFSET, SA_SIGINFO, 0, ~UINT64_C(0) };
+	long r = ara_sys4(__NR_rt_sigaction, SIGSYS, &act, NULL, sizeof(act.mask));
+
+	if (r != 0)
+		ara_fatal("rt_sigaction(SIGSYS) failed", r);
+}
+
 /* The gate as mapped must be what the loader hashed in the entry object. */
 static void check_gate(uint64_t gate)
 {
@@ -205,7 +227,8 @@ uint64_t ara_init(char **envp)
 		struct ara_msg m = { .len = 0 };
 
 		ara_msg_str(&m, "ara: TEST-ONLY VARIANT " ARA_TEST_VARIANT_NAME
-				": a protection is removed; this process is not protected\n");
+				": built for a test (a protection removed, a limit lowered or a "
+				"test service added); do not rely on it\n");
 		ara_msg_emit(&m);
 	}
 #endif
@@ -226,6 +249,8 @@ uint64_t ara_init(char **envp)
 	ara_protect(gate, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
 	ara_protect(gate + ARA_GATE_DOM1_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM1);
 	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ | PROT_WRITE, ARA_DOM0);
+	/* DOM2's key, but ARA's code: the scan skips it, the filter keeps it mapped. */
+	ara_protect(gate + ARA_GATE_SIG_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM2);
 	ara_scan_dom2();
 
 	ara_sys1(__NR_close, ara_boot_block.app_fd);
@@ -233,6 +258,7 @@ uint64_t ara_init(char **envp)
 	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
 	refuse_core_dumps();
+	own_sigsys(gate);
 
 	uint64_t text_start, text_end;
 	ara_libara_text(&text_start, &text_end);

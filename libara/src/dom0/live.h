@@ -24,7 +24,7 @@ enum ara_live_state {
 };
 
 struct ara_live {
-	uint64_t claimed_stacks; /* entry/gate.S: bit i set, DOM0 stack i is in use */
+	uint64_t claimed_stacks; /* entry/gate.S, sigreturn.S: bit i set, stack i in use; first */
 	uint32_t state;		 /* enum ara_live_state */
 	int heap_lock;
 	struct ara_heap heap;

@@ -60,15 +60,26 @@ void ara_msg_emit(struct ara_msg *m)
 	m->len = 0;
 }
 
-void ara_fatal(const char *what, long value)
+static void report(const char *prefix, const char *what, long value)
 {
 	struct ara_msg m = { .len = 0 };
 
-	ara_msg_str(&m, "ara: initialisation failed: ");
+	ara_msg_str(&m, prefix);
 	ara_msg_str(&m, what);
 	ara_msg_str(&m, " (");
 	ara_msg_dec(&m, value);
 	ara_msg_str(&m, ")\n");
 	ara_msg_emit(&m);
+}
+
+void ara_fatal(const char *what, long value)
+{
+	report("ara: initialisation failed: ", what, value);
 	ara_sys_exit_group(ARA_EXIT_INIT_FAILED);
+}
+
+void ara_stop(int status, const char *what, long value)
+{
+	report("ara: stopping the process: ", what, value);
+	ara_sys_exit_group(status);
 }

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "sigframe.h"
+
+struct record_head {
+	uint32_t magic, size;
+};
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A record is a head (magic, size) followed by size - 8 bytes. */
+static struct record_head head_at(const uint8_t *r)
+{
+	struct record_head h = { get32(r), get32(r + 4) };
+
+	return h;
+}
+
+enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_t por)
+{
+	uint8_t *const res = f->uc.uc_mcontext.reserved;
+	const uint32_t limit = ARA_SIGCONTEXT_RESERVED;
+	uint8_t *poe = NULL;
+	uint32_t off = 0;
+
+	for (;;) {
+		struct record_head h;
+
+		if (limit - off < sizeof(h))
+			return ARA_SIGFRAME_MALFORMED; /* no terminator */
+		h = head_at(res + off);
+		if (h.magic == 0) {
+			if (h.size != 0)
+				return ARA_SIGFRAME_MALFORMED;
+			break;
+		}
+		if (h.size < sizeof(h) || h.size % 16 || h.size > limit - off)
+			return ARA_SIGFRAME_MALFORMED;
+		if (h.magic == ARA_EXTRA_MAGIC)
+			return ARA_SIGFRAME_EXTRA;
+		if (h.magic == ARA_POE_MAGIC) {
+			if (poe || h.size != ARA_POE_RECORD_SIZE)
+				return ARA_SIGFRAME_MALFORMED;
+			poe = res + off;
+		}
+		off += h.size;
+	}
+	if (!poe) {
+		/* The new record takes the terminator's place; a new terminator follows it. */
+		if (limit - off < ARA_POE_RECORD_SIZE + 16)
+			return ARA_SIGFRAME_FULL;
+		poe = res + off;
+		put32(poe, ARA_POE_MAGIC);
+		put32(poe + 4, ARA_POE_RECORD_SIZE);
+		for (unsigned int i = 0; i < 16; i++)
+			poe[ARA_POE_RECORD_SIZE + i] = 0;
+	}
+	put64(poe + 8, por);
+	return ARA_SIGFRAME_OK;
+}

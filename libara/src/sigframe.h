@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The arm64 Linux signal frame (uapi asm/sigcontext.h, asm/ucontext.h,
+ * arch/arm64/kernel/signal.c), spelled out with fixed-width types so that
+ * DOM0 and the host tests share one definition, and the one edit ARA makes
+ * to every frame it hands to rt_sigreturn: the POR_EL0 it restores.
+ *
+ * rt_sigreturn loads POR_EL0 from the frame's poe_context record without
+ * checking it, and Linux 6.12 loads uninitialised kernel stack when the
+ * record is missing; so ARA sets the record, adding it if absent.
+ * Pure code: DOM0 runs it, the host unit tests it.
+ */
+#ifndef ARA_SIGFRAME_H
+#define ARA_SIGFRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARA_SIGINFO_SIZE 128u
+#define ARA_SIGCONTEXT_RESERVED 4096u
+
+/* Record magics (uapi asm/sigcontext.h; POE's is from Linux 6.12). */
+#define ARA_FPSIMD_MAGIC 0x46508001u
+#define ARA_EXTRA_MAGIC 0x45585401u
+#define ARA_POE_MAGIC 0x504f4530u
+#define ARA_POE_RECORD_SIZE 16u
+
+/* siginfo fields ARA reads (uapi asm-generic/siginfo.h). */
+#define ARA_SI_SIGNO 0u
+#define ARA_SI_CODE 8u
+#define ARA_SI_SYSCALL 24u /* _sigsys._syscall */
+#define ARA_SIGSYS 31
+#define ARA_SYS_SECCOMP 1
+
+struct ara_sigstack {
+	uint64_t ss_sp;
+	int32_t ss_flags;
+	uint32_t pad;
+	uint64_t ss_size;
+};
+
+struct ara_sigcontext {
+	uint64_t fault_address;
+	uint64_t regs[31];
+	uint64_t sp, pc, pstate;
+	uint8_t reserved[ARA_SIGCONTEXT_RESERVED] __attribute__((aligned(16)));
+};
+
+struct ara_ucontext {
+	uint64_t uc_flags;
+	uint64_t uc_link;
+	struct ara_sigstack uc_stack;
+	uint64_t uc_sigmask;
+	uint8_t unused[1024 / 8 - sizeof(uint64_t)]; /* glibc's 1024-bit sigset_t */
+	struct ara_sigcontext uc_mcontext;
+};
+
+struct ara_rt_sigframe {
+	uint8_t info[ARA_SIGINFO_SIZE];
+	struct ara_ucontext uc;
+};
+
+_Static_assert(offsetof(struct ara_ucontext, uc_mcontext) == 176, "asm/ucontext.h");
+_Static_assert(offsetof(struct ara_sigcontext, reserved) == 288, "asm/sigcontext.h");
+_Static_assert(sizeof(struct ara_rt_sigframe) == 4688, "struct rt_sigframe");
+
+enum ara_sigframe_result {
+	ARA_SIGFRAME_OK = 0,
+	ARA_SIGFRAME_MALFORMED = -1, /* a record the kernel would refuse too */
+	ARA_SIGFRAME_EXTRA = -2,     /* extra_context (large SVE/SME state): not supported */
+	ARA_SIGFRAME_FULL = -3,	     /* no room left to add a poe_context record */
+};
+
+/*
+ * Makes f restore POR_EL0 = por: sets the frame's one poe_context record, or
+ * adds one before the terminator. Checks the records the way the kernel's
+ * parse_user_sigframe does (sizes, alignment, bounds, one POE record).
+ */
+enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_t por);
+
+#endif
