@@ -84,6 +84,11 @@ void attack_set_probe_target(uint64_t dom0_addr)
 	probe_target = dom0_addr;
 }
 
+void attack_probe_running(void)
+{
+	probe_ran = 1;
+}
+
 /* App-chosen code: reached only through a hostile x30. */
 void ara_test_probe_main(void)
 {

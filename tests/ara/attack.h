@@ -38,6 +38,9 @@ void attack_install_handlers(void);
 /* The address the probe tries to read; the fault address it expects. */
 void attack_set_probe_target(uint64_t dom0_addr);
 
+/* Marks that App-chosen code runs now: its fault is OUT_PROBE_DOM2. */
+void attack_probe_running(void);
+
 /* Forks; the child runs fn(arg); returns the child's outcome. */
 int attack_run(void (*fn)(uint64_t), uint64_t arg);
 

@@ -461,9 +461,23 @@ static int attack_munmap_tagged(void)
 	return 1;
 }
 
-static int attack_madvise(void)
+static void call_info(uint64_t unused)
 {
 	struct ara_info_arg info;
+
+	(void)unused;
+	printf("secure_call says: %s\n", ara_strerror(secure_call(ARA_FID_INFO, &info)));
+}
+
+/* A gate with a zeroed control block may fault inside DOM0: try it in a child. */
+static void report_wiped_control_block(void)
+{
+	printf("madvise: ARA's control block wiped; a secure_call in a child ends: %s\n",
+	       attack_outcome_name(attack_run(call_info, 0)));
+}
+
+static int attack_madvise(void)
+{
 	long rc;
 
 	if (find_control_block())
@@ -471,14 +485,12 @@ static int attack_madvise(void)
 	rc = madvise((void *)(uintptr_t)control_block, 4096, MADV_DONTNEED);
 	if (stopped("madvise(MADV_DONTNEED) of the gate's control block", rc))
 		return 0;
-	printf("madvise: ARA's control block wiped; secure_call now says: %s\n",
-	       ara_strerror(secure_call(ARA_FID_INFO, &info)));
+	report_wiped_control_block();
 	return 1;
 }
 
 static int attack_madvise_tagged(void)
 {
-	struct ara_info_arg info;
 	long rc;
 
 	if (find_control_block())
@@ -487,8 +499,7 @@ static int attack_madvise_tagged(void)
 	rc = madvise((void *)(uintptr_t)(control_block | (UINT64_C(0xa5) << 56)), 4096, MADV_DONTNEED);
 	if (stopped("madvise(MADV_DONTNEED) of the control block, tagged address", rc))
 		return 0;
-	printf("madvise: ARA's control block wiped; secure_call now says: %s\n",
-	       ara_strerror(secure_call(ARA_FID_INFO, &info)));
+	report_wiped_control_block();
 	return 1;
 }
 

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A compromised App uses signals against ARA (IV5): each attack runs in a
+ * forked child and must be stopped; run against a libara without the
+ * protection it targets (tests/variants), it must get through, the reading
+ * ones by printing DOM0's canary.
+ *
+ *   forged_sigreturn  a handler rewrites its frame: POR_EL0 granting DOM0,
+ *                     and a pc in App code that then reads DOM0;
+ *   forged_sigsys     App code builds the SIGSYS frame of a trapped
+ *                     rt_sigreturn, pointing at a forged frame, and jumps
+ *                     into ARA's SIGSYS handler with it. (A SIGSYS sent
+ *                     with sigqueue cannot get this far: the kernel lets a
+ *                     thread forge SYS_SECCOMP only to itself, which
+ *                     delivers it at once, with x8 = the sending call's
+ *                     number, and ARA never lets SIGSYS be blocked.);
+ *   sigaltstack_dom0  the signal stack on DOM0's pages, where the kernel
+ *                     would write frames with every key enabled;
+ *   sigaction_sigsys  taking SIGSYS, ARA's trap signal, for the App.
+ *
+ * usage: attack_signal ATTACK
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "ara/domains.h"
+#include "attack.h"
+
+#define CANARY "ARA-DOM0-CANARY"
+#define POE_MAGIC 0x504f4530u
+#define SYS_SECCOMP 1
+#define AUDIT_ARCH_AARCH64 0xc00000b7u
+
+/* The row a forged frame asks for: App code runs, and DOM0 is readable. */
+#define FORGED_ROW ARA_POR_ROW(ARA_PERM_RW, ARA_PERM_X, ARA_PERM_RWX)
+
+static struct range dom0[512];
+static size_t n_dom0;
+static _Alignas(16) unsigned char probe_stack[64 * 1024];
+
+/*
+ * Where a forged frame resumes: App code. With DOM2's row its first DOM0
+ * read faults (attack.c classifies it); with the forged row it finds the
+ * canary and prints it.
+ */
+static __attribute__((noreturn)) void leak_probe(void)
+{
+	uint64_t por = por_el0_read();
+
+	printf("App code resumed with POR_EL0 0x%llx\n", (unsigned long long)por);
+	attack_probe_running(); /* a fault from here on is the probe's */
+	for (size_t i = 0; i < n_dom0; i++) {
+		const char *p;
+
+		if (dom0[i].perms[0] != 'r')
+			continue;
+		p = memmem((const void *)(uintptr_t)dom0[i].start, dom0[i].end - dom0[i].start,
+			   CANARY, sizeof(CANARY) - 1);
+		if (p) {
+			printf("LEAK at 0x%llx: %.50s\n", (unsigned long long)(uintptr_t)p, p);
+			_exit(OUT_BREACH_READ);
+		}
+	}
+	_exit(por == ARA_POR_DOM2 ? OUT_RETURNED : OUT_BREACH_POR);
+}
+
+/* Sets the POE record of a frame's context, as a forger would. */
+static int forge_por(mcontext_t *mc, uint64_t por)
+{
+	unsigned char *r = mc->__reserved;
+
+	for (size_t off = 0; off + 8 <= sizeof(mc->__reserved);) {
+		uint32_t magic, size;
+
+		memcpy(&magic, r + off, 4);
+		memcpy(&size, r + off + 4, 4);
+		if (magic == 0 || size < 8)
+			break;
+		if (magic == POE_MAGIC) {
+			memcpy(r + off + 8, &por, 8);
+			return 0;
+		}
+		off += size;
+	}
+	return -1;
+}
+
+static void forge(ucontext_t *uc)
+{
+	if (forge_por(&uc->uc_mcontext, FORGED_ROW)) {
+		printf("FAIL: the frame has no POE record to forge\n");
+		_exit(2);
+	}
+	uc->uc_mcontext.pc = (uint64_t)(uintptr_t)leak_probe;
+	uc->uc_mcontext.sp = (uint64_t)(uintptr_t)(probe_stack + sizeof(probe_stack));
+}
+
+static void forging_handler(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)si;
+	forge(ucv);
+}
+
+static void install(int sig, void (*fn)(int, siginfo_t *, void *))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fn;
+	sa.sa_flags = SA_SIGINFO;
+	if (sigaction(sig, &sa, NULL)) {
+		perror("attack_signal: sigaction");
+		_exit(2);
+	}
+}
+
+static void forged_sigreturn_child(uint64_t unused)
+{
+	(void)unused;
+	attack_install_handlers();
+	install(SIGUSR1, forging_handler);
+	raise(SIGUSR1); /* the handler's return is the forged rt_sigreturn */
+}
+
+/* A whole signal frame, as rt_sigreturn (and ARA's SIGSYS entry) reads it at sp. */
+struct frame {
+	siginfo_t info;
+	ucontext_t uc;
+} __attribute__((aligned(16)));
+
+static struct frame target, sigsys;
+
+static void capture_handler(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig;
+	target.info = *si;
+	memcpy(&target.uc, ucv, sizeof(target.uc));
+}
+
+/* The gate's signal entry: the page after the DOM1 page (ara/gate.h). */
+static uint64_t signal_entry(void)
+{
+	struct range dom1[4];
+
+	if (attack_ranges(ARA_PKEY_DOM1, dom1, 4) != 1) {
+		printf("FAIL: the DOM1 page was not found\n");
+		_exit(2);
+	}
+	return dom1[0].end;
+}
+
+/*
+ * What the kernel would do for a trapped rt_sigreturn, done by App code: a
+ * SIGSYS frame saying "the filter trapped rt_sigreturn, sp = a frame", and
+ * a jump into ARA's SIGSYS handler with sp at it.
+ */
+static void forged_sigsys_child(uint64_t unused)
+{
+	const uint64_t entry = signal_entry();
+
+	(void)unused;
+	attack_install_handlers();
+	install(SIGUSR1, capture_handler);
+	raise(SIGUSR1); /* a genuine frame to start from */
+	forge(&target.uc);
+	sigsys = target;
+	sigsys.info.si_signo = SIGSYS;
+	sigsys.info.si_code = SYS_SECCOMP;
+	sigsys.info.si_syscall = SYS_rt_sigreturn;
+	sigsys.info.si_arch = AUDIT_ARCH_AARCH64;
+	sigsys.uc.uc_mcontext.regs[8] = SYS_rt_sigreturn;
+	sigsys.uc.uc_mcontext.sp = (uint64_t)(uintptr_t)&target;
+	__asm__ volatile("mov sp, %0\n"
+			 "br %1\n"
+			 :
+			 : "r"(&sigsys), "r"(entry)
+			 : "memory");
+	__builtin_unreachable();
+}
+
+static int run_reading(const char *what, void (*child)(uint64_t))
+{
+	int out = attack_run(child, 0);
+
+	printf("ara-evidence: %s: %s\n", what, attack_outcome_name(out));
+	return out == OUT_PROBE_DOM2 ? 0 : 1;
+}
+
+static int attack_forged_sigreturn(void)
+{
+	return run_reading("forged rt_sigreturn frame (POR_EL0 granting DOM0)", forged_sigreturn_child);
+}
+
+static int attack_forged_sigsys(void)
+{
+	return run_reading("forged SYS_SECCOMP SIGSYS for rt_sigreturn", forged_sigsys_child);
+}
+
+/* The largest writable DOM0 range: room for any signal frame. */
+static const struct range *dom0_writable(void)
+{
+	const struct range *best = NULL;
+
+	for (size_t i = 0; i < n_dom0; i++)
+		if (dom0[i].perms[1] == 'w' &&
+		    (!best || dom0[i].end - dom0[i].start > best->end - best->start))
+			best = &dom0[i];
+	return best;
+}
+
+static int refused(const char *what, int rc, int want_errno)
+{
+	if (rc == 0) {
+		printf("%s was not refused\n", what);
+		return 1;
+	}
+	if (errno != want_errno) {
+		printf("%s failed, but not with %s: %s\n", what, strerror(want_errno), strerror(errno));
+		return 1;
+	}
+	printf("ara-evidence: %s: refused with %s\n", what, strerror(errno));
+	return 0;
+}
+
+static int attack_sigaltstack_dom0(void)
+{
+	const struct range *r = dom0_writable();
+	stack_t ss;
+
+	if (!r) {
+		printf("FAIL: no writable DOM0 range\n");
+		return 1;
+	}
+	ss.ss_sp = (void *)(uintptr_t)r->start;
+	ss.ss_size = r->end - r->start;
+	ss.ss_flags = 0;
+	return refused("sigaltstack onto DOM0's pages", sigaltstack(&ss, NULL), EPERM);
+}
+
+static void sigsys_for_the_app(int sig)
+{
+	(void)sig;
+}
+
+static int attack_sigaction_sigsys(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sigsys_for_the_app;
+	return refused("sigaction(SIGSYS), ARA's trap signal", sigaction(SIGSYS, &sa, NULL), EINVAL);
+}
+
+static const struct {
+	const char *name;
+	int (*run)(void);
+} attacks[] = {
+	{ "forged_sigreturn", attack_forged_sigreturn },
+	{ "forged_sigsys", attack_forged_sigsys },
+	{ "sigaltstack_dom0", attack_sigaltstack_dom0 },
+	{ "sigaction_sigsys", attack_sigaction_sigsys },
+};
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s ATTACK\n", argv[0]);
+		return 2;
+	}
+	if (por_el0_read() != ARA_POR_DOM2) {
+		printf("FAIL: not running under ARA\n");
+		return 1;
+	}
+	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
+	if (n_dom0 < 4) {
+		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
+		if (strcmp(argv[1], attacks[i].name) == 0)
+			return attacks[i].run();
+	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
+	return 2;
+}
