@@ -39,9 +39,11 @@ usage() {
 # The operations and their N1 N2 for the instruction counts: chosen so that
 # each batch runs for a second or more of emulated time at most, and the
 # counting boot stays within a few minutes (docs/performance.md).
-OPS=(indirect secure_call getpid pipe socket)
-declare -A N1=([indirect]=100000 [secure_call]=20000 [getpid]=20000 [pipe]=1000 [socket]=1000)
-declare -A N2=([indirect]=300000 [secure_call]=60000 [getpid]=60000 [pipe]=3000 [socket]=3000)
+OPS=(indirect secure_call getpid sigprocmask pipe socket)
+declare -A N1=([indirect]=100000 [secure_call]=20000 [getpid]=20000 [sigprocmask]=2000 [pipe]=1000
+	[socket]=1000)
+declare -A N2=([indirect]=300000 [secure_call]=60000 [getpid]=60000 [sigprocmask]=6000 [pipe]=3000
+	[socket]=3000)
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
 # Batches per run of ara_bench in the counting boot; I(N) is their median.

@@ -35,6 +35,9 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "prctl", 0xffffffffu, PR_SET_DUMPABLE,
 	  "a core dump reads every mapping whatever its key (making the process "
 	  "non-dumpable stays allowed)", 1 },
+	{ "execve", 0, 0, "the new program would keep ARA's filter but not ARA, and die with SIGSYS "
+			  "at its first trapped call: refused here, with a clear error, instead", 0 },
+	{ "execveat", 0, 0, "as execve", 0 },
 	{ "personality", READ_IMPLIES_EXEC, READ_IMPLIES_EXEC,
 	  "READ_IMPLIES_EXEC makes every readable mapping executable, unscanned", 0 },
 };

@@ -5,6 +5,7 @@
  *   indirect     a plain call through a function pointer (the baseline)
  *   secure_call  secure_call(ARA_FID_NULL, NULL): into ARA and back
  *   getpid       the cheapest system call
+ *   sigprocmask  a system call that ARA's filter traps and ARA performs
  *   pipe         a 1-byte round trip to a second process over pipes
  *   socket       the same over an AF_UNIX stream socket pair
  * The last two are what isolating the anchor in its own process would cost.
@@ -41,7 +42,7 @@
 /* Table order; the first is the baseline of the ratios. */
 static const struct bench_op *const all_ops[] = {
 	&bench_op_indirect, &bench_op_secure_call, &bench_op_getpid,
-	&bench_op_pipe,     &bench_op_socket,
+	&bench_op_sigprocmask, &bench_op_pipe, &bench_op_socket,
 };
 #define N_OPS (sizeof(all_ops) / sizeof(all_ops[0]))
 

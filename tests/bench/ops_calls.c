@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-process operations: a plain indirect call (the baseline), a null
- * secure_call, and the cheapest system call.
+ * secure_call, the cheapest system call, and a system call ARA's filter
+ * traps and ARA performs.
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -113,5 +115,31 @@ const struct bench_op bench_op_getpid = {
 	.what = "syscall(SYS_getpid): into the kernel and back",
 	.setup = getpid_setup,
 	.run = getpid_run,
+	.teardown = no_setup,
+};
+
+/*
+ * rt_sigprocmask blocking nothing: one plain system call without ARA; under
+ * ARA a SIGSYS, ARA's handler and an rt_sigreturn (docs/syscalls.md). Its
+ * ratio to getpid is what the trap path costs.
+ */
+static int sigprocmask_run(uint64_t n)
+{
+	const uint64_t none = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, &none, NULL, sizeof(none)) != 0) {
+			fprintf(stderr, "ara_bench: rt_sigprocmask failed\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct bench_op bench_op_sigprocmask = {
+	.name = "sigprocmask",
+	.what = "syscall(SYS_rt_sigprocmask) blocking nothing: trapped and performed by ARA",
+	.setup = no_setup,
+	.run = sigprocmask_run,
 	.teardown = no_setup,
 };
