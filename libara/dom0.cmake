@@ -30,6 +30,7 @@ set(ARA_DOM0_DIR ${CMAKE_CURRENT_SOURCE_DIR} CACHE INTERNAL "")
 set(ARA_DOM0_SOURCES
   src/domains.c
   src/maps.c
+  src/procpath.c
   src/regions.c
   src/scan.c
   src/seccomp_prefix.c
@@ -46,6 +47,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/live.c
   src/dom0/log.c
   src/dom0/maps_walk.c
+  src/dom0/open.c
   src/dom0/scan_apply.c
   src/dom0/seccomp.c
   src/dom0/seccomp_policy.S

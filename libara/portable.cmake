@@ -5,6 +5,7 @@ add_library(ara_core STATIC
   src/heap.c
   src/maps.c
   src/por.c
+  src/procpath.c
   src/regions.c
   src/scan.c
   src/seccomp_prefix.c

@@ -38,6 +38,17 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "execve", 0, 0, "the new program would keep ARA's filter but not ARA, and die with SIGSYS "
 			  "at its first trapped call: refused here, with a clear error, instead", 0 },
 	{ "execveat", 0, 0, "as execve", 0 },
+	{ "open_by_handle_at", 0, 0, "opens a file without a path ARA could check", 0 },
+	{ "mount", 0, 0, "a bind mount gives a /proc/<pid>/mem file another name", 0 },
+	{ "umount2", 0, 0, "as mount", 0 },
+	{ "pivot_root", 0, 0, "as mount", 0 },
+	{ "open_tree", 0, 0, "as mount", 0 },
+	{ "move_mount", 0, 0, "as mount", 0 },
+	{ "fsopen", 0, 0, "as mount", 0 },
+	{ "fsconfig", 0, 0, "as mount", 0 },
+	{ "fsmount", 0, 0, "as mount", 0 },
+	{ "fspick", 0, 0, "as mount", 0 },
+	{ "mount_setattr", 0, 0, "as mount", 0 },
 	{ "personality", READ_IMPLIES_EXEC, READ_IMPLIES_EXEC,
 	  "READ_IMPLIES_EXEC makes every readable mapping executable, unscanned", 0 },
 };
@@ -51,6 +62,9 @@ const struct ara_seccomp_trap ara_seccomp_trapped[] = {
 	{ "rt_sigprocmask", "could block SIGSYS, after which a trapped call kills the process" },
 	{ "sigaltstack", "the kernel writes signal frames to the signal stack with every key "
 			 "enabled: on ARA's pages, that is a write into DOM0" },
+	{ "openat", "/proc/<pid>/mem reads and writes any mapping ignoring keys; only the path "
+		    "(which the filter cannot read) says which file it is" },
+	{ "openat2", "as openat" },
 };
 
 const size_t ara_seccomp_trapped_count = sizeof(ara_seccomp_trapped) / sizeof(ara_seccomp_trapped[0]);

@@ -62,6 +62,10 @@ void ara_dom0_free(void *p);
 void ara_services_init(void);
 long ara_dispatch(uint64_t fid, uint64_t app_arg);
 
+/* open.c: openat and openat2 performed for App code, or -errno. */
+long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode);
+long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size);
+
 /* signal.c: the gate's signal landing calls it on a claimed DOM0 stack. */
 __attribute__((noreturn)) void ara_signal(uint64_t app_sp, uint64_t stack_index);
 

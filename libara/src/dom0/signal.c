@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The trap path (IV4, IV5). The filter traps App code's signal system calls
- * (rt_sigreturn, rt_sigaction, rt_sigprocmask, sigaltstack) with SIGSYS,
+ * (rt_sigreturn, rt_sigaction, rt_sigprocmask, sigaltstack) and its opens
+ * (openat, openat2: open.c) with SIGSYS,
  * whose handler is the gate's signal entry; the gate claims a DOM0 stack
  * and calls ara_signal. ARA performs the call for the App, after checking
  * it, and returns to the App with rt_sigreturn, made from libara's text, on
@@ -109,18 +110,34 @@ static int stack_allowed(const struct ara_sigstack *ss)
 	return ss->ss_size >= ARA_MINSIGSTKSZ && ara_range_is_app(&ara_protected, ss->ss_sp, ss->ss_size);
 }
 
-/* The signal stack the App returns with is the frame's: rt_sigreturn sets it. */
-static long sigaltstack(uint64_t ss, uint64_t oss, struct ara_sigstack *cur)
+/*
+ * The flags sigaltstack reports, as the kernel works them out (sas_ss_flags):
+ * the frame holds only the stored mode, and "on it" depends on the App's sp.
+ */
+static int32_t reported_flags(const struct ara_sigstack *cur, uint64_t app_sp)
 {
-	const struct ara_sigstack old = *cur;
+	const uint32_t autodisarm = (uint32_t)cur->ss_flags & SS_AUTODISARM;
+
+	if (cur->ss_size == 0)
+		return SS_DISABLE;
+	if (!autodisarm && app_sp > cur->ss_sp && app_sp - cur->ss_sp <= cur->ss_size)
+		return SS_ONSTACK;
+	return (int32_t)autodisarm;
+}
+
+/* The signal stack the App returns with is the frame's: rt_sigreturn sets it. */
+static long sigaltstack(uint64_t ss, uint64_t oss, struct ara_sigstack *cur, uint64_t app_sp)
+{
+	struct ara_sigstack old = *cur;
 	struct ara_sigstack req;
 
+	old.ss_flags = reported_flags(cur, app_sp);
 	if (ss) {
 		unsigned int mode;
 
 		if (ara_copy_from_app(&req, ss, sizeof(req)) != ARA_OK)
 			return -EFAULT;
-		if (old.ss_flags & SS_ONSTACK)
+		if (old.ss_flags == SS_ONSTACK)
 			return -EPERM; /* the kernel's rule: not while on it */
 		mode = (unsigned int)req.ss_flags & ~SS_AUTODISARM;
 		if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
@@ -149,7 +166,11 @@ static long perform(uint64_t nr, const uint64_t *a, struct ara_rt_sigframe *out)
 	case __NR_rt_sigprocmask:
 		return sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask);
 	case __NR_sigaltstack:
-		return sigaltstack(a[0], a[1], &out->uc.uc_stack);
+		return sigaltstack(a[0], a[1], &out->uc.uc_stack, out->uc.uc_mcontext.sp);
+	case __NR_openat:
+		return ara_app_openat(a[0], a[1], a[2], a[3]);
+	case __NR_openat2:
+		return ara_app_openat2(a[0], a[1], a[2], a[3]);
 	default: /* only a forged SIGSYS gets here */
 		return -ENOSYS;
 	}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * openat and openat2 for App code (IV4), which the filter traps: the kernel
+ * reads and writes any mapping through /proc/<pid>/mem ignoring keys, and
+ * only the path says which file that is.
+ *
+ * The check must hold for the descriptor the App gets, and no other App
+ * thread may use a descriptor before it is checked (descriptor numbers are
+ * easy to guess). So ARA first opens the path with O_PATH, which gives a
+ * descriptor that cannot read or write, checks the file it names (procfs,
+ * and a memory file by the path the kernel reports for it), and only then
+ * opens that same file for the App through /proc/self/fd/N, which cannot
+ * name another file whatever happens to the path meanwhile. A file the App
+ * creates is made with O_EXCL, so it is new, and procfs makes no files.
+ */
+#include <asm/statfs.h>
+#include <linux/fcntl.h>
+#include <linux/openat2.h>
+
+#include "dom0.h"
+#include "mem.h"
+#include "procpath.h"
+#include "sys.h"
+
+#define ENOENT 2
+#define EACCES 13
+#define EEXIST 17
+#define EFAULT 14
+#define EINVAL 22
+#define ELOOP 40
+#define ENAMETOOLONG 36
+#define E2BIG 7
+
+#define PROC_SUPER_MAGIC 0x9fa0
+#define ARA_PATH_MAX 4096u
+#define ARA_PAGE 4096u
+#define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
+
+/* The App's NUL-terminated path, page by page (a read must not cross into an unmapped page). */
+static long copy_path(char *dst, uint64_t src)
+{
+	size_t got = 0;
+
+	while (got < ARA_PATH_MAX) {
+		size_t chunk = ARA_PAGE - (size_t)((src + got) % ARA_PAGE);
+
+		if (chunk > ARA_PATH_MAX - got)
+			chunk = ARA_PATH_MAX - got;
+		if (ara_copy_from_app(dst + got, src + got, chunk) != ARA_OK)
+			return -EFAULT;
+		for (size_t i = 0; i < chunk; i++)
+			if (dst[got + i] == '\0')
+				return (long)(got + i);
+		got += chunk;
+	}
+	return -ENAMETOOLONG;
+}
+
+/* "/proc/self/fd/<fd>" into buf. */
+static void fd_path(char buf[32], long fd)
+{
+	static const char prefix[] = "/proc/self/fd/";
+	char digits[20];
+	size_t n = 0, len = sizeof(prefix) - 1;
+
+	memcpy(buf, prefix, len);
+	do
+		digits[n++] = (char)('0' + fd % 10);
+	while ((fd /= 10) > 0);
+	while (n > 0)
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+}
+
+/* Is the file behind an O_PATH descriptor one App code may not open? Fails closed. */
+static int denied(long probe)
+{
+	struct statfs fs;
+	char link[32], target[ARA_PATH_MAX];
+	long n;
+
+	if (ara_sys2(__NR_fstatfs, probe, &fs) != 0)
+		return 1;
+	if (fs.f_type != PROC_SUPER_MAGIC)
+		return 0;
+	fd_path(link, probe);
+	n = ara_sys4(__NR_readlinkat, AT_FDCWD, link, target, sizeof(target));
+	return n <= 0 || (size_t)n >= sizeof(target) || ara_proc_path_denied(target, (size_t)n);
+}
+
+static long open_path(long dirfd, const char *path, const struct open_how *how, int use_openat2)
+{
+	if (use_openat2)
+		return ara_sys4(__NR_openat2, dirfd, path, how, sizeof(*how));
+	return ara_sys4(__NR_openat, dirfd, path, (long)how->flags, (long)how->mode);
+}
+
+/*
+ * path names a symbolic link whose target does not exist (O_CREAT found
+ * nothing, then O_EXCL found something): rewrites path into the link's
+ * target, as the kernel would follow it to create the file. 0 if it did,
+ * 1 if path is no link (a file appeared meanwhile: probe again), or -errno.
+ */
+static long follow_dangling(long dirfd, char path[ARA_PATH_MAX], const struct open_how *how,
+			    int use_openat2)
+{
+	const struct open_how link_how = { .flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
+					   .mode = 0,
+					   .resolve = how->resolve };
+	char target[ARA_PATH_MAX];
+	size_t dir_len = 0, len = 0;
+	long link = open_path(dirfd, path, &link_how, use_openat2), n;
+
+	if (link < 0)
+		return link;
+	n = ara_sys4(__NR_readlinkat, link, "", target, sizeof(target));
+	ara_sys1(__NR_close, link);
+	if (n < 0)
+		return 1;
+	if ((size_t)n >= sizeof(target))
+		return -ENAMETOOLONG;
+	while (path[len])
+		len++;
+	if (target[0] != '/') /* relative to the link's directory */
+		for (size_t i = 0; i < len; i++)
+			if (path[i] == '/')
+				dir_len = i + 1;
+	if (dir_len + (size_t)n >= ARA_PATH_MAX)
+		return -ENAMETOOLONG;
+	memcpy(path + dir_len, target, (size_t)n);
+	path[dir_len + (size_t)n] = '\0';
+	return 0;
+}
+
+static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_how *how,
+			 int use_openat2)
+{
+	const uint64_t flags = how->flags;
+	struct open_how probe_how = { .flags = O_PATH | O_CLOEXEC | (flags & (O_NOFOLLOW | O_DIRECTORY)),
+				      .mode = 0,
+				      .resolve = how->resolve };
+	struct open_how create = *how;
+	char link[32];
+
+	if ((flags & O_TMPFILE) == O_TMPFILE) /* an unnamed new file: not procfs's */
+		return open_path(dirfd, path, how, use_openat2);
+	create.flags |= O_EXCL;
+	if ((flags & O_CREAT) && (flags & O_EXCL)) /* the App wants a new file: never procfs's */
+		return open_path(dirfd, path, how, use_openat2);
+	for (int round = 0; round < ROUNDS; round++) {
+		long probe = open_path(dirfd, path, &probe_how, use_openat2), fd;
+
+		if (probe == -ENOENT && (flags & O_CREAT)) {
+			fd = open_path(dirfd, path, &create, use_openat2);
+			if (fd != -EEXIST)
+				return fd;
+			/* A dangling link (O_EXCL does not follow it), or a file made meanwhile. */
+			fd = follow_dangling(dirfd, path, how, use_openat2);
+			if (fd < 0)
+				return fd;
+			continue;
+		}
+		if (probe < 0)
+			return probe;
+		if (denied(probe)) {
+			ara_sys1(__NR_close, probe);
+			return -EACCES;
+		}
+		if (flags & O_PATH) {
+			if (!(flags & O_CLOEXEC))
+				ara_sys3(__NR_fcntl, probe, F_SETFD, 0);
+			return probe;
+		}
+		/*
+		 * The file exists: no O_CREAT. /proc/self/fd/N is itself a link,
+		 * so no O_NOFOLLOW either; the probe honoured it, and opening the
+		 * symbolic link it then holds fails with ELOOP, as the App's open
+		 * would have.
+		 */
+		fd_path(link, probe);
+		fd = ara_sys4(__NR_openat, AT_FDCWD, link, (long)(flags & ~(uint64_t)(O_CREAT | O_NOFOLLOW)),
+			      0);
+		ara_sys1(__NR_close, probe);
+		return fd;
+	}
+	return -ELOOP;
+}
+
+long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode)
+{
+	char path[ARA_PATH_MAX];
+	struct open_how how = { .flags = flags & 0xffffffffu, .mode = mode & 0xffffffffu, .resolve = 0 };
+	long r = copy_path(path, app_path);
+
+	if (r < 0)
+		return r;
+	return open_checked((long)(int)dirfd, path, &how, 0);
+}
+
+long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size)
+{
+	char path[ARA_PATH_MAX];
+	struct open_how how;
+	long r;
+
+	if (size < sizeof(how))
+		return -EINVAL;
+	if (size > sizeof(how)) {
+		/* A later, larger struct: its extra bytes must be zero (we know none of them). */
+		uint8_t extra[64];
+
+		if (size - sizeof(how) > sizeof(extra))
+			return -E2BIG;
+		if (ara_copy_from_app(extra, app_how + sizeof(how), size - sizeof(how)) != ARA_OK)
+			return -EFAULT;
+		for (size_t i = 0; i < size - sizeof(how); i++)
+			if (extra[i])
+				return -E2BIG;
+	}
+	if (ara_copy_from_app(&how, app_how, sizeof(how)) != ARA_OK)
+		return -EFAULT;
+	r = copy_path(path, app_path);
+	if (r < 0)
+		return r;
+	return open_checked((long)(int)dirfd, path, &how, 1);
+}
