@@ -43,6 +43,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/ctor.S
   src/dom0/dispatch.c
   src/dom0/entropy.c
+  src/dom0/exec.c
   src/dom0/init.c
   src/dom0/live.c
   src/dom0/log.c

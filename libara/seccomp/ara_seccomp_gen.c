@@ -70,7 +70,12 @@ static int add_traps(scmp_filter_ctx ctx)
 				name);
 			return -1;
 		}
-		rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 0);
+		if (ara_seccomp_trapped[i].bits)
+			rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1,
+					      SCMP_CMP(ara_seccomp_trapped[i].arg, SCMP_CMP_MASKED_EQ,
+						       ara_seccomp_trapped[i].bits, ara_seccomp_trapped[i].bits));
+		else
+			rc = seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 0);
 		if (rc < 0) {
 			fprintf(stderr, "ara-seccomp-gen: rule for %s: %s\n", name, strerror(-rc));
 			return -1;

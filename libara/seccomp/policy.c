@@ -39,6 +39,8 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 			  "at its first trapped call: refused here, with a clear error, instead", 0 },
 	{ "execveat", 0, 0, "as execve", 0 },
 	{ "open_by_handle_at", 0, 0, "opens a file without a path ARA could check", 0 },
+	{ "remap_file_pages", 0, 0, "rearranges the file pages behind a mapping, executable "
+				    "ones included, unscanned", 0 },
 	{ "mount", 0, 0, "a bind mount gives a /proc/<pid>/mem file another name", 0 },
 	{ "umount2", 0, 0, "as mount", 0 },
 	{ "pivot_root", 0, 0, "as mount", 0 },
@@ -55,16 +57,22 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 
 const size_t ara_seccomp_denied_count = sizeof(ara_seccomp_denied) / sizeof(ara_seccomp_denied[0]);
 
+#define PROT_EXEC 0x4u
+#define SHM_EXEC 0100000u
+
 const struct ara_seccomp_trap ara_seccomp_trapped[] = {
 	{ "rt_sigreturn", "restores POR_EL0 from a frame App code writes (and, on Linux 6.12, "
-			  "kernel stack garbage when the frame has no POE record)" },
-	{ "rt_sigaction", "could take SIGSYS, ARA's, or block it in a handler's mask" },
-	{ "rt_sigprocmask", "could block SIGSYS, after which a trapped call kills the process" },
+			  "kernel stack garbage when the frame has no POE record)", 0, 0 },
+	{ "rt_sigaction", "could take SIGSYS, ARA's, or block it in a handler's mask", 0, 0 },
+	{ "rt_sigprocmask", "could block SIGSYS, after which a trapped call kills the process", 0, 0 },
 	{ "sigaltstack", "the kernel writes signal frames to the signal stack with every key "
-			 "enabled: on ARA's pages, that is a write into DOM0" },
+			 "enabled: on ARA's pages, that is a write into DOM0", 0, 0 },
 	{ "openat", "/proc/<pid>/mem reads and writes any mapping ignoring keys; only the path "
-		    "(which the filter cannot read) says which file it is" },
-	{ "openat2", "as openat" },
+		    "(which the filter cannot read) says which file it is", 0, 0 },
+	{ "openat2", "as openat", 0, 0 },
+	{ "mmap", "executable code must be scanned, and stay as scanned", 2, PROT_EXEC },
+	{ "mprotect", "as mmap", 2, PROT_EXEC },
+	{ "shmat", "shared memory made executable keeps writable aliases", 2, SHM_EXEC },
 };
 
 const size_t ara_seccomp_trapped_count = sizeof(ara_seccomp_trapped) / sizeof(ara_seccomp_trapped[0]);

@@ -24,10 +24,12 @@ struct ara_seccomp_rule {
 extern const struct ara_seccomp_rule ara_seccomp_denied[];
 extern const size_t ara_seccomp_denied_count;
 
-/* Trapped whatever their arguments: ARA checks them and performs the call. */
+/* Trapped (if bits: only when argument arg has all of them set); ARA performs the call. */
 struct ara_seccomp_trap {
 	const char *name;
 	const char *why;
+	unsigned int arg;
+	uint64_t bits;
 };
 
 extern const struct ara_seccomp_trap ara_seccomp_trapped[];

@@ -260,19 +260,34 @@ static void what_libc_programs_need_passes(void **state)
 		assert_int_equal(verdict(nr_of(allowed[i]), APP_IP, 0), SECCOMP_RET_ALLOW);
 }
 
-static void signal_calls_from_app_code_are_trapped_and_from_dom0_pass(void **state)
+static void trapped_calls_from_app_code_trap_and_from_dom0_pass(void **state)
 {
 	(void)state;
 	assert_true(ara_seccomp_trapped_count >= 4);
 	for (size_t i = 0; i < ara_seccomp_trapped_count; i++) {
-		int nr = nr_of(ara_seccomp_trapped[i].name);
+		const struct ara_seccomp_trap *t = &ara_seccomp_trapped[i];
+		uint64_t args[6] = { 0x1234, 0, 0, 0, 0, 0 };
+		int nr = nr_of(t->name);
 
-		assert_int_equal(verdict(nr, APP_IP, 0), SECCOMP_RET_TRAP);
-		assert_int_equal(verdict(nr, APP_IP, 0x1234), SECCOMP_RET_TRAP);
-		assert_int_equal(verdict(nr, DOM0_START + 0x40, 0), SECCOMP_RET_ALLOW);
+		args[t->arg] |= t->bits;
+		assert_int_equal(verdict6(nr, APP_IP, args), SECCOMP_RET_TRAP);
+		assert_int_equal(verdict6(nr, DOM0_START + 0x40, args), SECCOMP_RET_ALLOW);
+		if (t->bits) { /* without its bits the call goes on to the rest of the policy */
+			args[t->arg] &= ~t->bits;
+			assert_int_equal(verdict6(nr, APP_IP, args), SECCOMP_RET_ALLOW);
+		}
 	}
 	assert_int_equal(verdict(nr_of("rt_sigreturn"), APP_IP, 0), SECCOMP_RET_TRAP);
 	assert_int_equal(verdict(nr_of("sigaltstack"), APP_IP, 0), SECCOMP_RET_TRAP);
+	{
+		const uint64_t rx[6] = { 0x10000, 4096, 5 /* PROT_READ | PROT_EXEC */, 2, 0, 0 };
+		const uint64_t rw[6] = { 0x10000, 4096, 3 /* PROT_READ | PROT_WRITE */, 2, 0, 0 };
+
+		assert_int_equal(verdict6(nr_of("mmap"), APP_IP, rx), SECCOMP_RET_TRAP);
+		assert_int_equal(verdict6(nr_of("mprotect"), APP_IP, rx), SECCOMP_RET_TRAP);
+		assert_int_equal(verdict6(nr_of("mmap"), APP_IP, rw), SECCOMP_RET_ALLOW);
+		assert_int_equal(verdict6(nr_of("mprotect"), APP_IP, rw), SECCOMP_RET_ALLOW);
+	}
 }
 
 static void another_architecture_is_killed(void **state)
@@ -312,7 +327,7 @@ int main(void)
 		cmocka_unit_test(dom0_text_passes_every_call),
 		cmocka_unit_test(addresses_next_to_dom0_or_in_another_4gib_window_do_not_pass),
 		cmocka_unit_test(what_libc_programs_need_passes),
-		cmocka_unit_test(signal_calls_from_app_code_are_trapped_and_from_dom0_pass),
+		cmocka_unit_test(trapped_calls_from_app_code_trap_and_from_dom0_pass),
 		cmocka_unit_test(another_architecture_is_killed),
 		cmocka_unit_test(the_prefix_refuses_ranges_it_cannot_express),
 	};

@@ -66,6 +66,13 @@ long ara_dispatch(uint64_t fid, uint64_t app_arg);
 long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode);
 long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size);
 
+/* exec.c: mmap and mprotect with PROT_EXEC for App code (IV1 at run time). */
+#define ARA_EXEC_STAGE_SIZE (UINT64_C(256) << 20) /* the largest such mapping */
+void ara_exec_init(void);
+long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd,
+		  uint64_t off);
+long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
+
 /* signal.c: the gate's signal landing calls it on a claimed DOM0 stack. */
 __attribute__((noreturn)) void ara_signal(uint64_t app_sp, uint64_t stack_index);
 

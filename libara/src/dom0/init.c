@@ -251,6 +251,7 @@ uint64_t ara_init(char **envp)
 	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ | PROT_WRITE, ARA_DOM0);
 	/* DOM2's key, but ARA's code: the scan skips it, the filter keeps it mapped. */
 	ara_protect(gate + ARA_GATE_SIG_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM2);
+	ara_exec_init(); /* its staging window is protected, so the scan skips it */
 	ara_scan_dom2();
 
 	ara_sys1(__NR_close, ara_boot_block.app_fd);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The trap path (IV4, IV5). The filter traps App code's signal system calls
- * (rt_sigreturn, rt_sigaction, rt_sigprocmask, sigaltstack) and its opens
- * (openat, openat2: open.c) with SIGSYS,
+ * (rt_sigreturn, rt_sigaction, rt_sigprocmask, sigaltstack), its opens
+ * (openat, openat2: open.c) and what would make memory executable (mmap,
+ * mprotect with PROT_EXEC: exec.c; shmat with SHM_EXEC) with SIGSYS,
  * whose handler is the gate's signal entry; the gate claims a DOM0 stack
  * and calls ara_signal. ARA performs the call for the App, after checking
  * it, and returns to the App with rt_sigreturn, made from libara's text, on
@@ -30,6 +31,7 @@
 
 #define EPERM 1
 #define ENOMEM 12
+#define EACCES 13
 #define EFAULT 14
 #define EINVAL 22
 #define ENOSYS 38
@@ -171,6 +173,12 @@ static long perform(uint64_t nr, const uint64_t *a, struct ara_rt_sigframe *out)
 		return ara_app_openat(a[0], a[1], a[2], a[3]);
 	case __NR_openat2:
 		return ara_app_openat2(a[0], a[1], a[2], a[3]);
+	case __NR_mmap:
+		return ara_app_mmap(a[0], a[1], a[2], a[3], a[4], a[5]);
+	case __NR_mprotect:
+		return ara_app_mprotect(a[0], a[1], a[2]);
+	case __NR_shmat: /* with SHM_EXEC: shared memory has writable aliases */
+		return -EACCES;
 	default: /* only a forged SIGSYS gets here */
 		return -ENOSYS;
 	}
