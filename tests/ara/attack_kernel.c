@@ -5,12 +5,18 @@
  * only if the call fails with EPERM; if it succeeds, the program goes on to
  * use it against DOM0 (reads DOM0's read-only data and prints what it finds
  * around DOM0's canary, which the ctest treats as a leak) and fails.
+ * Further attacks need no denied call: read() and write() with DOM0 buffers
+ * and plain loads, which the overlay itself stops, and a core dump of a
+ * forked child.
  *
  * usage: attack_kernel ATTACK   (attack_kernel list: the attacks)
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <linux/filter.h>
 #include <linux/perf_event.h>
 #include <linux/rseq.h>
@@ -23,6 +29,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -514,10 +521,337 @@ static int attack_mprotect(void)
 		       mprotect((void *)(uintptr_t)text, 4096, PROT_NONE)) ? 0 : 1;
 }
 
-static const struct {
+/* --- DOM0's pages through the overlay itself ---------------------------
+ *
+ * These need no denied system call: the kernel's own accesses to user
+ * memory (uaccess) and App loads honour POR_EL0. They find their target in
+ * libara's symbol table, not by its key, so that they also run against the
+ * no-dom0-key variant (DOM0's data left on key 0), where they must get
+ * through.
+ */
+
+/* Address of a libara symbol in this process, or 0 (with a FAIL line). */
+static uint64_t libara_symbol(const char *name)
+{
+	uint64_t base = memfd_base("ara-libara"), at = symbol(libara_file, name);
+
+	if (!base || !at) {
+		printf("FAIL: cannot find libara's %s in %s\n", name, libara_file);
+		return 0;
+	}
+	return base + at;
+}
+
+/*
+ * write() of [src, src + len) to a fresh pipe: 1 if refused with EFAULT,
+ * else shows what got out. Fresh, because a refused write() still takes
+ * one of the pipe's 16 slots (empty): 16 of them and the next one blocks.
+ */
+static int write_refused(uint64_t src, size_t len)
+{
+	static unsigned char got[4096];
+	int p[2], refused;
+	ssize_t n;
+
+	if (pipe(p)) {
+		printf("FAIL: pipe() failed\n");
+		return 0;
+	}
+	n = write(p[1], (const void *)(uintptr_t)src, len);
+	refused = n == -1 && errno == EFAULT;
+	if (!refused) {
+		printf("FAIL: write() from DOM0 at 0x%llx returned %zd (errno %d), not EFAULT\n",
+		       (unsigned long long)src, n, n == -1 ? errno : 0);
+		if (n > 0 && read(p[0], got, (size_t)n) == n)
+			show_leak(got, (size_t)n, src);
+	}
+	close(p[0]);
+	close(p[1]);
+	return refused;
+}
+
+static int attack_write_from_dom0(void)
+{
+	uint64_t canary = libara_symbol("dom0_canary");
+	unsigned int tried = 1, refused;
+
+	if (!canary)
+		return 1;
+	/* The canary itself, then the first page of every readable DOM0 range. */
+	refused = write_refused(canary, 64);
+	for (size_t i = 0; i < n_dom0; i++)
+		if (dom0[i].perms[0] == 'r')
+			tried++, refused += write_refused(dom0[i].start, 4096);
+	if (refused == tried) {
+		printf("ara-evidence: write() to a pipe from DOM0's canary and %u readable DOM0 "
+		       "ranges: EFAULT\n", tried - 1);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * read() of one byte from a pipe into dst: 1 if refused with EFAULT. Each
+ * attempt puts a byte in first; a refused read leaves it there, unread.
+ */
+static int read_refused(int p[2], uint64_t dst)
+{
+	ssize_t n;
+
+	if (write(p[1], "A", 1) != 1) {
+		printf("FAIL: write() to a pipe failed\n");
+		return 0;
+	}
+	n = read(p[0], (void *)(uintptr_t)dst, 1);
+	if (n == -1 && errno == EFAULT)
+		return 1;
+	printf("BREACH: read() into DOM0 at 0x%llx was not refused: returned %zd (errno %d)\n",
+	       (unsigned long long)dst, n, n == -1 ? errno : 0);
+	return 0;
+}
+
+static int attack_read_into_dom0(void)
+{
+	/* A DOM0 variable that a stray byte cannot harm: the verbosity flag. */
+	uint64_t flag = libara_symbol("ara_verbose");
+	unsigned int tried = 1, refused;
+	int p[2];
+
+	if (!flag || pipe(p))
+		return 1;
+	refused = read_refused(p, flag);
+	for (size_t i = 0; i < n_dom0; i++)
+		if (dom0[i].perms[1] == 'w')
+			tried++, refused += read_refused(p, dom0[i].start);
+	if (refused == tried) {
+		printf("ara-evidence: read() from a pipe into libara's ara_verbose and %u writable "
+		       "DOM0 ranges: EFAULT\n", tried - 1);
+		return 0;
+	}
+	return 1;
+}
+
+/* In a forked child: plain loads of the canary, shown if they complete. */
+static void load_canary(uint64_t canary)
+{
+	unsigned char got[64];
+
+	for (size_t i = 0; i < sizeof(got); i++)
+		got[i] = *(volatile unsigned char *)(uintptr_t)(canary + i);
+	show_leak(got, sizeof(got), canary);
+}
+
+static int attack_direct_read(void)
+{
+	uint64_t canary = libara_symbol("dom0_canary");
+	int got;
+
+	if (!canary)
+		return 1;
+	attack_install_handlers();
+	got = attack_run(load_canary, canary);
+	if (got == OUT_PKUERR) {
+		printf("ara-evidence: a load of DOM0's canary by App code: SEGV_PKUERR\n");
+		return 0;
+	}
+	printf("FAIL: a load of DOM0's canary by App code: %s (%d), not SEGV_PKUERR\n",
+	       attack_outcome_name(got), got);
+	return 1;
+}
+
+/* --- a core dump of a forked child ------------------------------------ */
+
+/* The kernel writes cores where core_pattern says: a plain name lands in the cwd. */
+static int core_pattern_is_plain(void)
+{
+	char pat[256] = "";
+	FILE *f = fopen("/proc/sys/kernel/core_pattern", "r");
+
+	if (f) {
+		if (!fgets(pat, sizeof(pat), f))
+			pat[0] = 0;
+		fclose(f);
+	}
+	pat[strcspn(pat, "\n")] = 0;
+	if (pat[0] && pat[0] != '|' && !strchr(pat, '/')) {
+		printf("core_dump_child: core_pattern is \"%s\"\n", pat);
+		return 1;
+	}
+	printf("FAIL: core_pattern is \"%s\", not a plain file name: no core to check\n", pat);
+	return 0;
+}
+
+/* The whole file at path in a malloc'ed buffer, or NULL. */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *img = NULL;
+	long n = -1;
+
+	if (f && fseek(f, 0, SEEK_END) == 0)
+		n = ftell(f);
+	if (n > 0 && fseek(f, 0, SEEK_SET) == 0 && (img = malloc((size_t)n)) &&
+	    fread(img, 1, (size_t)n, f) != (size_t)n) {
+		free(img);
+		img = NULL;
+	}
+	if (f)
+		fclose(f);
+	*size = (size_t)n;
+	return img;
+}
+
+/*
+ * 1 if the core file at path holds DOM0's canary in a segment of DOM0.
+ * Only DOM0's segments count: the App's own image holds the string too (it
+ * searches for it).
+ */
+static int core_leaks(const char *path)
+{
+	size_t size;
+	unsigned char *img = slurp(path, &size);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+	const Elf64_Phdr *ph;
+	int leaked = 0;
+
+	if (!img || size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
+	    eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(*ph) > size) {
+		printf("core_dump_child: %s is not an ELF core\n", path);
+		free(img);
+		return 0;
+	}
+	ph = (const Elf64_Phdr *)(img + eh->e_phoff);
+	for (unsigned int i = 0; i < eh->e_phnum; i++) {
+		const unsigned char *seg = img + ph[i].p_offset, *hit;
+
+		if (ph[i].p_type != PT_LOAD || ph[i].p_offset + ph[i].p_filesz > size)
+			continue;
+		for (size_t r = 0; r < n_dom0; r++)
+			if (ph[i].p_vaddr >= dom0[r].start && ph[i].p_vaddr < dom0[r].end &&
+			    (hit = memmem(seg, ph[i].p_filesz, CANARY, sizeof(CANARY) - 1))) {
+				printf("core_dump_child: %s holds DOM0's canary\n", path);
+				show_leak(hit, ph[i].p_filesz - (size_t)(hit - seg),
+					  ph[i].p_vaddr + (uint64_t)(hit - seg));
+				leaked = 1;
+			}
+	}
+	free(img);
+	return leaked;
+}
+
+/*
+ * The child: tries to make itself dumpable (errno, or 0, to fd), then dies
+ * of a core-dumping signal in dir. The kernel reads the pages for the core
+ * with the dying thread's POR_EL0: killed in App code, the core holds zeros
+ * for DOM0. So the child loops on secure_call until SIGXCPU (a core-dumping
+ * signal) comes, after a second of CPU time; it is delivered on the way
+ * back to user space, often from one of DOM0's own system calls, with
+ * DOM0's row.
+ */
+static __attribute__((noreturn)) void dump_core(const char *dir, int fd)
+{
+	struct rlimit core = { RLIM_INFINITY, RLIM_INFINITY }, cpu;
+	struct ara_echo_arg echo = { .in = 1 };
+	int err = prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) ? errno : 0;
+	int filter;
+
+	if (write(fd, &err, sizeof(err)) != sizeof(err))
+		_exit(2);
+	if (setrlimit(RLIMIT_CORE, &core) && getrlimit(RLIMIT_CORE, &core) == 0) {
+		core.rlim_cur = core.rlim_max;
+		setrlimit(RLIMIT_CORE, &core);
+	}
+	/* File-backed private mappings too (libara's read-only data); best effort. */
+	filter = open("/proc/self/coredump_filter", O_WRONLY);
+	if (filter >= 0) {
+		if (write(filter, "0x7f", 4) != 4)
+			printf("core_dump_child: coredump_filter not set\n");
+		close(filter);
+	}
+	if (chdir(dir) || getrlimit(RLIMIT_CPU, &cpu))
+		_exit(2);
+	cpu.rlim_cur = 1;
+	if (setrlimit(RLIMIT_CPU, &cpu))
+		_exit(2);
+	signal(SIGXCPU, SIG_DFL);
+	for (;;)
+		secure_call(ARA_FID_ECHO, &echo);
+}
+
+/*
+ * One forked child dumping core in dir; *err: its prctl's errno; *cores:
+ * core files counted. Returns how many held DOM0's canary (each removed).
+ */
+static int dump_child(const char *dir, int *err, int *cores)
+{
+	char path[PATH_MAX];
+	int p[2], status, leaked = 0;
+	struct dirent *e;
+	pid_t child;
+	DIR *d;
+
+	if (pipe(p))
+		return 0;
+	child = fork();
+	if (child == 0)
+		dump_core(dir, p[1]);
+	close(p[1]);
+	if (read(p[0], err, sizeof(*err)) != sizeof(*err))
+		*err = -1;
+	close(p[0]);
+	if (waitpid(child, &status, 0) != child)
+		return 0;
+	if (WIFSIGNALED(status))
+		printf("core_dump_child: the child died of signal %d, %s\n", WTERMSIG(status),
+		       WCOREDUMP(status) ? "core dumped" : "no core dumped");
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			++*cores;
+			leaked += core_leaks(path);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	return leaked;
+}
+
+static int attack_core_dump_child(void)
+{
+	char dir[] = "/tmp/ara-core-XXXXXX";
+	int err = -1, tries = 0, cores = 0, leaked = 0;
+
+	if (!core_pattern_is_plain() || !mkdtemp(dir))
+		return 1;
+	printf("core_dump_child: this process is %sdumpable\n",
+	       prctl(PR_GET_DUMPABLE, 0, 0, 0, 0) == 1 ? "" : "not ");
+	/* Where the signal finds the child is chance: again while cores come without the canary. */
+	do
+		leaked = dump_child(dir, &err, &cores);
+	while (!leaked && cores > 0 && ++tries < 10);
+	rmdir(dir);
+	printf("core_dump_child: %d core file(s) written, %d holding DOM0's canary\n", cores, leaked);
+	if (err != EPERM) {
+		printf("FAIL: prctl(PR_SET_DUMPABLE, 1) in a forked child: %s, not EPERM\n",
+		       err ? strerror(err) : "succeeded");
+		return 1;
+	}
+	if (leaked)
+		return 1;
+	printf("ara-evidence: prctl(PR_SET_DUMPABLE, 1) in a forked child: refused with EPERM; "
+	       "no core holds DOM0's canary\n");
+	return 0;
+}
+
+static const struct attack {
 	const char *name;
 	int (*run)(void);
-} attacks[] = {
+} by_symbol[] = {
+	{ "write_from_dom0", attack_write_from_dom0 },
+	{ "read_into_dom0", attack_read_into_dom0 },
+	{ "direct_read", attack_direct_read },
+}, attacks[] = {
 	{ "munmap", attack_munmap },
 	{ "munmap_tagged", attack_munmap_tagged },
 	{ "mmap_fixed", attack_mmap_fixed },
@@ -544,6 +878,7 @@ static const struct {
 	{ "syscall_user_dispatch", attack_syscall_user_dispatch },
 	{ "personality", attack_personality },
 	{ "process_madvise", attack_process_madvise },
+	{ "core_dump_child", attack_core_dump_child },
 };
 
 int main(int argc, char **argv)
@@ -558,6 +893,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
 		if (strcmp(argv[1], "list") == 0)
 			printf("%s\n", attacks[i].name);
+	for (size_t i = 0; i < sizeof(by_symbol) / sizeof(by_symbol[0]); i++)
+		if (strcmp(argv[1], "list") == 0)
+			printf("%s\n", by_symbol[i].name);
 	if (strcmp(argv[1], "list") == 0)
 		return 0;
 	if (por_el0_read() != ARA_POR_DOM2) {
@@ -565,6 +903,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
+	/* Before the count of DOM0 ranges: the no-dom0-key variant has fewer. */
+	for (size_t i = 0; i < sizeof(by_symbol) / sizeof(by_symbol[0]); i++)
+		if (strcmp(argv[1], by_symbol[i].name) == 0)
+			return by_symbol[i].run();
 	if (n_dom0 < 4) {
 		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
 		return 1;

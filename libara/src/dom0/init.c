@@ -82,6 +82,15 @@ static void alloc_keys(void)
 
 void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey)
 {
+#ifdef ARA_TEST_VARIANT_NO_DOM0_KEY
+	/*
+	 * DOM0's data (read-only data, data, heap, stacks, the gate's control
+	 * block) stays on the App's key. DOM0's code keeps its key: DOM0's row
+	 * cannot execute key 0, and its code holds no secret.
+	 */
+	if (pkey == ARA_PKEY_DOM0 && !(prot & PROT_EXEC))
+		pkey = ARA_PKEY_DOM2;
+#endif
 	long r = ara_sys4(__NR_pkey_mprotect, start, len, prot, pkey);
 
 	if (r != 0)
@@ -126,9 +135,13 @@ static struct ara_gate_cb map_dom0_arena(void)
 
 	if (ara_sys_failed(base))
 		ara_fatal("mmap of the DOM0 arena failed", base);
+#ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
 	r = ara_sys3(__NR_madvise, base, size, MADV_WIPEONFORK);
 	if (r != 0)
 		ara_fatal("madvise(MADV_WIPEONFORK) of the DOM0 arena failed", r);
+#else
+	(void)r;
+#endif
 	ara_protect((uint64_t)base, size, PROT_READ | PROT_WRITE, ARA_DOM0);
 	heap = (uint64_t)base + ARA_PAGE_SIZE;
 	stack_base = heap + ARA_DOM0_HEAP_SIZE;
