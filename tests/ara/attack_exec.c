@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A compromised App makes its own POR_EL0 gadget executable (IV1 at run
+ * time): `msr POR_EL0, x0; isb; ret`, called with a row that reads DOM0,
+ * then a read of DOM0. Each attack runs in a forked child. Under ARA the
+ * gadget must have become a NOP (or the mapping refused), so the read
+ * faults with DOM2's row; against libara without the filter (whose traps
+ * send these calls to ARA) the gadget works and the canary is printed.
+ *
+ *   jit_msr       anonymous memory written, then mprotect(PROT_READ|PROT_EXEC)
+ *   file_msr      a file holding the gadget, mmap(PROT_READ|PROT_EXEC)
+ *   file_alias    a harmless file mapped executable, then rewritten with
+ *                 pwrite: a private mapping follows the file's unwritten pages
+ *   shared_alias  a memfd mapped twice, shared: writable, and executable
+ *   wx            anonymous memory writable and executable at once
+ *
+ * usage: attack_exec ATTACK
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ara/domains.h"
+#include "attack.h"
+
+#define CANARY "ARA-DOM0-CANARY"
+#define FORGED_ROW ARA_POR_ROW(ARA_PERM_RW, ARA_PERM_X, ARA_PERM_RWX)
+
+/*
+ * Filled in at run time: the App's read-only data shares an executable
+ * segment with its code, so ARA's load-time scan would neutralise the
+ * gadget if it were a constant here.
+ */
+static uint32_t gadget[3];
+static volatile uint32_t msr_rt_field = 0x280; /* op2 = 4, Rt = x0 */
+
+static void build_gadget(void)
+{
+	gadget[0] = 0xd51ba000u | msr_rt_field; /* msr S3_3_C10_C2_4 (POR_EL0), x0 */
+	gadget[1] = 0xd5033fdf;			 /* isb */
+	gadget[2] = 0xd65f03c0;			 /* ret */
+}
+static const uint32_t harmless[] = { 0xd503201f, 0xd503201f, 0xd65f03c0 }; /* nop; nop; ret */
+
+static struct range dom0[512];
+static size_t n_dom0;
+
+/* Runs code as the gadget with the forged row in x0, then reads DOM0. */
+static __attribute__((noreturn)) void use(void *code)
+{
+	void (*fn)(uint64_t) = (void (*)(uint64_t))code;
+	uint64_t por;
+
+	fn(FORGED_ROW);
+	por = por_el0_read();
+	printf("after the gadget: POR_EL0 0x%llx\n", (unsigned long long)por);
+	attack_probe_running(); /* a fault from here on is the read of DOM0 */
+	for (size_t i = 0; i < n_dom0; i++) {
+		const char *p;
+
+		if (dom0[i].perms[0] != 'r')
+			continue;
+		p = memmem((const void *)(uintptr_t)dom0[i].start, dom0[i].end - dom0[i].start, CANARY,
+			   sizeof(CANARY) - 1);
+		if (p) {
+			printf("LEAK at 0x%llx: %.50s\n", (unsigned long long)(uintptr_t)p, p);
+			_exit(OUT_BREACH_READ);
+		}
+	}
+	_exit(por == ARA_POR_DOM2 ? OUT_RETURNED : OUT_BREACH_POR);
+}
+
+static __attribute__((noreturn)) void refused(const char *what)
+{
+	printf("ara-evidence: %s: refused (%s)\n", what, strerror(errno));
+	_exit(OUT_RETURNED);
+}
+
+static int temp_file(const void *code, size_t len)
+{
+	char path[] = "/tmp/ara-exec-XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd < 0 || pwrite(fd, code, len, 0) != (ssize_t)len || ftruncate(fd, 4096)) {
+		printf("FAIL: temporary file: %s\n", strerror(errno));
+		_exit(2);
+	}
+	unlink(path);
+	return fd;
+}
+
+static void jit_msr(uint64_t unused)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)unused;
+	memcpy(p, gadget, sizeof(gadget));
+	__builtin___clear_cache(p, (char *)p + sizeof(gadget));
+	if (mprotect(p, 4096, PROT_READ | PROT_EXEC))
+		refused("mprotect(PROT_READ | PROT_EXEC) of written memory");
+	use(p);
+}
+
+static void file_msr(uint64_t unused)
+{
+	int fd = temp_file(gadget, sizeof(gadget));
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+	(void)unused;
+	if (p == MAP_FAILED)
+		refused("mmap(PROT_READ | PROT_EXEC) of a file holding the gadget");
+	use(p);
+}
+
+static void file_alias(uint64_t unused)
+{
+	int fd = temp_file(harmless, sizeof(harmless));
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+	(void)unused;
+	if (p == MAP_FAILED)
+		refused("mmap(PROT_READ | PROT_EXEC) of a harmless file");
+	if (pwrite(fd, gadget, sizeof(gadget), 0) != sizeof(gadget)) {
+		printf("FAIL: pwrite: %s\n", strerror(errno));
+		_exit(2);
+	}
+	use(p);
+}
+
+static void shared_alias(uint64_t unused)
+{
+	int fd = memfd_create("ara-jit", 0);
+	void *w, *x;
+
+	(void)unused;
+	if (fd < 0 || ftruncate(fd, 4096)) {
+		printf("FAIL: memfd: %s\n", strerror(errno));
+		_exit(2);
+	}
+	w = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	x = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_SHARED, fd, 0);
+	if (w == MAP_FAILED) {
+		printf("FAIL: writable mapping: %s\n", strerror(errno));
+		_exit(2);
+	}
+	if (x == MAP_FAILED)
+		refused("a shared executable mapping of a memfd also mapped writable");
+	memcpy(w, gadget, sizeof(gadget)); /* written after the executable mapping was made */
+	__builtin___clear_cache(x, (char *)x + sizeof(gadget));
+	use(x);
+}
+
+static void wx(uint64_t unused)
+{
+	void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	(void)unused;
+	if (p == MAP_FAILED)
+		refused("mmap(PROT_READ | PROT_WRITE | PROT_EXEC)");
+	memcpy(p, gadget, sizeof(gadget));
+	__builtin___clear_cache(p, (char *)p + sizeof(gadget));
+	use(p);
+}
+
+static const struct {
+	const char *name;
+	void (*child)(uint64_t);
+} attacks[] = {
+	{ "jit_msr", jit_msr },		  { "file_msr", file_msr }, { "file_alias", file_alias },
+	{ "shared_alias", shared_alias }, { "wx", wx },
+};
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s ATTACK\n", argv[0]);
+		return 2;
+	}
+	if (por_el0_read() != ARA_POR_DOM2) {
+		printf("FAIL: not running under ARA\n");
+		return 1;
+	}
+	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
+	if (n_dom0 < 4) {
+		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
+		return 1;
+	}
+	attack_install_handlers();
+	build_gadget();
+	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
+		if (strcmp(argv[1], attacks[i].name) == 0) {
+			int out = attack_run(attacks[i].child, 0);
+
+			printf("ara-evidence: %s: %s\n", argv[1], attack_outcome_name(out));
+			/* Stopped: the gadget did nothing (a fault reading DOM0), or the call was refused. */
+			return out == OUT_PROBE_DOM2 || out == OUT_RETURNED ? 0 : 1;
+		}
+	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
+	return 2;
+}
