@@ -28,6 +28,7 @@
 #include "ara/scan.h"
 #include "dom0.h"
 #include "init.h"
+#include "live.h"
 #include "sys.h"
 
 #define EPERM 1
@@ -44,8 +45,7 @@
 	(MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_FIXED_NOREPLACE | MAP_NORESERVE |           \
 	 MAP_POPULATE | MAP_DENYWRITE | MAP_EXECUTABLE | MAP_LOCKED | MAP_STACK)
 
-static uint64_t stage;	    /* the staging window, in ara_protected */
-static int stage_lock;	    /* one staging at a time */
+static uint64_t stage; /* the staging window, in ara_protected */
 
 void ara_exec_init(void)
 {
@@ -58,16 +58,17 @@ void ara_exec_init(void)
 	ara_protect(stage, ARA_EXEC_STAGE_SIZE, PROT_NONE, ARA_DOM0);
 }
 
+/* On the per-process state page (live.h): free again in a forked child. */
 static void lock(void)
 {
-	while (__atomic_exchange_n(&stage_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&stage_lock, __ATOMIC_RELAXED))
+	while (__atomic_exchange_n(&ara_live->exec_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&ara_live->exec_lock, __ATOMIC_RELAXED))
 			__asm__ volatile("yield");
 }
 
 static void unlock(void)
 {
-	__atomic_store_n(&stage_lock, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ara_live->exec_lock, 0, __ATOMIC_RELEASE);
 }
 
 static void must(long r, const char *what)

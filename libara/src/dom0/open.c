@@ -9,7 +9,7 @@
  * easy to guess). So ARA first opens the path with O_PATH, which gives a
  * descriptor that cannot read or write, checks the file it names (procfs,
  * and a memory file by the path the kernel reports for it), and only then
- * opens that same file for the App through /proc/self/fd/N, which cannot
+ * opens that same file for the App through /proc/thread-self/fd/N, which cannot
  * name another file whatever happens to the path meanwhile. A file the App
  * creates is made with O_EXCL, so it is new, and procfs makes no files.
  */
@@ -56,10 +56,13 @@ static long copy_path(char *dst, uint64_t src)
 	return -ENAMETOOLONG;
 }
 
-/* "/proc/self/fd/<fd>" into buf. */
-static void fd_path(char buf[32], long fd)
+/*
+ * "/proc/thread-self/fd/<fd>" into buf: this thread's descriptor table,
+ * which need not be the process's (clone without CLONE_FILES).
+ */
+static void fd_path(char buf[48], long fd)
 {
-	static const char prefix[] = "/proc/self/fd/";
+	static const char prefix[] = "/proc/thread-self/fd/";
 	char digits[20];
 	size_t n = 0, len = sizeof(prefix) - 1;
 
@@ -76,7 +79,7 @@ static void fd_path(char buf[32], long fd)
 static int denied(long probe)
 {
 	struct statfs fs;
-	char link[32], target[ARA_PATH_MAX];
+	char link[48], target[ARA_PATH_MAX];
 	long n;
 
 	if (ara_sys2(__NR_fstatfs, probe, &fs) != 0)
@@ -140,7 +143,7 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 				      .mode = 0,
 				      .resolve = how->resolve };
 	struct open_how create = *how;
-	char link[32];
+	char link[48];
 
 	if ((flags & O_TMPFILE) == O_TMPFILE) /* an unnamed new file: not procfs's */
 		return open_path(dirfd, path, how, use_openat2);
@@ -172,7 +175,7 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 			return probe;
 		}
 		/*
-		 * The file exists: no O_CREAT. /proc/self/fd/N is itself a link,
+		 * The file exists: no O_CREAT. .../fd/N is itself a link,
 		 * so no O_NOFOLLOW either; the probe honoured it, and opening the
 		 * symbolic link it then holds fails with ELOOP, as the App's open
 		 * would have.

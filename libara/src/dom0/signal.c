@@ -204,7 +204,10 @@ static void seal(struct ara_rt_sigframe *out)
 	r = ara_sigframe_set_por(out, ARA_POR_LEAVE);
 #endif
 	if (r != ARA_SIGFRAME_OK)
-		ara_stop(ARA_EXIT_REFUSED, "rt_sigreturn on a frame with records ARA does not accept", r);
+		ara_stop(ARA_EXIT_REFUSED,
+			 "a signal frame with records ARA does not accept (extra_context: SVE or SME "
+			 "state beyond 4 KiB?)",
+			 r);
 	if (!stack_allowed(&out->uc.uc_stack))
 		ara_stop(ARA_EXIT_REFUSED, "rt_sigreturn on a frame whose signal stack is on ARA's pages",
 			 0);
