@@ -40,13 +40,13 @@ static int add_denials(scmp_filter_ctx ctx)
 				r->name);
 			return -1;
 		}
-		if (r->arg0_mask && r->arg1_nonzero)
+		if (r->mask && r->arg1_nonzero)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2,
-					      SCMP_A0(SCMP_CMP_MASKED_EQ, r->arg0_mask, r->arg0_value),
+					      SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask, r->value),
 					      SCMP_A1(SCMP_CMP_NE, 0));
-		else if (r->arg0_mask)
+		else if (r->mask)
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
-					      SCMP_A0(SCMP_CMP_MASKED_EQ, r->arg0_mask, r->arg0_value));
+					      SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask, r->value));
 		else
 			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
 		if (rc < 0) {

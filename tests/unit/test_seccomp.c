@@ -96,7 +96,9 @@ static uint32_t verdict(int nr, uint64_t ip, uint64_t arg0)
 /* The call a rule of the policy denies, made from ip. */
 static uint32_t rule_verdict(const struct ara_seccomp_rule *r, uint64_t ip)
 {
-	const uint64_t args[6] = { r->arg0_value, r->arg1_nonzero ? 1 : 0, 0, 0, 0, 0 };
+	uint64_t args[6] = { 0, r->arg1_nonzero ? 1 : 0, 0, 0, 0, 0 };
+
+	args[r->arg] = r->value;
 
 	return verdict6(nr_of(r->name), ip, args);
 }
@@ -210,15 +212,26 @@ static void conditional_rules_deny_only_their_argument(void **state)
 	for (size_t i = 0; i < ara_seccomp_denied_count; i++) {
 		const struct ara_seccomp_rule *r = &ara_seccomp_denied[i];
 
-		if (r->arg0_mask == 0)
+		if (r->mask == 0)
 			continue;
 		/* An argument the rule does not match passes (unless another rule denies it). */
 		assert_int_equal(verdict(nr_of(r->name), APP_IP, 0), SECCOMP_RET_ALLOW);
 		if (r->arg1_nonzero) /* its first argument with a zero second one */
-			assert_int_equal(verdict(nr_of(r->name), APP_IP, r->arg0_value), SECCOMP_RET_ALLOW);
+			assert_int_equal(verdict(nr_of(r->name), APP_IP, r->value), SECCOMP_RET_ALLOW);
 	}
 	assert_int_equal(verdict(nr_of("prctl"), APP_IP, 15 /* PR_SET_NAME */), SECCOMP_RET_ALLOW);
 	assert_int_equal(verdict(nr_of("personality"), APP_IP, 0 /* PER_LINUX */), SECCOMP_RET_ALLOW);
+	{
+		/* futex: FUTEX_WAIT and FUTEX_WAKE (private or not) pass, FUTEX_WAKE_OP does not. */
+		uint64_t args[6] = { 0x10000, 0, 0, 0, 0, 0 };
+
+		args[1] = 0 | 128;
+		assert_int_equal(verdict6(nr_of("futex"), APP_IP, args), SECCOMP_RET_ALLOW);
+		args[1] = 1;
+		assert_int_equal(verdict6(nr_of("futex"), APP_IP, args), SECCOMP_RET_ALLOW);
+		args[1] = 5 | 128;
+		assert_int_equal(verdict6(nr_of("futex"), APP_IP, args), EPERM_VERDICT);
+	}
 }
 
 static void dom0_text_passes_every_call(void **state)
