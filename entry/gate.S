@@ -30,6 +30,8 @@
  *   - page 0 and the control block are DOM0: the App's row can neither
  *     execute nor read them.
  */
+#include <asm/unistd.h>
+
 #include "ara/domains.h"
 #include "ara/gate.h"
 
@@ -193,6 +195,15 @@ ara_gate_sig:
 	msr	POR_EL0, x16
 	isb
 	b	ara_gate_sig_landing	// the only branch from here into DOM0
+
+/*
+ * Where the App's signal handlers return to (ARA calls them with x30 here
+ * unless they have a restorer of their own): an rt_sigreturn from App
+ * code, which the filter traps to ARA like any other.
+ */
+	.org	ara_gate_sig + ARA_GATE_SIGRETURN_OFFSET
+	mov	x8, #__NR_rt_sigreturn
+	svc	#0
 
 	.org	ara_gate_sig + ARA_PAGE_SIZE	// zero fill: UDF; fails if page 2 overflows
 

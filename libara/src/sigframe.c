@@ -30,13 +30,16 @@ static struct record_head head_at(const uint8_t *r)
 	return h;
 }
 
-enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_t por)
+/*
+ * Walks the records of res: the POE record's offset into *poe (or
+ * ARA_SIGCONTEXT_RESERVED if none), the terminator's into *end.
+ */
+static enum ara_sigframe_result walk(const uint8_t *res, uint32_t *poe, uint32_t *end)
 {
-	uint8_t *const res = f->uc.uc_mcontext.reserved;
 	const uint32_t limit = ARA_SIGCONTEXT_RESERVED;
-	uint8_t *poe = NULL;
 	uint32_t off = 0;
 
+	*poe = limit;
 	for (;;) {
 		struct record_head h;
 
@@ -46,19 +49,50 @@ enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_
 		if (h.magic == 0) {
 			if (h.size != 0)
 				return ARA_SIGFRAME_MALFORMED;
-			break;
+			*end = off;
+			return ARA_SIGFRAME_OK;
 		}
 		if (h.size < sizeof(h) || h.size % 16 || h.size > limit - off)
 			return ARA_SIGFRAME_MALFORMED;
 		if (h.magic == ARA_EXTRA_MAGIC)
 			return ARA_SIGFRAME_EXTRA;
 		if (h.magic == ARA_POE_MAGIC) {
-			if (poe || h.size != ARA_POE_RECORD_SIZE)
+			if (*poe != limit || h.size != ARA_POE_RECORD_SIZE)
 				return ARA_SIGFRAME_MALFORMED;
-			poe = res + off;
+			*poe = off;
 		}
 		off += h.size;
 	}
+}
+
+enum ara_sigframe_result ara_sigframe_get_por(const struct ara_rt_sigframe *f, uint64_t *por)
+{
+	const uint8_t *res = f->uc.uc_mcontext.reserved;
+	uint32_t poe, end;
+	enum ara_sigframe_result r = walk(res, &poe, &end);
+
+	if (r != ARA_SIGFRAME_OK)
+		return r;
+	if (poe == ARA_SIGCONTEXT_RESERVED)
+		return ARA_SIGFRAME_MALFORMED;
+	*por = 0;
+	for (int i = 7; i >= 0; i--)
+		*por = *por << 8 | res[poe + 8 + (unsigned int)i];
+	return ARA_SIGFRAME_OK;
+}
+
+enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_t por)
+{
+	uint8_t *const res = f->uc.uc_mcontext.reserved;
+	const uint32_t limit = ARA_SIGCONTEXT_RESERVED;
+	uint8_t *poe = NULL;
+	uint32_t poe_off, off;
+	enum ara_sigframe_result r = walk(res, &poe_off, &off);
+
+	if (r != ARA_SIGFRAME_OK)
+		return r;
+	if (poe_off != limit)
+		poe = res + poe_off;
 	if (!poe) {
 		/* The new record takes the terminator's place; a new terminator follows it. */
 		if (limit - off < ARA_POE_RECORD_SIZE + 16)

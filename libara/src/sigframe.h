@@ -78,4 +78,10 @@ enum ara_sigframe_result {
  */
 enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_t por);
 
+/*
+ * The POR_EL0 the frame holds (the row of the code it interrupted), with
+ * the same checks. A frame without a POE record is ARA_SIGFRAME_MALFORMED.
+ */
+enum ara_sigframe_result ara_sigframe_get_por(const struct ara_rt_sigframe *f, uint64_t *por);
+
 #endif

@@ -176,6 +176,7 @@ static void forged_sigsys_child(uint64_t unused)
 	sigsys.info.si_syscall = SYS_rt_sigreturn;
 	sigsys.info.si_arch = AUDIT_ARCH_AARCH64;
 	sigsys.uc.uc_mcontext.regs[8] = SYS_rt_sigreturn;
+	forge_por(&sigsys.uc.uc_mcontext, ARA_POR_DOM2); /* a trap comes from App code */
 	sigsys.uc.uc_mcontext.sp = (uint64_t)(uintptr_t)&target;
 	__asm__ volatile("mov sp, %0\n"
 			 "br %1\n"

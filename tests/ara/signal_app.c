@@ -106,7 +106,8 @@ static uint64_t kernel_blocked(void)
 }
 
 /* 1, 2: a SA_SIGINFO handler, its siginfo and ucontext, the old action. */
-static volatile sig_atomic_t usr1_runs, usr1_signo, usr1_code, usr1_uc_ok;
+static volatile sig_atomic_t usr1_runs, usr1_signo, usr1_code, usr1_uc_ok, usr1_call_ok;
+static volatile uint64_t usr1_por;
 
 static void on_usr1(int sig, siginfo_t *si, void *ucv)
 {
@@ -115,6 +116,9 @@ static void on_usr1(int sig, siginfo_t *si, void *ucv)
 	uintptr_t here = (uintptr_t)&local;
 
 	usr1_runs++;
+	/* ARA calls the handler with DOM2's row: ARA itself is reachable from it. */
+	usr1_por = por_el0_read();
+	usr1_call_ok = secure_call(ARA_FID_NULL, NULL) == ARA_OK;
 	usr1_signo = si->si_signo;
 	usr1_code = si->si_code;
 	/* The frame is on this stack, above this handler's own locals. */
@@ -134,6 +138,9 @@ static void check_handler_and_old_action(void)
 	check(usr1_signo == SIGUSR1, "si_signo %d", (int)usr1_signo);
 	check(usr1_code == SI_TKILL, "si_code %d, expected SI_TKILL", (int)usr1_code);
 	check(usr1_uc_ok, "the handler's ucontext is not this frame's");
+	check(usr1_por == ARA_POR_DOM2, "the handler ran with POR_EL0 0x%" PRIx64 ", not DOM2's row",
+	      (uint64_t)usr1_por);
+	check(usr1_call_ok, "a secure_call from the handler failed");
 	check_back_in_dom2("after a handler returned");
 
 	sigemptyset(&again.sa_mask);

@@ -119,6 +119,22 @@ static void extra_context_and_a_full_list_are_refused(void **state)
 	assert_int_equal(por_at(ARA_SIGCONTEXT_RESERVED - 32), LEAVE);
 }
 
+static void the_por_a_frame_holds_is_read(void **state)
+{
+	uint64_t por = 0;
+
+	(void)state;
+	kernel_like(0x275);
+	assert_int_equal(ara_sigframe_get_por(&frame, &por), ARA_SIGFRAME_OK);
+	assert_int_equal(por, 0x275);
+	memset(&frame, 0, sizeof(frame));
+	put_record(0, ARA_FPSIMD_MAGIC, 528); /* no POE record */
+	assert_int_equal(ara_sigframe_get_por(&frame, &por), ARA_SIGFRAME_MALFORMED);
+	kernel_like(0x207);
+	put_record(544, ARA_EXTRA_MAGIC, 32);
+	assert_int_equal(ara_sigframe_get_por(&frame, &por), ARA_SIGFRAME_EXTRA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +142,7 @@ int main(void)
 		cmocka_unit_test(a_missing_poe_record_is_added),
 		cmocka_unit_test(malformed_lists_are_refused),
 		cmocka_unit_test(extra_context_and_a_full_list_are_refused),
+		cmocka_unit_test(the_por_a_frame_holds_is_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
  *                  branch to, and the way out, whose POR_EL0 write is the
  *                  page's last instruction;
  *   page 1 (DOM1)  the App-callable trampoline: secure_call;
- *   page 2 (DOM2)  the signal entry: ARA's SIGSYS handler.
+ *   page 2 (DOM2)  the signal entry (the handler of every signal ARA owns)
+ *                  and the return trampoline of the App's handlers.
  * .ara_gate_data is one DOM0 page holding the control block below.
  */
 #ifndef ARA_GATE_H
@@ -19,6 +20,8 @@
 #define ARA_GATE_DATA_SIZE ARA_PAGE_SIZE
 #define ARA_GATE_DOM1_OFFSET ARA_PAGE_SIZE
 #define ARA_GATE_SIG_OFFSET (2 * ARA_PAGE_SIZE)
+/* In page 2: the return trampoline of the App's signal handlers. */
+#define ARA_GATE_SIGRETURN_OFFSET 64
 
 /*
  * The row the signal entry switches to on its way into DOM0: the entry

@@ -73,6 +73,8 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 		  uint64_t off);
 long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
 
+/* signal.c: SIGSYS to the gate's signal entry (at initialisation, before the filter). */
+void ara_signals_init(uint64_t gate);
 /* signal.c: the gate's signal landing calls it on a claimed DOM0 stack. */
 __attribute__((noreturn)) void ara_signal(uint64_t app_sp, uint64_t stack_index);
 

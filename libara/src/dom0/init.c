@@ -24,7 +24,6 @@
 #include <linux/auxvec.h>
 #include <linux/mman.h>
 #include <linux/prctl.h>
-#include <linux/signal.h>
 #include <linux/rseq.h>
 
 #include <mbedtls/sha256.h>
@@ -197,22 +196,6 @@ static void refuse_core_dumps(void)
 #endif
 }
 
-/*
- * SIGSYS, which the filter raises for the system calls it traps, goes to
- * the gate's signal entry, with every other signal blocked while ARA runs.
- * The filter keeps App code from changing this (signal.c).
- */
-static void own_sigsys(uint64_t gate)
-{
-	struct {
-		uint64_t handler, flags, restorer, mask;
-	} act = { gate + ARA_GATE_SIG_OFFSET, SA_SIGINFO, 0, ~UINT64_C(0) };
-	long r = ara_sys4(__NR_rt_sigaction, SIGSYS, &act, NULL, sizeof(act.mask));
-
-	if (r != 0)
-		ara_fatal("rt_sigaction(SIGSYS) failed", r);
-}
-
 /* The gate as mapped must be what the loader hashed in the entry object. */
 static void check_gate(uint64_t gate)
 {
@@ -272,7 +255,7 @@ uint64_t ara_init(char **envp)
 	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
 	refuse_core_dumps();
-	own_sigsys(gate);
+	ara_signals_init(gate);
 
 	uint64_t text_start, text_end;
 	ara_libara_text(&text_start, &text_end);

@@ -27,7 +27,8 @@ struct ara_live {
 	uint64_t claimed_stacks; /* entry/gate.S, sigreturn.S: bit i set, stack i in use; first */
 	uint32_t state;		 /* enum ara_live_state */
 	int heap_lock;
-	int exec_lock; /* exec.c: one staging at a time */
+	int exec_lock;	 /* exec.c: one staging at a time */
+	int signal_lock; /* signal.c: the App's handlers */
 	struct ara_heap heap;
 };
 

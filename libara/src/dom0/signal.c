@@ -14,16 +14,19 @@
  *     ARA's pages;
  *   - the App's frames are read once, through the argument range checks
  *     (copy.c), into DOM0; the kernel reads ARA's copy.
- * The App can also jump into the signal entry, with any registers, or send
- * itself SIGSYS with any siginfo: ARA then reads a "frame" at the App's sp,
- * which is App memory or refused, and what it performs is what the App
- * could have asked for anyway. Signals other than SIGSYS go to the App's
- * handlers directly (a signal that arrives while a thread runs in DOM0 is
- * not handled yet: docs/security.md).
+ * Every other signal the App handles also reaches ARA first, which calls
+ * the App's handler with DOM2's row (deliver). The App can also jump into
+ * the signal entry, with any registers, or send itself SIGSYS with any
+ * siginfo: ARA then reads a "frame" at the App's sp, which is App memory or
+ * refused, and what it performs is what the App could have asked for
+ * anyway. A signal that arrives while a thread runs inside ARA ends the
+ * process (deferring it is not done yet: docs/security.md).
  */
 #include "ara/boot.h"
 #include "ara/domains.h"
+#include "ara/gate.h"
 #include "dom0.h"
+#include "live.h"
 #include "mem.h"
 #include "sigframe.h"
 #include "sys.h"
@@ -55,23 +58,134 @@ struct ksigaction {
 	uint64_t handler, flags, restorer, mask;
 };
 
+#define ARA_NSIG 64
+#define SIG_DFL 0
+#define SIG_IGN 1
+#define SA_NOCLDSTOP 0x1u
+#define SA_NOCLDWAIT 0x2u
+#define SA_SIGINFO 0x4u
+#define SA_RESTORER 0x04000000u
+#define SA_ONSTACK 0x08000000u
+#define SA_RESTART 0x10000000u
+#define SA_NODEFER 0x40000000u
+#define SA_RESETHAND 0x80000000u
+/* What the kernel still decides for a signal whose handler ARA calls. */
+#define PASSED_FLAGS (SA_NOCLDSTOP | SA_NOCLDWAIT | SA_ONSTACK | SA_RESTART | SA_RESETHAND)
+#define PSR_BTYPE_MASK 0xc00u
+
 void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index)
 	__attribute__((noreturn));
 
+/*
+ * The App's handlers. For a signal the App handles, the kernel's handler is
+ * ARA's signal entry, with every signal blocked; ARA calls the App's handler
+ * from there with DOM2's row (deliver, below). The table is process-wide,
+ * like the kernel's; a fork inherits it as the child inherits the
+ * handlers. Its lock is on the per-process page (a forked child's is free).
+ */
+static struct ksigaction app_action[ARA_NSIG + 1];
+static uint8_t app_owned[ARA_NSIG + 1];
+static uint64_t signal_entry, handler_return;
+
+static void lock(void)
+{
+	while (__atomic_exchange_n(&ara_live->signal_lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&ara_live->signal_lock, __ATOMIC_RELAXED))
+			__asm__ volatile("yield");
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&ara_live->signal_lock, 0, __ATOMIC_RELEASE);
+}
+
+void ara_signals_init(uint64_t gate)
+{
+	const struct ksigaction own = { gate + ARA_GATE_SIG_OFFSET, SA_SIGINFO, 0, ~UINT64_C(0) };
+	long r;
+
+	signal_entry = own.handler;
+	handler_return = own.handler + ARA_GATE_SIGRETURN_OFFSET;
+	/* SIGSYS, which the filter raises for the calls it traps, is ARA's alone. */
+	r = ara_sys4(__NR_rt_sigaction, ARA_SIGSYS, &own, NULL, sizeof(own.mask));
+	if (r != 0)
+		ara_fatal("rt_sigaction(SIGSYS) failed", r);
+}
+
+/* With the lock held: the kernel's action for sig, after the App asked for req. */
+static long install(uint64_t sig, struct ksigaction *req)
+{
+	struct ksigaction k = { signal_entry, SA_SIGINFO | (req->flags & PASSED_FLAGS), 0, ~UINT64_C(0) };
+	long r;
+
+	req->mask &= ~UNBLOCKABLE;
+	if (req->handler == SIG_DFL || req->handler == SIG_IGN || sig == SIGKILL || sig == SIGSTOP) {
+		r = ara_sys4(__NR_rt_sigaction, sig, req, NULL, sizeof(req->mask));
+		if (r == 0)
+			app_owned[sig] = 0;
+		return r;
+	}
+	r = ara_sys4(__NR_rt_sigaction, sig, &k, NULL, sizeof(k.mask));
+	if (r == 0) {
+		app_action[sig] = *req;
+		app_owned[sig] = 1;
+	}
+	return r;
+}
+
 static long sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
 {
-	struct ksigaction new, old;
+	struct ksigaction req, old;
 	long r;
 
 	if (size != sizeof(uint64_t) || sig == ARA_SIGSYS) /* SIGSYS is ARA's */
 		return -EINVAL;
-	if (act && ara_copy_from_app(&new, act, sizeof(new)) != ARA_OK)
+	if (act && ara_copy_from_app(&req, act, sizeof(req)) != ARA_OK)
 		return -EFAULT;
-	new.mask &= ~UNBLOCKABLE;
-	r = ara_sys4(__NR_rt_sigaction, sig, act ? &new : NULL, oact ? &old : NULL, size);
+	lock();
+	r = ara_sys4(__NR_rt_sigaction, sig, NULL, &old, size); /* also checks sig */
+	if (r == 0) {
+		if (app_owned[sig])
+			old = app_action[sig];
+		if (act)
+			r = install(sig, &req);
+	}
+	unlock();
 	if (r == 0 && oact && ara_copy_to_app(oact, &old, sizeof(old)) != ARA_OK)
 		return -EFAULT;
 	return r;
+}
+
+/*
+ * Turns out, the frame the kernel wrote at app_sp for signal sig, into the
+ * call of the App's handler: as the kernel would have made it, but with
+ * DOM2's row (seal) and returning to ARA's trampoline unless the App gave a
+ * restorer. The App's frame at app_sp is left as the kernel wrote it: it is
+ * what the handler gets, and what its rt_sigreturn will hand back.
+ */
+static void deliver(struct ara_rt_sigframe *out, uint64_t app_sp, int sig)
+{
+	struct ara_sigcontext *mc = &out->uc.uc_mcontext;
+	struct ksigaction act;
+	int owned;
+
+	lock();
+	act = app_action[sig];
+	owned = app_owned[sig];
+	if (owned && (act.flags & SA_RESETHAND))
+		app_owned[sig] = 0; /* the kernel has reset its action too */
+	unlock();
+	if (!owned)
+		return; /* the App changed its mind since: nothing to call */
+	mc->regs[0] = (uint64_t)sig;
+	mc->regs[1] = app_sp + offsetof(struct ara_rt_sigframe, info);
+	mc->regs[2] = app_sp + offsetof(struct ara_rt_sigframe, uc);
+	mc->regs[29] = app_sp + sizeof(struct ara_rt_sigframe); /* the kernel's frame record */
+	mc->regs[30] = (act.flags & SA_RESTORER) ? act.restorer : handler_return;
+	mc->sp = app_sp;
+	mc->pc = act.handler;
+	mc->pstate &= ~PSR_BTYPE_MASK;
+	out->uc.uc_sigmask |= act.mask | ((act.flags & SA_NODEFER) ? 0 : BIT(sig));
 }
 
 /* The mask the App returns to is the frame's: rt_sigreturn sets it. */
@@ -220,20 +334,27 @@ void ara_signal(uint64_t app_sp, uint64_t stack_index)
 	struct ara_thread *t = ara_thread_self();
 	struct ara_rt_sigframe *out = &t->exit_frame;
 	const uint64_t *regs = out->uc.uc_mcontext.regs;
-	uint64_t nr;
+	uint64_t nr, row;
+	int sig;
 
 	if (ara_copy_from_app(out, app_sp, sizeof(*out)) != ARA_OK)
 		ara_stop(ARA_EXIT_REFUSED,
-			 "SIGSYS with its frame not in App memory (sent while the thread was in ARA?)",
+			 "a signal arrived while the thread ran inside ARA (or its frame is not in "
+			 "App memory)",
 			 (long)app_sp);
-	nr = regs[8];
 	/*
-	 * A trap: the filter's SIGSYS for system call x8. Anything else (a
-	 * SIGSYS from kill or sigqueue, or a jump into the entry) performs
-	 * nothing and returns to where it came from.
+	 * App code runs with DOM2's row, always. A frame with another row
+	 * interrupted the gate on its way in or out, with the App's sp: it
+	 * cannot be resumed from a frame in App memory.
 	 */
-	if (info_i32(out, ARA_SI_SIGNO) == ARA_SIGSYS && info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
+	if (ara_sigframe_get_por(out, &row) != ARA_SIGFRAME_OK || row != ARA_POR_LEAVE)
+		ara_stop(ARA_EXIT_REFUSED, "a signal arrived while the thread entered or left ARA",
+			 (long)row);
+	nr = regs[8];
+	sig = info_i32(out, ARA_SI_SIGNO);
+	if (sig == ARA_SIGSYS && info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
 	    (uint64_t)info_i32(out, ARA_SI_SYSCALL) == nr) {
+		/* A trap: the filter's SIGSYS for system call x8. */
 		if (nr == __NR_rt_sigreturn) {
 			/* The App's frame, at its sp when it made the call. */
 			if (ara_copy_from_app(out, out->uc.uc_mcontext.sp, sizeof(*out)) != ARA_OK)
@@ -242,7 +363,10 @@ void ara_signal(uint64_t app_sp, uint64_t stack_index)
 		} else {
 			out->uc.uc_mcontext.regs[0] = (uint64_t)perform(nr, regs, out);
 		}
+	} else if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS) {
+		deliver(out, app_sp, sig);
 	}
+	/* Anything else (a SIGSYS from kill or sigqueue, a jump into the entry): nothing to do. */
 	seal(out);
 	ara_sigreturn_to(out, stack_index);
 }
