@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <sched.h>
@@ -457,6 +458,43 @@ static void check_sigsuspend(void)
 	check_back_in_dom2("after sigsuspend");
 }
 
+/*
+ * 10: a handler taken inside ppoll, whose mask blocks every signal but
+ * SIGUSR1, SIGSYS included: the handler's return (a trapped rt_sigreturn)
+ * still works, because ARA computes the handler's mask from the mask the
+ * thread had before the call.
+ */
+static void check_ppoll_full_mask(void)
+{
+	sigset_t usr1, all_but_usr1;
+	struct timespec five = { 5, 0 };
+	pid_t child;
+	int status = -1, r;
+
+	handle(SIGUSR1, on_usr1, 0, 0);
+	usr1_runs = 0;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigfillset(&all_but_usr1);
+	sigdelset(&all_but_usr1, SIGUSR1);
+	check(sigprocmask(SIG_BLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_BLOCK)");
+	child = fork();
+	if (child == 0)
+		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
+	check(child > 0, "fork: %s", strerror(errno));
+	if (child < 0)
+		return;
+	errno = 0;
+	r = ppoll(NULL, 0, &five, &all_but_usr1);
+	check(r == -1 && errno == EINTR, "ppoll returned %d, errno %d", r, errno);
+	check(usr1_runs == 1, "SIGUSR1 handler ran %d times during ppoll", (int)usr1_runs);
+	check(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+	      "child: status 0x%x", status);
+	check(sigprocmask(SIG_UNBLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_UNBLOCK)");
+	check_back_in_dom2("after a handler taken inside ppoll with a full mask");
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -468,6 +506,7 @@ int main(void)
 	check_sigsys_refused();
 	check_threads();
 	check_sigsuspend();
+	check_ppoll_full_mask();
 	printf("ara-evidence: signals: %u checks, %u failed\n", checks, failures);
 	return failures ? 1 : 0;
 }
