@@ -134,6 +134,7 @@ const char *attack_outcome_name(int outcome)
 	case OUT_SIGOTHER: return "SIGTRAP/SIGBUS";
 	case OUT_PROBE_DOM2: return "App code ran with DOM2's row";
 	case OUT_RETURNED: return "returned";
+	case OUT_ARA_STOPPED: return "ARA stopped the process (a fault with a row other than DOM2's)";
 	case OUT_BREACH_POR: return "BREACH: App code ran with another row";
 	case OUT_BREACH_READ: return "BREACH: App code read DOM0";
 	default: return "unexpected exit";

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ara/boot.h"
 #include "por_sysreg.h"
 
 enum outcome {
@@ -19,6 +20,8 @@ enum outcome {
 	OUT_SIGOTHER = 43,     /* SIGTRAP, SIGBUS */
 	OUT_PROBE_DOM2 = 44,   /* App code ran with DOM2's row; its DOM0 read faulted */
 	OUT_RETURNED = 45,     /* the attempt returned normally (no fault) */
+	/* ARA ended the process, e.g. for a fault taken with a row other than DOM2's */
+	OUT_ARA_STOPPED = ARA_EXIT_REFUSED,
 	OUT_BREACH_POR = 98,   /* App code ran with a row other than DOM2's */
 	OUT_BREACH_READ = 99,  /* App code read a DOM0 byte */
 };
