@@ -29,6 +29,7 @@
 #define ARA_SI_SIGNO 0u
 #define ARA_SI_CODE 8u
 #define ARA_SI_SYSCALL 24u /* _sigsys._syscall */
+#define ARA_SI_ADDR 16u	   /* _sigfault._addr */
 #define ARA_SIGSYS 31
 #define ARA_SYS_SECCOMP 1
 

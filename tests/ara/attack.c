@@ -6,13 +6,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "ara/domains.h"
 
-static volatile sig_atomic_t probe_ran;
+/*
+ * Set once App-chosen code runs; shared with the parent, which must tell
+ * "the probe ran and its DOM0 read was stopped" from "stopped before it":
+ * ARA ends the child itself on a pkey fault (ARA_EXIT_PKEY_FAULT).
+ */
+static volatile sig_atomic_t *probe_ran;
 static volatile uint64_t probe_target;
+
+static volatile sig_atomic_t *shared_flag(void)
+{
+	if (!probe_ran) {
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			perror("attack: mmap");
+			exit(2);
+		}
+		probe_ran = p;
+	}
+	return probe_ran;
+}
 
 size_t attack_ranges(unsigned int pkey, struct range *out, size_t max)
 {
@@ -50,7 +70,7 @@ size_t attack_ranges(unsigned int pkey, struct range *out, size_t max)
 static void classify(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if (probe_ran)
+	if (*shared_flag())
 		_exit(OUT_PROBE_DOM2);
 	if (sig == SIGSEGV)
 		_exit(si->si_code == SEGV_PKUERR ? OUT_PKUERR : OUT_SEGV_OTHER);
@@ -86,7 +106,7 @@ void attack_set_probe_target(uint64_t dom0_addr)
 
 void attack_probe_running(void)
 {
-	probe_ran = 1;
+	*shared_flag() = 1;
 }
 
 /* App-chosen code: reached only through a hostile x30. */
@@ -96,7 +116,7 @@ void ara_test_probe_main(void)
 
 	if (por != ARA_POR_DOM2)
 		_exit(OUT_BREACH_POR);
-	probe_ran = 1;
+	*shared_flag() = 1;
 	/* A DOM0 byte: if this load completes, ARA's isolation is broken. */
 	(void)*(volatile uint8_t *)(uintptr_t)probe_target;
 	_exit(OUT_BREACH_READ);
@@ -105,7 +125,10 @@ void ara_test_probe_main(void)
 int attack_run(void (*fn)(uint64_t), uint64_t arg)
 {
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
+
+	*shared_flag() = 0;
+	pid = fork();
 
 	if (pid < 0) {
 		perror("attack: fork");
@@ -119,6 +142,9 @@ int attack_run(void (*fn)(uint64_t), uint64_t arg)
 		perror("attack: waitpid");
 		exit(2);
 	}
+	/* ARA ended the child on a pkey fault: the overlay stopped it, as SEGV_PKUERR would. */
+	if (WIFEXITED(status) && WEXITSTATUS(status) == ARA_EXIT_PKEY_FAULT)
+		return *shared_flag() ? OUT_PROBE_DOM2 : OUT_PKUERR;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	fprintf(stderr, "attack: child killed by signal %d\n", WTERMSIG(status));

@@ -14,7 +14,7 @@
 #include "por_sysreg.h"
 
 enum outcome {
-	OUT_PKUERR = 40,       /* SIGSEGV, SEGV_PKUERR: the overlay stopped it */
+	OUT_PKUERR = 40,       /* SEGV_PKUERR (ARA ends the process on it): the overlay stopped it */
 	OUT_SEGV_OTHER = 41,   /* SIGSEGV, another si_code */
 	OUT_SIGILL = 42,       /* undefined instruction (the gate's UDF fill) */
 	OUT_SIGOTHER = 43,     /* SIGTRAP, SIGBUS */

@@ -36,6 +36,11 @@
  * live threads taking signals than it has slots). libara/src/dom0/signal.c.
  */
 #define ARA_EXIT_REFUSED 10
+/*
+ * App code touched memory its domain may not (a SEGV_PKUERR fault): ARA
+ * reports the address on stderr, never what is there, and ends the process.
+ */
+#define ARA_EXIT_PKEY_FAULT 11
 
 /* memfd names; /proc/self/maps shows them as "/memfd:<name> (deleted)". */
 #define ARA_MEMFD_APP "ara-app"

@@ -72,6 +72,8 @@ struct ksigaction {
 /* What the kernel still decides for a signal whose handler ARA calls. */
 #define PASSED_FLAGS (SA_NOCLDSTOP | SA_NOCLDWAIT | SA_ONSTACK | SA_RESTART | SA_RESETHAND)
 #define PSR_BTYPE_MASK 0xc00u
+#define SIGSEGV 11
+#define SEGV_PKUERR 4
 
 void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index)
 	__attribute__((noreturn));
@@ -110,16 +112,26 @@ void ara_signals_init(uint64_t gate)
 	r = ara_sys4(__NR_rt_sigaction, ARA_SIGSYS, &own, NULL, sizeof(own.mask));
 	if (r != 0)
 		ara_fatal("rt_sigaction(SIGSYS) failed", r);
+	/* SIGSEGV too, for its pkey faults; the App's disposition is the default. */
+	r = ara_sys4(__NR_rt_sigaction, SIGSEGV, &own, NULL, sizeof(own.mask));
+	if (r != 0)
+		ara_fatal("rt_sigaction(SIGSEGV) failed", r);
+	app_owned[SIGSEGV] = 1; /* app_action[SIGSEGV] is zero: SIG_DFL */
 }
 
-/* With the lock held: the kernel's action for sig, after the App asked for req. */
+/*
+ * With the lock held: the kernel's action for sig, after the App asked for
+ * req. SIGSEGV stays ARA's whatever the App asks (a fault on ARA's memory
+ * is ARA's to report); the App's own disposition is kept for the others.
+ */
 static long install(uint64_t sig, struct ksigaction *req)
 {
 	struct ksigaction k = { signal_entry, SA_SIGINFO | (req->flags & PASSED_FLAGS), 0, ~UINT64_C(0) };
 	long r;
 
 	req->mask &= ~UNBLOCKABLE;
-	if (req->handler == SIG_DFL || req->handler == SIG_IGN || sig == SIGKILL || sig == SIGSTOP) {
+	if ((req->handler == SIG_DFL || req->handler == SIG_IGN || sig == SIGKILL || sig == SIGSTOP) &&
+	    sig != SIGSEGV) {
 		r = ara_sys4(__NR_rt_sigaction, sig, req, NULL, sizeof(req->mask));
 		if (r == 0)
 			app_owned[sig] = 0;
@@ -163,20 +175,69 @@ static long sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
  * restorer. The App's frame at app_sp is left as the kernel wrote it: it is
  * what the handler gets, and what its rt_sigreturn will hand back.
  */
+static int32_t info_i32(const struct ara_rt_sigframe *f, unsigned int off)
+{
+	int32_t v;
+
+	memcpy(&v, f->info + off, sizeof(v));
+	return v;
+}
+
+/* App code touched ARA's memory: say where, never what is there, and end. */
+static __attribute__((noreturn)) void pkey_fault(const struct ara_rt_sigframe *f)
+{
+	struct ara_msg m = { .len = 0 };
+	uint64_t addr;
+
+	memcpy(&addr, f->info + ARA_SI_ADDR, sizeof(addr));
+	ara_msg_str(&m, "ara: App code at pc ");
+	ara_msg_hex(&m, f->uc.uc_mcontext.pc);
+	ara_msg_str(&m, " touched memory its domain may not (SEGV_PKUERR at ");
+	ara_msg_hex(&m, addr);
+	ara_msg_str(&m, "); ending the process\n");
+	ara_msg_emit(&m);
+	ara_sys_exit_group(ARA_EXIT_PKEY_FAULT);
+}
+
+/*
+ * The App left sig (SIGSEGV) to the default action: the kernel's action
+ * becomes the default again, and sig is sent again, to be taken once ARA's
+ * handler returns. An ignored fault is not ignorable either (the kernel's
+ * rule for synchronous signals).
+ */
+static void take_default(int sig)
+{
+	const struct ksigaction dfl = { SIG_DFL, 0, 0, 0 };
+
+	ara_sys4(__NR_rt_sigaction, sig, &dfl, NULL, sizeof(dfl.mask));
+	ara_sys3(__NR_tgkill, ara_sys0(__NR_getpid), ara_sys0(__NR_gettid), sig);
+}
+
 static void deliver(struct ara_rt_sigframe *out, uint64_t app_sp, int sig)
 {
 	struct ara_sigcontext *mc = &out->uc.uc_mcontext;
 	struct ksigaction act;
 	int owned;
 
+	if (sig == SIGSEGV && info_i32(out, ARA_SI_CODE) == SEGV_PKUERR)
+		pkey_fault(out);
 	lock();
 	act = app_action[sig];
 	owned = app_owned[sig];
 	if (owned && (act.flags & SA_RESETHAND))
 		app_owned[sig] = 0; /* the kernel has reset its action too */
+	if (owned && (act.handler == SIG_DFL || act.handler == SIG_IGN)) {
+		const int synchronous = info_i32(out, ARA_SI_CODE) > 0;
+
+		if (act.handler == SIG_DFL || synchronous) {
+			app_owned[sig] = 0;
+			take_default(sig);
+		}
+		owned = 0;
+	}
 	unlock();
 	if (!owned)
-		return; /* the App changed its mind since: nothing to call */
+		return; /* nothing of the App's to call */
 	mc->regs[0] = (uint64_t)sig;
 	mc->regs[1] = app_sp + offsetof(struct ara_rt_sigframe, info);
 	mc->regs[2] = app_sp + offsetof(struct ara_rt_sigframe, uc);
@@ -298,13 +359,6 @@ static long perform(uint64_t nr, const uint64_t *a, struct ara_rt_sigframe *out)
 	}
 }
 
-static int32_t info_i32(const struct ara_rt_sigframe *f, unsigned int off)
-{
-	int32_t v;
-
-	memcpy(&v, f->info + off, sizeof(v));
-	return v;
-}
 
 /* What rt_sigreturn will restore: DOM2's row, SIGSYS unblocked, an App stack. */
 static void seal(struct ara_rt_sigframe *out)
