@@ -88,9 +88,11 @@ step "wall clock: ara_bench --iterations $iterations --repeats $repeats in the P
 "$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 1800 \
 	--embed "$build" -- "$loader" "$bench" --iterations "$iterations" --repeats "$repeats" |
 	tee "$work/wall.log" || die "the wall-clock run failed (status $?)"
-# The table: from ara_bench's header line to the socket row.
+# The table: from ara_bench's header line to the socket row (a title, a
+# header and one row per operation).
 sed -n '/^ara_bench: /,/^socket /p' "$work/wall.log" >"$work/wall.txt"
-[ "$(wc -l <"$work/wall.txt")" -eq 7 ] || die "no complete table from ara_bench in the guest output"
+[ "$(wc -l <"$work/wall.txt")" -eq $((${#OPS[@]} + 2)) ] ||
+	die "no complete table from ara_bench in the guest output"
 
 # --- 2. instruction counts ------------------------------------------------
 # The guest runs every (operation, pair, N) in this order; the i-th batch
