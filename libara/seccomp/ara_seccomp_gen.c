@@ -102,6 +102,8 @@ int main(int argc, char **argv)
 	if (ctx && seccomp_arch_remove(ctx, SCMP_ARCH_NATIVE) == 0 &&
 	    seccomp_arch_add(ctx, SCMP_ARCH_AARCH64) == 0 &&
 	    seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS) == 0 &&
+	    /* A binary tree over the system call numbers: every App call runs the filter. */
+	    seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2) == 0 &&
 	    add_denials(ctx) == 0 && add_traps(ctx) == 0 && seccomp_export_bpf(ctx, fd) == 0)
 		rc = 0;
 	else
