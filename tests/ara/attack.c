@@ -166,3 +166,59 @@ const char *attack_outcome_name(int outcome)
 	default: return "unexpected exit";
 	}
 }
+
+struct range attack_dom0[ATTACK_DOM0_MAX];
+size_t attack_n_dom0;
+
+int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_t n)
+{
+	setvbuf(stdout, NULL, _IONBF, 0); /* an attack that succeeds may end the process abruptly */
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s ATTACK\n", argv[0]);
+		return 2;
+	}
+	if (por_el0_read() != ARA_POR_DOM2) {
+		printf("FAIL: not running under ARA\n");
+		return 1;
+	}
+	attack_n_dom0 = attack_ranges(ARA_PKEY_DOM0, attack_dom0, ATTACK_DOM0_MAX);
+	if (attack_n_dom0 < 4) {
+		printf("FAIL: found %zu DOM0 ranges\n", attack_n_dom0);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(argv[1], attacks[i].name) == 0)
+			return attacks[i].run();
+	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
+	return 2;
+}
+
+void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from)
+{
+	const size_t n = sizeof(ATTACK_CANARY) - 1;
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(buf + i, ATTACK_CANARY, n) == 0) {
+			printf("LEAK at 0x%llx: %.60s\n", (unsigned long long)(from + i), buf + i);
+			return;
+		}
+	printf("LEAK: read %zu bytes of DOM0 at 0x%llx\n", len, (unsigned long long)from);
+}
+
+void attack_exploit_reads(ssize_t (*read_fn)(void *dst, uint64_t src, size_t len))
+{
+	static unsigned char buf[1 << 20];
+
+	for (size_t i = 0; i < attack_n_dom0; i++) {
+		size_t len = attack_dom0[i].end - attack_dom0[i].start;
+		ssize_t got;
+
+		if (attack_dom0[i].perms[0] != 'r')
+			continue;
+		if (len > sizeof(buf))
+			len = sizeof(buf);
+		got = read_fn(buf, attack_dom0[i].start, len);
+		if (got > 0)
+			attack_show_leak(buf, (size_t)got, attack_dom0[i].start);
+	}
+}

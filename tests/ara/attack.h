@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "ara/boot.h"
 #include "por_sysreg.h"
@@ -34,6 +35,33 @@ struct range {
 
 /* Ranges of /proc/self/smaps with ProtectionKey pkey; returns how many. */
 size_t attack_ranges(unsigned int pkey, struct range *out, size_t max);
+
+/* The string in DOM0's read-only data whose appearance in any output is a leak. */
+#define ATTACK_CANARY "ARA-DOM0-CANARY"
+
+/* DOM0's ranges, as attack_main found them. */
+#define ATTACK_DOM0_MAX 512
+extern struct range attack_dom0[ATTACK_DOM0_MAX];
+extern size_t attack_n_dom0;
+
+/* An attack of a program: its name on the command line, and its run (0: stopped). */
+struct attack_entry {
+	const char *name;
+	int (*run)(void);
+};
+
+/*
+ * main() of a program of attacks, usage PROGRAM ATTACK: checks that it runs
+ * under ARA, finds DOM0's ranges, and returns what the named attack returns
+ * (2 for a usage error).
+ */
+int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_t n);
+
+/* Prints the canary's neighbourhood if buf, read from DOM0 at from, holds it. */
+void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from);
+
+/* Reads every readable DOM0 range with read_fn and shows what leaked. */
+void attack_exploit_reads(ssize_t (*read_fn)(void *dst, uint64_t src, size_t len));
 
 /* Installs the fault classifier (on an alternate stack). */
 void attack_install_handlers(void);

@@ -27,7 +27,6 @@
 #include "ara/domains.h"
 #include "attack.h"
 
-#define CANARY "ARA-DOM0-CANARY"
 #define FORGED_ROW ARA_POR_ROW(ARA_PERM_RW, ARA_PERM_X, ARA_PERM_RWX)
 
 /*
@@ -46,8 +45,6 @@ static void build_gadget(void)
 }
 static const uint32_t harmless[] = { 0xd503201f, 0xd503201f, 0xd65f03c0 }; /* nop; nop; ret */
 
-static struct range dom0[512];
-static size_t n_dom0;
 
 /* Runs code as the gadget with the forged row in x0, then reads DOM0. */
 static __attribute__((noreturn)) void use(void *code)
@@ -59,13 +56,13 @@ static __attribute__((noreturn)) void use(void *code)
 	por = por_el0_read();
 	printf("after the gadget: POR_EL0 0x%llx\n", (unsigned long long)por);
 	attack_probe_running(); /* a fault from here on is the read of DOM0 */
-	for (size_t i = 0; i < n_dom0; i++) {
+	for (size_t i = 0; i < attack_n_dom0; i++) {
 		const char *p;
 
-		if (dom0[i].perms[0] != 'r')
+		if (attack_dom0[i].perms[0] != 'r')
 			continue;
-		p = memmem((const void *)(uintptr_t)dom0[i].start, dom0[i].end - dom0[i].start, CANARY,
-			   sizeof(CANARY) - 1);
+		p = memmem((const void *)(uintptr_t)attack_dom0[i].start, attack_dom0[i].end - attack_dom0[i].start, ATTACK_CANARY,
+			   sizeof(ATTACK_CANARY) - 1);
 		if (p) {
 			printf("LEAK at 0x%llx: %.50s\n", (unsigned long long)(uintptr_t)p, p);
 			_exit(OUT_BREACH_READ);
@@ -167,40 +164,36 @@ static void wx(uint64_t unused)
 	use(p);
 }
 
-static const struct {
-	const char *name;
-	void (*child)(uint64_t);
-} attacks[] = {
-	{ "jit_msr", jit_msr },		  { "file_msr", file_msr }, { "file_alias", file_alias },
-	{ "shared_alias", shared_alias }, { "wx", wx },
+/* Runs child in a forked process; 0 if the gadget was stopped. */
+static int judge(const char *name, void (*child)(uint64_t))
+{
+	int out;
+
+	build_gadget();
+	out = attack_run(child, 0);
+	printf("ara-evidence: %s: %s\n", name, attack_outcome_name(out));
+	/* Stopped: the gadget did nothing (the DOM0 read was stopped), or the call was refused. */
+	return out == OUT_PROBE_DOM2 || out == OUT_RETURNED ? 0 : 1;
+}
+
+#define ATTACK(name)                                                                               \
+	static int run_##name(void)                                                                \
+	{                                                                                          \
+		return judge(#name, name);                                                         \
+	}
+ATTACK(jit_msr)
+ATTACK(file_msr)
+ATTACK(file_alias)
+ATTACK(shared_alias)
+ATTACK(wx)
+
+static const struct attack_entry attacks[] = {
+	{ "jit_msr", run_jit_msr },	      { "file_msr", run_file_msr }, { "file_alias", run_file_alias },
+	{ "shared_alias", run_shared_alias }, { "wx", run_wx },
 };
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s ATTACK\n", argv[0]);
-		return 2;
-	}
-	if (por_el0_read() != ARA_POR_DOM2) {
-		printf("FAIL: not running under ARA\n");
-		return 1;
-	}
-	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
-	if (n_dom0 < 4) {
-		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
-		return 1;
-	}
 	attack_install_handlers();
-	build_gadget();
-	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
-		if (strcmp(argv[1], attacks[i].name) == 0) {
-			int out = attack_run(attacks[i].child, 0);
-
-			printf("ara-evidence: %s: %s\n", argv[1], attack_outcome_name(out));
-			/* Stopped: the gadget did nothing (a fault reading DOM0), or the call was refused. */
-			return out == OUT_PROBE_DOM2 || out == OUT_RETURNED ? 0 : 1;
-		}
-	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
-	return 2;
+	return attack_main(argc, argv, attacks, sizeof(attacks) / sizeof(attacks[0]));
 }

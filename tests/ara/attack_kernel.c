@@ -41,41 +41,6 @@
 #include "ara/domains.h"
 #include "attack.h"
 
-#define CANARY "ARA-DOM0-CANARY"
-
-static struct range dom0[512];
-static size_t n_dom0;
-
-/* Prints the canary's neighbourhood if buf holds it: the leak the ctest looks for. */
-static void show_leak(const unsigned char *buf, size_t len, uint64_t from)
-{
-	for (size_t i = 0; i + sizeof(CANARY) - 1 <= len; i++)
-		if (memcmp(buf + i, CANARY, sizeof(CANARY) - 1) == 0) {
-			printf("LEAK at 0x%llx: %.60s\n", (unsigned long long)(from + i), buf + i);
-			return;
-		}
-	printf("LEAK: read %zu bytes of DOM0 at 0x%llx\n", len, (unsigned long long)from);
-}
-
-/* Reads every readable DOM0 range with read_fn and shows what leaked. */
-static void exploit_reads(ssize_t (*read_fn)(void *dst, uint64_t src, size_t len))
-{
-	static unsigned char buf[1 << 20];
-
-	for (size_t i = 0; i < n_dom0; i++) {
-		size_t len = dom0[i].end - dom0[i].start;
-		ssize_t got;
-
-		if (dom0[i].perms[0] != 'r')
-			continue;
-		if (len > sizeof(buf))
-			len = sizeof(buf);
-		got = read_fn(buf, dom0[i].start, len);
-		if (got > 0)
-			show_leak(buf, (size_t)got, dom0[i].start);
-	}
-}
-
 /* The verdict for a call that must fail with EPERM. */
 static int stopped(const char *what, long rc)
 {
@@ -97,11 +62,11 @@ static ssize_t vm_read(void *dst, uint64_t src, size_t len)
 static int attack_process_vm_readv(void)
 {
 	unsigned char b;
-	struct iovec l = { &b, 1 }, r = { (void *)(uintptr_t)dom0[0].start, 1 };
+	struct iovec l = { &b, 1 }, r = { (void *)(uintptr_t)attack_dom0[0].start, 1 };
 
 	if (stopped("process_vm_readv of DOM0", process_vm_readv(getpid(), &l, 1, &r, 1, 0)))
 		return 0;
-	exploit_reads(vm_read);
+	attack_exploit_reads(vm_read);
 	return 1;
 }
 
@@ -110,9 +75,9 @@ static int attack_process_vm_writev(void)
 	unsigned char b = 0x41;
 	struct iovec l = { &b, 1 }, r = { NULL, 1 };
 
-	for (size_t i = 0; i < n_dom0; i++)
-		if (dom0[i].perms[1] == 'w')
-			r.iov_base = (void *)(uintptr_t)dom0[i].start;
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[1] == 'w')
+			r.iov_base = (void *)(uintptr_t)attack_dom0[i].start;
 	return stopped("process_vm_writev into DOM0",
 		       process_vm_writev(getpid(), &l, 1, &r, 1, 0)) ? 0 : 1;
 }
@@ -149,7 +114,7 @@ static int attack_ptrace_child(void)
 	if (rc == 0) {
 		waitpid(child, &status, 0);
 		peek_pid = child;
-		exploit_reads(peek_read);
+		attack_exploit_reads(peek_read);
 	}
 	kill(child, SIGKILL);
 	waitpid(child, &status, 0);
@@ -177,18 +142,18 @@ static int attack_pkey_mprotect(void)
 	unsigned int tried = 0, refused = 0;
 
 	/* Every read-only DOM0 range (one holds DOM0's canary), retagged to key 0. */
-	for (size_t i = 0; i < n_dom0; i++) {
+	for (size_t i = 0; i < attack_n_dom0; i++) {
 		long rc;
 
-		if (dom0[i].perms[0] != 'r' || dom0[i].perms[1] == 'w')
+		if (attack_dom0[i].perms[0] != 'r' || attack_dom0[i].perms[1] == 'w')
 			continue;
 		tried++;
-		rc = syscall(SYS_pkey_mprotect, dom0[i].start, dom0[i].end - dom0[i].start, PROT_READ, 0);
+		rc = syscall(SYS_pkey_mprotect, attack_dom0[i].start, attack_dom0[i].end - attack_dom0[i].start, PROT_READ, 0);
 		if (rc == -1 && errno == EPERM)
 			refused++;
 		else if (rc == 0)
-			show_leak((const unsigned char *)(uintptr_t)dom0[i].start,
-				  dom0[i].end - dom0[i].start, dom0[i].start);
+			attack_show_leak((const unsigned char *)(uintptr_t)attack_dom0[i].start,
+				  attack_dom0[i].end - attack_dom0[i].start, attack_dom0[i].start);
 	}
 	if (tried && refused == tried) {
 		printf("ara-evidence: pkey_mprotect of %u read-only DOM0 ranges to key 0: refused with "
@@ -299,7 +264,7 @@ static int attack_personality(void)
 
 static int attack_process_madvise(void)
 {
-	struct iovec v = { (void *)(uintptr_t)dom0[0].start, 4096 };
+	struct iovec v = { (void *)(uintptr_t)attack_dom0[0].start, 4096 };
 	long pidfd = syscall(SYS_pidfd_open, getpid(), 0);
 
 	return stopped("process_madvise(MADV_DONTNEED) of DOM0",
@@ -372,10 +337,10 @@ static int find_control_block(void)
 {
 	uint64_t entry = memfd_base("ara-entry");
 
-	for (size_t i = 0; entry && i < n_dom0; i++)
-		if (dom0[i].perms[1] == 'w' && dom0[i].start > entry &&
-		    dom0[i].end - dom0[i].start == 4096 && dom0[i].start - entry < (1u << 24)) {
-			control_block = dom0[i].start;
+	for (size_t i = 0; entry && i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[1] == 'w' && attack_dom0[i].start > entry &&
+		    attack_dom0[i].end - attack_dom0[i].start == 4096 && attack_dom0[i].start - entry < (1u << 24)) {
+			control_block = attack_dom0[i].start;
 			return 0;
 		}
 	printf("FAIL: the gate's control block was not found\n");
@@ -408,7 +373,7 @@ static void exploit_control_block(void)
 	cb->stack_stride = sizeof(fake_stack);
 	cb->dispatch = base + memcpy_at;
 	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
-	show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
 }
 
 /*
@@ -451,7 +416,7 @@ static int attack_futex_wake_op(void)
 	}
 	printf("BREACH: futex(FUTEX_WAKE_OP) rewrote DOM0's dispatcher address\n");
 	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
-	show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
 	return 1;
 }
 
@@ -560,9 +525,9 @@ static int attack_mprotect(void)
 {
 	uint64_t text = 0;
 
-	for (size_t i = 0; i < n_dom0; i++)
-		if (dom0[i].perms[2] == 'x' && !text)
-			text = dom0[i].start;
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[2] == 'x' && !text)
+			text = attack_dom0[i].start;
 	return stopped("mprotect(PROT_NONE) of DOM0 text",
 		       mprotect((void *)(uintptr_t)text, 4096, PROT_NONE)) ? 0 : 1;
 }
@@ -609,7 +574,7 @@ static int write_refused(uint64_t src, size_t len)
 		printf("FAIL: write() from DOM0 at 0x%llx returned %zd (errno %d), not EFAULT\n",
 		       (unsigned long long)src, n, n == -1 ? errno : 0);
 		if (n > 0 && read(p[0], got, (size_t)n) == n)
-			show_leak(got, (size_t)n, src);
+			attack_show_leak(got, (size_t)n, src);
 	}
 	close(p[0]);
 	close(p[1]);
@@ -625,9 +590,9 @@ static int attack_write_from_dom0(void)
 		return 1;
 	/* The canary itself, then the first page of every readable DOM0 range. */
 	refused = write_refused(canary, 64);
-	for (size_t i = 0; i < n_dom0; i++)
-		if (dom0[i].perms[0] == 'r')
-			tried++, refused += write_refused(dom0[i].start, 4096);
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[0] == 'r')
+			tried++, refused += write_refused(attack_dom0[i].start, 4096);
 	if (refused == tried) {
 		printf("ara-evidence: write() to a pipe from DOM0's canary and %u readable DOM0 "
 		       "ranges: EFAULT\n", tried - 1);
@@ -666,9 +631,9 @@ static int attack_read_into_dom0(void)
 	if (!flag || pipe(p))
 		return 1;
 	refused = read_refused(p, flag);
-	for (size_t i = 0; i < n_dom0; i++)
-		if (dom0[i].perms[1] == 'w')
-			tried++, refused += read_refused(p, dom0[i].start);
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[1] == 'w')
+			tried++, refused += read_refused(p, attack_dom0[i].start);
 	if (refused == tried) {
 		printf("ara-evidence: read() from a pipe into libara's ara_verbose and %u writable "
 		       "DOM0 ranges: EFAULT\n", tried - 1);
@@ -684,7 +649,7 @@ static void load_canary(uint64_t canary)
 
 	for (size_t i = 0; i < sizeof(got); i++)
 		got[i] = *(volatile unsigned char *)(uintptr_t)(canary + i);
-	show_leak(got, sizeof(got), canary);
+	attack_show_leak(got, sizeof(got), canary);
 }
 
 static int attack_direct_read(void)
@@ -772,11 +737,11 @@ static int core_leaks(const char *path)
 
 		if (ph[i].p_type != PT_LOAD || ph[i].p_offset + ph[i].p_filesz > size)
 			continue;
-		for (size_t r = 0; r < n_dom0; r++)
-			if (ph[i].p_vaddr >= dom0[r].start && ph[i].p_vaddr < dom0[r].end &&
-			    (hit = memmem(seg, ph[i].p_filesz, CANARY, sizeof(CANARY) - 1))) {
+		for (size_t r = 0; r < attack_n_dom0; r++)
+			if (ph[i].p_vaddr >= attack_dom0[r].start && ph[i].p_vaddr < attack_dom0[r].end &&
+			    (hit = memmem(seg, ph[i].p_filesz, ATTACK_CANARY, sizeof(ATTACK_CANARY) - 1))) {
 				printf("core_dump_child: %s holds DOM0's canary\n", path);
-				show_leak(hit, ph[i].p_filesz - (size_t)(hit - seg),
+				attack_show_leak(hit, ph[i].p_filesz - (size_t)(hit - seg),
 					  ph[i].p_vaddr + (uint64_t)(hit - seg));
 				leaked = 1;
 			}
@@ -949,13 +914,13 @@ int main(int argc, char **argv)
 		printf("FAIL: not running under ARA\n");
 		return 1;
 	}
-	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
+	attack_n_dom0 = attack_ranges(ARA_PKEY_DOM0, attack_dom0, ATTACK_DOM0_MAX);
 	/* Before the count of DOM0 ranges: the no-dom0-key variant has fewer. */
 	for (size_t i = 0; i < sizeof(by_symbol) / sizeof(by_symbol[0]); i++)
 		if (strcmp(argv[1], by_symbol[i].name) == 0)
 			return by_symbol[i].run();
-	if (n_dom0 < 4) {
-		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
+	if (attack_n_dom0 < 4) {
+		printf("FAIL: found %zu DOM0 ranges\n", attack_n_dom0);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)

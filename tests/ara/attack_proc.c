@@ -23,35 +23,20 @@
 #include "ara/domains.h"
 #include "attack.h"
 
-#define CANARY "ARA-DOM0-CANARY"
 
-static struct range dom0[512];
-static size_t n_dom0;
 
-/* Reads every readable DOM0 range through fd; prints the canary if found. */
+static int mem_fd; /* an open /proc/<pid>/mem */
+
+static ssize_t mem_read(void *dst, uint64_t src, size_t len)
+{
+	return pread(mem_fd, dst, len, (off_t)src);
+}
+
+/* Reads every readable DOM0 range through fd, and shows what leaked. */
 static void read_dom0_through(int fd)
 {
-	static unsigned char buf[1 << 20];
-
-	for (size_t i = 0; i < n_dom0; i++) {
-		size_t len = dom0[i].end - dom0[i].start;
-		ssize_t got;
-
-		if (dom0[i].perms[0] != 'r')
-			continue;
-		if (len > sizeof(buf))
-			len = sizeof(buf);
-		got = pread(fd, buf, len, (off_t)dom0[i].start);
-		if (got <= 0)
-			continue;
-		unsigned char *hit = memmem(buf, (size_t)got, CANARY, sizeof(CANARY) - 1);
-		if (hit) {
-			printf("LEAK at 0x%llx: %.50s\n",
-			       (unsigned long long)(dom0[i].start + (uint64_t)(hit - buf)), hit);
-			return;
-		}
-	}
-	printf("LEAK: DOM0 was readable through the file, the canary not found\n");
+	mem_fd = fd;
+	attack_exploit_reads(mem_read);
 }
 
 /* fd is the result of one open attempt; 0 if it was refused as it must be. */
@@ -81,13 +66,13 @@ static int attack_proc_self_mem_write(void)
 	int fd = open("/proc/self/mem", O_RDWR);
 
 	if (fd >= 0) {
-		for (size_t i = 0; i < n_dom0; i++) {
+		for (size_t i = 0; i < attack_n_dom0; i++) {
 			uint64_t word = 0x4141414141414141ull;
 
-			if (dom0[i].perms[1] == 'w' &&
-			    pwrite(fd, &word, sizeof(word), (off_t)dom0[i].start) == sizeof(word)) {
+			if (attack_dom0[i].perms[1] == 'w' &&
+			    pwrite(fd, &word, sizeof(word), (off_t)attack_dom0[i].start) == sizeof(word)) {
 				printf("BREACH: wrote 8 bytes into DOM0 at 0x%llx\n",
-				       (unsigned long long)dom0[i].start);
+				       (unsigned long long)attack_dom0[i].start);
 				break;
 			}
 		}
@@ -158,10 +143,7 @@ static int attack_proc_mem_bind_mount(void)
 	return judge("bind mount of /proc/self/mem", -1, EPERM);
 }
 
-static const struct {
-	const char *name;
-	int (*run)(void);
-} attacks[] = {
+static const struct attack_entry attacks[] = {
 	{ "proc_self_mem_read", attack_proc_self_mem_read },
 	{ "proc_self_mem_write", attack_proc_self_mem_write },
 	{ "proc_task_mem", attack_proc_task_mem },
@@ -173,23 +155,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s ATTACK\n", argv[0]);
-		return 2;
-	}
-	if (por_el0_read() != ARA_POR_DOM2) {
-		printf("FAIL: not running under ARA\n");
-		return 1;
-	}
-	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
-	if (n_dom0 < 4) {
-		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
-		return 1;
-	}
-	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
-		if (strcmp(argv[1], attacks[i].name) == 0)
-			return attacks[i].run();
-	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
-	return 2;
+	return attack_main(argc, argv, attacks, sizeof(attacks) / sizeof(attacks[0]));
 }

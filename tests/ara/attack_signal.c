@@ -33,7 +33,6 @@
 #include "ara/domains.h"
 #include "attack.h"
 
-#define CANARY "ARA-DOM0-CANARY"
 #define POE_MAGIC 0x504f4530u
 #define SYS_SECCOMP 1
 #define AUDIT_ARCH_AARCH64 0xc00000b7u
@@ -41,8 +40,6 @@
 /* The row a forged frame asks for: App code runs, and DOM0 is readable. */
 #define FORGED_ROW ARA_POR_ROW(ARA_PERM_RW, ARA_PERM_X, ARA_PERM_RWX)
 
-static struct range dom0[512];
-static size_t n_dom0;
 static _Alignas(16) unsigned char probe_stack[64 * 1024];
 
 /*
@@ -56,13 +53,13 @@ static __attribute__((noreturn)) void leak_probe(void)
 
 	printf("App code resumed with POR_EL0 0x%llx\n", (unsigned long long)por);
 	attack_probe_running(); /* a fault from here on is the probe's */
-	for (size_t i = 0; i < n_dom0; i++) {
+	for (size_t i = 0; i < attack_n_dom0; i++) {
 		const char *p;
 
-		if (dom0[i].perms[0] != 'r')
+		if (attack_dom0[i].perms[0] != 'r')
 			continue;
-		p = memmem((const void *)(uintptr_t)dom0[i].start, dom0[i].end - dom0[i].start,
-			   CANARY, sizeof(CANARY) - 1);
+		p = memmem((const void *)(uintptr_t)attack_dom0[i].start, attack_dom0[i].end - attack_dom0[i].start,
+			   ATTACK_CANARY, sizeof(ATTACK_CANARY) - 1);
 		if (p) {
 			printf("LEAK at 0x%llx: %.50s\n", (unsigned long long)(uintptr_t)p, p);
 			_exit(OUT_BREACH_READ);
@@ -209,10 +206,10 @@ static const struct range *dom0_writable(void)
 {
 	const struct range *best = NULL;
 
-	for (size_t i = 0; i < n_dom0; i++)
-		if (dom0[i].perms[1] == 'w' &&
-		    (!best || dom0[i].end - dom0[i].start > best->end - best->start))
-			best = &dom0[i];
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[1] == 'w' &&
+		    (!best || attack_dom0[i].end - attack_dom0[i].start > best->end - best->start))
+			best = &attack_dom0[i];
 	return best;
 }
 
@@ -259,10 +256,7 @@ static int attack_sigaction_sigsys(void)
 	return refused("sigaction(SIGSYS), ARA's trap signal", sigaction(SIGSYS, &sa, NULL), EINVAL);
 }
 
-static const struct {
-	const char *name;
-	int (*run)(void);
-} attacks[] = {
+static const struct attack_entry attacks[] = {
 	{ "forged_sigreturn", attack_forged_sigreturn },
 	{ "forged_sigsys", attack_forged_sigsys },
 	{ "sigaltstack_dom0", attack_sigaltstack_dom0 },
@@ -271,23 +265,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	setvbuf(stdout, NULL, _IONBF, 0);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s ATTACK\n", argv[0]);
-		return 2;
-	}
-	if (por_el0_read() != ARA_POR_DOM2) {
-		printf("FAIL: not running under ARA\n");
-		return 1;
-	}
-	n_dom0 = attack_ranges(ARA_PKEY_DOM0, dom0, sizeof(dom0) / sizeof(dom0[0]));
-	if (n_dom0 < 4) {
-		printf("FAIL: found %zu DOM0 ranges\n", n_dom0);
-		return 1;
-	}
-	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
-		if (strcmp(argv[1], attacks[i].name) == 0)
-			return attacks[i].run();
-	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
-	return 2;
+	return attack_main(argc, argv, attacks, sizeof(attacks) / sizeof(attacks[0]));
 }
