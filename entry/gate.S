@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The gate: ARA's only entry, and the only code in the process that writes
- * POR_EL0 once ARA has initialised (invariants IV1, IV2, IV3).
+ * The gate: ARA's entries, secure_call (page 1) and the signal entry (page
+ * 2, below), and the only code in the process that writes POR_EL0 once ARA
+ * has initialised (invariants IV1, IV2, IV3).
  *
  * int secure_call(uint32_t fid, void *arg)
  *   x0 = fid, x1 = arg (any values: the dispatcher validates them)
