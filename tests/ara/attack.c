@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "attack.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -191,6 +192,20 @@ int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_
 			return attacks[i].run();
 	fprintf(stderr, "%s: no attack named %s\n", argv[0], argv[1]);
 	return 2;
+}
+
+int attack_refused(const char *what, long rc, int want_errno)
+{
+	if (rc >= 0) {
+		printf("%s was not refused\n", what);
+		return 1;
+	}
+	if (errno != want_errno) {
+		printf("%s failed, but not with %s: %s\n", what, strerror(want_errno), strerror(errno));
+		return 1;
+	}
+	printf("ara-evidence: %s: refused with %s\n", what, strerror(errno));
+	return 0;
 }
 
 void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from)

@@ -57,6 +57,13 @@ struct attack_entry {
  */
 int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_t n);
 
+/*
+ * The verdict on a call that must fail with want_errno (rc: its result, -1
+ * on failure): 0 and an evidence line if it did; 1 and a line the ctests
+ * look for ("was not refused") if it succeeded, or 1 if it failed otherwise.
+ */
+int attack_refused(const char *what, long rc, int want_errno);
+
 /* Prints the canary's neighbourhood if buf, read from DOM0 at from, holds it. */
 void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from);
 

@@ -213,20 +213,6 @@ static const struct range *dom0_writable(void)
 	return best;
 }
 
-static int refused(const char *what, int rc, int want_errno)
-{
-	if (rc == 0) {
-		printf("%s was not refused\n", what);
-		return 1;
-	}
-	if (errno != want_errno) {
-		printf("%s failed, but not with %s: %s\n", what, strerror(want_errno), strerror(errno));
-		return 1;
-	}
-	printf("ara-evidence: %s: refused with %s\n", what, strerror(errno));
-	return 0;
-}
-
 static int attack_sigaltstack_dom0(void)
 {
 	const struct range *r = dom0_writable();
@@ -239,7 +225,7 @@ static int attack_sigaltstack_dom0(void)
 	ss.ss_sp = (void *)(uintptr_t)r->start;
 	ss.ss_size = r->end - r->start;
 	ss.ss_flags = 0;
-	return refused("sigaltstack onto DOM0's pages", sigaltstack(&ss, NULL), EPERM);
+	return attack_refused("sigaltstack onto DOM0's pages", sigaltstack(&ss, NULL), EPERM);
 }
 
 static void sigsys_for_the_app(int sig)
@@ -253,7 +239,8 @@ static int attack_sigaction_sigsys(void)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = sigsys_for_the_app;
-	return refused("sigaction(SIGSYS), ARA's trap signal", sigaction(SIGSYS, &sa, NULL), EINVAL);
+	return attack_refused("sigaction(SIGSYS), ARA's trap signal", sigaction(SIGSYS, &sa, NULL),
+			      EINVAL);
 }
 
 static const struct attack_entry attacks[] = {

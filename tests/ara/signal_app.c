@@ -426,12 +426,31 @@ static void check_threads(void)
 	printf("signals to %d threads: %u sent, one at a time\n", THREADS, sent);
 }
 
+/* A child that sends this process SIGUSR1 (which the caller has blocked). */
+static pid_t usr1_from_child(void)
+{
+	pid_t child = fork();
+
+	if (child == 0)
+		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
+	check(child > 0, "fork: %s", strerror(errno));
+	return child;
+}
+
+static void reap(pid_t child)
+{
+	int status = -1;
+
+	check(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "child: status 0x%x", status);
+}
+
 /* 9: sigsuspend wakes for a signal another process sends. */
 static void check_sigsuspend(void)
 {
 	sigset_t usr1, empty, now;
 	pid_t child;
-	int status = -1, r;
+	int r;
 
 	handle(SIGUSR1, on_usr1, 0, 0);
 	usr1_runs = 0;
@@ -439,10 +458,7 @@ static void check_sigsuspend(void)
 	sigaddset(&usr1, SIGUSR1);
 	sigemptyset(&empty);
 	check(sigprocmask(SIG_BLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_BLOCK)");
-	child = fork();
-	if (child == 0)
-		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
-	check(child > 0, "fork: %s", strerror(errno));
+	child = usr1_from_child();
 	if (child < 0)
 		return;
 	errno = 0;
@@ -451,9 +467,7 @@ static void check_sigsuspend(void)
 	check(usr1_runs == 1, "SIGUSR1 handler ran %d times during sigsuspend", (int)usr1_runs);
 	check(sigprocmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGUSR1),
 	      "sigsuspend did not put the mask back");
-	check(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
-		      WEXITSTATUS(status) == 0,
-	      "child: status 0x%x", status);
+	reap(child);
 	check(sigprocmask(SIG_UNBLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_UNBLOCK)");
 	check_back_in_dom2("after sigsuspend");
 }
@@ -469,7 +483,7 @@ static void check_ppoll_full_mask(void)
 	sigset_t usr1, all_but_usr1;
 	struct timespec five = { 5, 0 };
 	pid_t child;
-	int status = -1, r;
+	int r;
 
 	handle(SIGUSR1, on_usr1, 0, 0);
 	usr1_runs = 0;
@@ -478,19 +492,14 @@ static void check_ppoll_full_mask(void)
 	sigfillset(&all_but_usr1);
 	sigdelset(&all_but_usr1, SIGUSR1);
 	check(sigprocmask(SIG_BLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_BLOCK)");
-	child = fork();
-	if (child == 0)
-		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
-	check(child > 0, "fork: %s", strerror(errno));
+	child = usr1_from_child();
 	if (child < 0)
 		return;
 	errno = 0;
 	r = ppoll(NULL, 0, &five, &all_but_usr1);
 	check(r == -1 && errno == EINTR, "ppoll returned %d, errno %d", r, errno);
 	check(usr1_runs == 1, "SIGUSR1 handler ran %d times during ppoll", (int)usr1_runs);
-	check(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
-		      WEXITSTATUS(status) == 0,
-	      "child: status 0x%x", status);
+	reap(child);
 	check(sigprocmask(SIG_UNBLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_UNBLOCK)");
 	check_back_in_dom2("after a handler taken inside ppoll with a full mask");
 }
