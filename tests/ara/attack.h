@@ -64,6 +64,12 @@ int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_
  */
 int attack_refused(const char *what, long rc, int want_errno);
 
+/*
+ * Sets the POE record of a signal frame's context (a ucontext_t's
+ * uc_mcontext.__reserved, reserved_size bytes), as a forger would; 0 if found.
+ */
+int attack_frame_set_por(unsigned char *reserved, size_t reserved_size, uint64_t por);
+
 /* Prints the canary's neighbourhood if buf, read from DOM0 at from, holds it. */
 void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from);
 

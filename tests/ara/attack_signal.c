@@ -33,7 +33,6 @@
 #include "ara/domains.h"
 #include "attack.h"
 
-#define POE_MAGIC 0x504f4530u
 #define SYS_SECCOMP 1
 #define AUDIT_ARCH_AARCH64 0xc00000b7u
 
@@ -68,25 +67,9 @@ static __attribute__((noreturn)) void leak_probe(void)
 	_exit(por == ARA_POR_DOM2 ? OUT_RETURNED : OUT_BREACH_POR);
 }
 
-/* Sets the POE record of a frame's context, as a forger would. */
 static int forge_por(mcontext_t *mc, uint64_t por)
 {
-	unsigned char *r = mc->__reserved;
-
-	for (size_t off = 0; off + 8 <= sizeof(mc->__reserved);) {
-		uint32_t magic, size;
-
-		memcpy(&magic, r + off, 4);
-		memcpy(&size, r + off + 4, 4);
-		if (magic == 0 || size < 8)
-			break;
-		if (magic == POE_MAGIC) {
-			memcpy(r + off + 8, &por, 8);
-			return 0;
-		}
-		off += size;
-	}
-	return -1;
+	return attack_frame_set_por(mc->__reserved, sizeof(mc->__reserved), por);
 }
 
 static void forge(ucontext_t *uc)

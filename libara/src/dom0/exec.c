@@ -207,6 +207,16 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 		return -ENOMEM;
 	if (!anon && (r = file_mappable((long)(int)fd)) != 0)
 		return r;
+#ifndef ARA_TEST_VARIANT_NO_TRAP_RANGE_CHECK
+	/*
+	 * The filter refuses App code's mmap on ARA's ranges before it traps
+	 * anything, but a SIGSYS that App code forged (a jump into the signal
+	 * entry) arrives here without that check, and ARA's own mmap is not
+	 * filtered: a fixed address must be App memory.
+	 */
+	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !ara_range_is_app(&ara_protected, addr, len))
+		return -EPERM;
+#endif
 	/* The App's address first: reserved, so the kernel's choice and its refusals stand. */
 	target = ara_sys6(__NR_mmap, addr, len, PROT_NONE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
