@@ -147,10 +147,16 @@ static void stage_release(uint64_t len)
 		ara_stop(ARA_EXIT_DOM0_CORRUPT, "re-reserving the staging window failed", r);
 }
 
-/* Moves the sealed copy onto target, replacing what is there. Returns target or -errno. */
+/*
+ * Moves the sealed copy onto target, replacing what is there. Returns
+ * target or -errno. MREMAP_DONTUNMAP leaves the staging range mapped (and
+ * empty) rather than a hole in ARA's protected ranges that the kernel could
+ * hand to an App mmap before stage_release fills it.
+ */
 static long place(uint64_t target, uint64_t len)
 {
-	long r = ara_sys5(__NR_mremap, stage, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, target);
+	long r = ara_sys5(__NR_mremap, stage, len, len,
+			  MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, target);
 
 	stage_release(len);
 	return r;
