@@ -23,7 +23,7 @@ static int take(size_t i, int32_t from, int32_t tid)
 struct ara_thread *ara_thread_self(void)
 {
 	const int32_t tid = (int32_t)ara_sys0(__NR_gettid);
-	const long pid = ara_sys0(__NR_getpid);
+	long pid;
 
 	/* Only this thread puts its own ID into a slot. */
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
@@ -33,6 +33,7 @@ struct ara_thread *ara_thread_self(void)
 		if (__atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED) == 0 && take(i, 0, tid))
 			return &slots[i];
 	/* A slot of a thread that has exited: tgkill(pid, tid, 0) fails with ESRCH. */
+	pid = ara_sys0(__NR_getpid);
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
 		int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
 
