@@ -426,50 +426,54 @@ static void check_threads(void)
 	printf("signals to %d threads: %u sent, one at a time\n", THREADS, sent);
 }
 
-/* A child that sends this process SIGUSR1 (which the caller has blocked). */
-static pid_t usr1_from_child(void)
+/*
+ * SIGUSR1 handled by on_usr1 and blocked, and a child that sends it: the
+ * child's pid, or -1.
+ */
+static pid_t usr1_pending_from_child(sigset_t *usr1)
 {
-	pid_t child = fork();
+	pid_t child;
 
+	handle(SIGUSR1, on_usr1, 0, 0);
+	usr1_runs = 0;
+	sigemptyset(usr1);
+	sigaddset(usr1, SIGUSR1);
+	check(sigprocmask(SIG_BLOCK, usr1, NULL) == 0, "sigprocmask(SIG_BLOCK)");
+	child = fork();
 	if (child == 0)
 		_exit(kill(getppid(), SIGUSR1) == 0 ? 0 : 1);
 	check(child > 0, "fork: %s", strerror(errno));
 	return child;
 }
 
-static void reap(pid_t child)
+/* Reaps the child, unblocks SIGUSR1, and checks the way back to DOM2. */
+static void usr1_done(pid_t child, const sigset_t *usr1, const char *after)
 {
 	int status = -1;
 
 	check(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	      "child: status 0x%x", status);
+	check(sigprocmask(SIG_UNBLOCK, usr1, NULL) == 0, "sigprocmask(SIG_UNBLOCK)");
+	check_back_in_dom2(after);
 }
 
 /* 9: sigsuspend wakes for a signal another process sends. */
 static void check_sigsuspend(void)
 {
 	sigset_t usr1, empty, now;
-	pid_t child;
+	pid_t child = usr1_pending_from_child(&usr1);
 	int r;
 
-	handle(SIGUSR1, on_usr1, 0, 0);
-	usr1_runs = 0;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigemptyset(&empty);
-	check(sigprocmask(SIG_BLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_BLOCK)");
-	child = usr1_from_child();
 	if (child < 0)
 		return;
+	sigemptyset(&empty);
 	errno = 0;
 	r = sigsuspend(&empty);
 	check(r == -1 && errno == EINTR, "sigsuspend returned %d, errno %d", r, errno);
 	check(usr1_runs == 1, "SIGUSR1 handler ran %d times during sigsuspend", (int)usr1_runs);
 	check(sigprocmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGUSR1),
 	      "sigsuspend did not put the mask back");
-	reap(child);
-	check(sigprocmask(SIG_UNBLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_UNBLOCK)");
-	check_back_in_dom2("after sigsuspend");
+	usr1_done(child, &usr1, "after sigsuspend");
 }
 
 /*
@@ -482,26 +486,18 @@ static void check_ppoll_full_mask(void)
 {
 	sigset_t usr1, all_but_usr1;
 	struct timespec five = { 5, 0 };
-	pid_t child;
+	pid_t child = usr1_pending_from_child(&usr1);
 	int r;
 
-	handle(SIGUSR1, on_usr1, 0, 0);
-	usr1_runs = 0;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigfillset(&all_but_usr1);
-	sigdelset(&all_but_usr1, SIGUSR1);
-	check(sigprocmask(SIG_BLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_BLOCK)");
-	child = usr1_from_child();
 	if (child < 0)
 		return;
+	sigfillset(&all_but_usr1);
+	sigdelset(&all_but_usr1, SIGUSR1);
 	errno = 0;
 	r = ppoll(NULL, 0, &five, &all_but_usr1);
 	check(r == -1 && errno == EINTR, "ppoll returned %d, errno %d", r, errno);
 	check(usr1_runs == 1, "SIGUSR1 handler ran %d times during ppoll", (int)usr1_runs);
-	reap(child);
-	check(sigprocmask(SIG_UNBLOCK, &usr1, NULL) == 0, "sigprocmask(SIG_UNBLOCK)");
-	check_back_in_dom2("after a handler taken inside ppoll with a full mask");
+	usr1_done(child, &usr1, "after a handler taken inside ppoll with a full mask");
 }
 
 int main(void)
