@@ -39,6 +39,8 @@ set(ARA_DOM0_SOURCES
   src/heap.c
   src/dom0/alloc.c
   src/dom0/boot.c
+  src/dom0/clone.S
+  src/dom0/clone.c
   src/dom0/copy.c
   src/dom0/ctor.S
   src/dom0/dispatch.c

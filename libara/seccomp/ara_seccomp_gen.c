@@ -40,15 +40,17 @@ static int add_denials(scmp_filter_ctx ctx)
 				r->name);
 			return -1;
 		}
+		const uint32_t deny = SCMP_ACT_ERRNO(r->err ? r->err : EPERM);
+
 		if (r->mask && r->arg1_nonzero)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 2,
+			rc = seccomp_rule_add(ctx, deny, nr, 2,
 					      SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask, r->value),
 					      SCMP_A1(SCMP_CMP_NE, 0));
 		else if (r->mask)
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1,
+			rc = seccomp_rule_add(ctx, deny, nr, 1,
 					      SCMP_CMP(r->arg, SCMP_CMP_MASKED_EQ, r->mask, r->value));
 		else
-			rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 0);
+			rc = seccomp_rule_add(ctx, deny, nr, 0);
 		if (rc < 0) {
 			fprintf(stderr, "ara-seccomp-gen: rule for %s: %s\n", r->name, strerror(-rc));
 			return -1;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ARA's system call policy for App code (everything outside DOM0's text):
- * the calls denied with EPERM and the calls trapped to ARA (SIGSYS, which
+ * the calls denied (with EPERM, unless a rule says otherwise) and the calls trapped to ARA (SIGSYS, which
  * ARA handles: libara/src/dom0/signal.c), each with the reason. Data,
  * shared by the generator (ara_seccomp_gen.c) and the tests;
  * docs/syscalls.md explains each rule.
@@ -20,6 +20,8 @@ struct ara_seccomp_rule {
 	/* If set, deny only if arg1 is not zero either. */
 	int arg1_nonzero;
 	unsigned int arg;
+	/* The error App code gets; 0: EPERM. */
+	int err;
 };
 
 extern const struct ara_seccomp_rule ara_seccomp_denied[];

@@ -73,9 +73,27 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 		  uint64_t off);
 long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
 
-/* signal.c: SIGSYS to the gate's signal entry (at initialisation, before the filter). */
+struct ara_thread;
+struct ara_rt_sigframe;
+
+/*
+ * signal.c: ARA's signal actions, and the first thread's signal stack (at
+ * initialisation, before the filter).
+ */
 void ara_signals_init(uint64_t gate);
 /* signal.c: the gate's signal landing calls it on a claimed DOM0 stack. */
-__attribute__((noreturn)) void ara_signal(uint64_t app_sp, uint64_t stack_index);
+__attribute__((noreturn)) void ara_signal(uint64_t frame_at, uint64_t stack_index);
+/* signal.c: makes f fit for rt_sigreturn by thread t (DOM2's row, t's signal stack). */
+void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *f);
+
+/*
+ * sigreturn.S: gives back DOM0 stack stack_index (none if ARA_NO_STACK) and
+ * makes rt_sigreturn on frame.
+ */
+#define ARA_NO_STACK UINT64_MAX
+__attribute__((noreturn)) void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index);
+
+/* clone.c: clone with CLONE_VM for App code, or -errno; trap is the SIGSYS frame. */
+long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe *trap);
 
 #endif

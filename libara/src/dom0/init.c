@@ -116,16 +116,18 @@ void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id doma
 
 /*
  * DOM0's arena: the per-process state page (live.h), the heap, the
- * stacks, each below a guard page, and the threads' signal slots
- * (thread.h); all DOM0, kept out of core dumps, and zeroed in a forked
- * child (the state page's comment says why).
+ * stacks, each below a guard page, the threads' slots and their signal
+ * stacks (thread.h); all DOM0, kept out of core dumps, and zeroed in a
+ * forked child (the state page's comment says why).
  */
 static struct ara_gate_cb map_dom0_arena(void)
 {
 	const uint64_t stride = ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE;
 	const uint64_t stacks = stride * ARA_DOM0_STACKS;
-	const uint64_t threads = ARA_THREAD_SLOTS * sizeof(struct ara_thread);
-	const uint64_t size = ARA_PAGE_SIZE + ARA_DOM0_HEAP_SIZE + stacks + threads;
+	const uint64_t threads = (ARA_THREAD_SLOTS * sizeof(struct ara_thread) + ARA_PAGE_SIZE - 1) &
+				 ~(uint64_t)(ARA_PAGE_SIZE - 1);
+	const uint64_t sigstacks = (uint64_t)ARA_THREAD_SLOTS * ARA_SIGSTACK_SIZE;
+	const uint64_t size = ARA_PAGE_SIZE + ARA_DOM0_HEAP_SIZE + stacks + threads + sigstacks;
 	long base = ara_sys6(__NR_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	uint64_t heap, stack_base;
@@ -147,7 +149,8 @@ static struct ara_gate_cb map_dom0_arena(void)
 	for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++)
 		ara_tag(stack_base + i * stride, ARA_PAGE_SIZE, PROT_NONE, ARA_PKEY_DOM0);
 	ara_live_init((struct ara_live *)base, (void *)heap, ARA_DOM0_HEAP_SIZE);
-	ara_threads_init((struct ara_thread *)(uintptr_t)(stack_base + stacks));
+	ara_threads_init((struct ara_thread *)(uintptr_t)(stack_base + stacks),
+			 stack_base + stacks + threads);
 
 	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
 	cb.stack_mask = ARA_DOM0_STACKS == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ARA_DOM0_STACKS) - 1;

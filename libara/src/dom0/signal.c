@@ -4,23 +4,29 @@
  * (rt_sigreturn, rt_sigaction, rt_sigprocmask, sigaltstack), its opens
  * (openat, openat2: open.c) and what would make memory executable (mmap,
  * mprotect with PROT_EXEC: exec.c; shmat with SHM_EXEC) with SIGSYS,
- * whose handler is the gate's signal entry; the gate claims a DOM0 stack
- * and calls ara_signal. ARA performs the call for the App, after checking
- * it, and returns to the App with rt_sigreturn, made from libara's text, on
- * a frame it built in its own memory:
+ * whose handler is the gate's signal entry; so is clone with CLONE_VM
+ * (clone.c). The gate claims a DOM0 stack and calls ara_signal. ARA
+ * performs the call for the App, after checking it, and returns to the App
+ * with rt_sigreturn, made from libara's text, on a frame it built in its
+ * own memory:
  *   - every frame ARA hands to rt_sigreturn restores DOM2's row in
  *     POR_EL0 (a frame of the App's asking for another row, or none, gets
- *     DOM2's), never has SIGSYS blocked, and never puts the signal stack on
- *     ARA's pages;
+ *     DOM2's), never has SIGSYS blocked, and arms the thread's DOM0 signal
+ *     stack again (ara_signal_seal);
+ *   - the kernel writes every frame of ARA's actions (all SA_ONSTACK) on
+ *     the thread's DOM0 signal stack (thread.h), never at the sp App code
+ *     chose; ARA reads it there once and wipes it;
  *   - the App's frames are read once, through the argument range checks
  *     (copy.c), into DOM0; the kernel reads ARA's copy.
- * Every other signal the App handles also reaches ARA first, which calls
- * the App's handler with DOM2's row (deliver). The App can also jump into
- * the signal entry, with any registers, or send itself SIGSYS with any
- * siginfo: ARA then reads a "frame" at the App's sp, which is App memory or
- * refused, and what it performs is what the App could have asked for
- * anyway. A signal that arrives while a thread runs inside ARA ends the
- * process (deferring it is not done yet: docs/security.md).
+ * Every other signal the App handles also reaches ARA first, which builds
+ * the frame of the App's handler in App memory, on the App's sigaltstack
+ * if it asked for one (kept in the thread's slot), and calls the handler
+ * with DOM2's row (deliver). The App can also jump into the signal entry,
+ * with any registers, or send itself SIGSYS with any siginfo: ARA then
+ * reads a "frame" at the App's sp, which is App memory or refused, and
+ * what it performs is what the App could have asked for anyway. A signal
+ * that arrives while a thread runs inside ARA ends the process (deferring
+ * it is not done yet: docs/security.md).
  */
 #include "ara/boot.h"
 #include "ara/domains.h"
@@ -69,14 +75,24 @@ struct ksigaction {
 #define SA_RESTART 0x10000000u
 #define SA_NODEFER 0x40000000u
 #define SA_RESETHAND 0x80000000u
-/* What the kernel still decides for a signal whose handler ARA calls. */
-#define PASSED_FLAGS (SA_NOCLDSTOP | SA_NOCLDWAIT | SA_ONSTACK | SA_RESTART | SA_RESETHAND)
+/*
+ * What the kernel still decides for a signal whose handler ARA calls. (The
+ * App's SA_ONSTACK is about the App's sigaltstack, which ARA applies.)
+ */
+#define PASSED_FLAGS (SA_NOCLDSTOP | SA_NOCLDWAIT | SA_RESTART | SA_RESETHAND)
+/*
+ * Every action of ARA's: frames on the thread's DOM0 signal stack. (Test-only
+ * variant, tests/variants: without it, the kernel writes frames wherever App
+ * code points sp.)
+ */
+#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
+#define ARA_ACTION_FLAGS SA_SIGINFO
+#else
+#define ARA_ACTION_FLAGS (SA_SIGINFO | SA_ONSTACK)
+#endif
 #define PSR_BTYPE_MASK 0xc00u
 #define SIGSEGV 11
 #define SEGV_PKUERR 4
-
-void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index)
-	__attribute__((noreturn));
 
 /*
  * The App's handlers. For a signal the App handles, the kernel's handler is
@@ -103,9 +119,16 @@ static void unlock(void)
 
 void ara_signals_init(uint64_t gate)
 {
-	const struct ksigaction own = { gate + ARA_GATE_SIG_OFFSET, SA_SIGINFO, 0, ~UINT64_C(0) };
+	const struct ksigaction own = { gate + ARA_GATE_SIG_OFFSET, ARA_ACTION_FLAGS, 0, ~UINT64_C(0) };
 	long r;
 
+	struct ara_thread *first = ara_thread_reserve();
+
+	/* This thread, the only one yet, gets its signal stack before any frame. */
+	if (!first)
+		ara_fatal("no thread slot for the first thread", 0);
+	ara_thread_bind(first);
+	ara_thread_arm(first);
 	signal_entry = own.handler;
 	handler_return = own.handler + ARA_GATE_SIGRETURN_OFFSET;
 	/* SIGSYS, which the filter raises for the calls it traps, is ARA's alone. */
@@ -126,7 +149,8 @@ void ara_signals_init(uint64_t gate)
  */
 static long install(uint64_t sig, struct ksigaction *req)
 {
-	struct ksigaction k = { signal_entry, SA_SIGINFO | (req->flags & PASSED_FLAGS), 0, ~UINT64_C(0) };
+	struct ksigaction k = { signal_entry, ARA_ACTION_FLAGS | (req->flags & PASSED_FLAGS), 0,
+				~UINT64_C(0) };
 	long r;
 
 	req->mask &= ~UNBLOCKABLE;
@@ -168,13 +192,6 @@ static long sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
 	return r;
 }
 
-/*
- * Turns out, the frame the kernel wrote at app_sp for signal sig, into the
- * call of the App's handler: as the kernel would have made it, but with
- * DOM2's row (seal) and returning to ARA's trampoline unless the App gave a
- * restorer. The App's frame at app_sp is left as the kernel wrote it: it is
- * what the handler gets, and what its rt_sigreturn will hand back.
- */
 static int32_t info_i32(const struct ara_rt_sigframe *f, unsigned int off)
 {
 	int32_t v;
@@ -213,10 +230,54 @@ static void take_default(int sig)
 	ara_sys3(__NR_tgkill, ara_sys0(__NR_getpid), ara_sys0(__NR_gettid), sig);
 }
 
-static void deliver(struct ara_rt_sigframe *out, uint64_t app_sp, int sig)
+/* The kernel's on_sig_stack, for the App's sigaltstack. */
+static int on_app_stack(const struct ara_sigstack *ss, uint64_t sp)
+{
+	if ((uint32_t)ss->ss_flags & SS_AUTODISARM)
+		return 0;
+	return sp > ss->ss_sp && sp - ss->ss_sp <= ss->ss_size;
+}
+
+/*
+ * Writes the frame of the App's handler for the signal in out, as the
+ * kernel would have (get_sigframe, setup_rt_frame): on the App's
+ * sigaltstack if the action is SA_ONSTACK and the thread is not on it
+ * already, else below the interrupted sp; a frame record above it. It
+ * holds the interrupted state, with the App's sigaltstack as it stood.
+ * Returns where, or 0 if that is not App memory the App can write.
+ */
+static uint64_t write_app_frame(struct ara_thread *t, struct ara_rt_sigframe *out, uint64_t flags)
+{
+	const struct ara_sigcontext *mc = &out->uc.uc_mcontext;
+	const uint64_t record_regs[2] = { mc->regs[29], mc->regs[30] };
+	struct ara_sigstack *as = &t->app_stack;
+	uint64_t top = mc->sp, record, frame_at;
+
+	if ((flags & SA_ONSTACK) && as->ss_size != 0 && !on_app_stack(as, mc->sp))
+		top = as->ss_sp + as->ss_size;
+	record = (top - 16) & ~UINT64_C(15);
+	frame_at = record - sizeof(*out);
+	out->uc.uc_stack = *as;
+	if ((uint32_t)as->ss_flags & SS_AUTODISARM)
+		*as = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+	if (top < sizeof(*out) + 16 ||
+	    ara_copy_to_app(record, record_regs, sizeof(record_regs)) != ARA_OK ||
+	    ara_copy_to_app(frame_at, out, sizeof(*out)) != ARA_OK)
+		return 0;
+	return frame_at;
+}
+
+/*
+ * Turns out, the interrupted state and the kernel's siginfo for signal
+ * sig, into the call of the App's handler: the handler's frame in App
+ * memory (write_app_frame), which its rt_sigreturn hands back; DOM2's row
+ * (seal); and a return to ARA's trampoline unless the App gave a restorer.
+ */
+static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 {
 	struct ara_sigcontext *mc = &out->uc.uc_mcontext;
 	struct ksigaction act;
+	uint64_t frame_at;
 	int owned;
 
 	if (sig == SIGSEGV && info_i32(out, ARA_SI_CODE) == SEGV_PKUERR)
@@ -238,12 +299,22 @@ static void deliver(struct ara_rt_sigframe *out, uint64_t app_sp, int sig)
 	unlock();
 	if (!owned)
 		return; /* nothing of the App's to call */
+	frame_at = write_app_frame(t, out, act.flags);
+	if (frame_at == 0) {
+		/* The kernel's answer to a frame it cannot write: SIGSEGV, by default. */
+		lock();
+		app_owned[SIGSEGV] = 0;
+		take_default(SIGSEGV);
+		unlock();
+		out->uc.uc_sigmask &= ~BIT(SIGSEGV);
+		return;
+	}
 	mc->regs[0] = (uint64_t)sig;
-	mc->regs[1] = app_sp + offsetof(struct ara_rt_sigframe, info);
-	mc->regs[2] = app_sp + offsetof(struct ara_rt_sigframe, uc);
-	mc->regs[29] = app_sp + sizeof(struct ara_rt_sigframe); /* the kernel's frame record */
+	mc->regs[1] = frame_at + offsetof(struct ara_rt_sigframe, info);
+	mc->regs[2] = frame_at + offsetof(struct ara_rt_sigframe, uc);
+	mc->regs[29] = frame_at + sizeof(struct ara_rt_sigframe); /* the frame record */
 	mc->regs[30] = (act.flags & SA_RESTORER) ? act.restorer : handler_return;
-	mc->sp = app_sp;
+	mc->sp = frame_at;
 	mc->pc = act.handler;
 	mc->pstate &= ~PSR_BTYPE_MASK;
 	out->uc.uc_sigmask |= act.mask | ((act.flags & SA_NODEFER) ? 0 : BIT(sig));
@@ -275,75 +346,75 @@ static long sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size
 	return 0;
 }
 
-/* A signal stack the kernel may write frames to, with every key enabled. */
-static int stack_allowed(const struct ara_sigstack *ss)
-{
-	const unsigned int mode = (unsigned int)ss->ss_flags & ~SS_AUTODISARM;
-
-	if (mode == SS_DISABLE)
-		return 1;
-	if (mode != 0 && mode != SS_ONSTACK)
-		return 0;
-	return ss->ss_size >= ARA_MINSIGSTKSZ && ara_range_is_app(&ara_protected, ss->ss_sp, ss->ss_size);
-}
-
 /*
  * The flags sigaltstack reports, as the kernel works them out (sas_ss_flags):
- * the frame holds only the stored mode, and "on it" depends on the App's sp.
+ * the slot holds only the stored mode, and "on it" depends on the App's sp.
  */
 static int32_t reported_flags(const struct ara_sigstack *cur, uint64_t app_sp)
 {
-	const uint32_t autodisarm = (uint32_t)cur->ss_flags & SS_AUTODISARM;
-
 	if (cur->ss_size == 0)
 		return SS_DISABLE;
-	if (!autodisarm && app_sp > cur->ss_sp && app_sp - cur->ss_sp <= cur->ss_size)
-		return SS_ONSTACK;
-	return (int32_t)autodisarm;
+	return on_app_stack(cur, app_sp) ? SS_ONSTACK : (int32_t)((uint32_t)cur->ss_flags & SS_AUTODISARM);
 }
 
-/* The signal stack the App returns with is the frame's: rt_sigreturn sets it. */
-static long sigaltstack(uint64_t ss, uint64_t oss, struct ara_sigstack *cur, uint64_t app_sp)
+/*
+ * Sets the App's sigaltstack to req, with the kernel's checks (do_sigaltstack)
+ * and one more: ARA writes the App's frames there, so it must be App memory.
+ */
+static long set_app_stack(struct ara_thread *t, struct ara_sigstack req, uint64_t app_sp)
 {
-	struct ara_sigstack old = *cur;
+	const unsigned int mode = (unsigned int)req.ss_flags & ~SS_AUTODISARM;
+
+	if (on_app_stack(&t->app_stack, app_sp))
+		return -EPERM; /* the kernel's rule: not while on it */
+	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
+		return -EINVAL;
+	if (mode == SS_DISABLE) {
+		req.ss_sp = 0;
+		req.ss_size = 0;
+	} else if (req.ss_size < ARA_MINSIGSTKSZ) {
+		return -ENOMEM;
+	} else if (!ara_range_is_app(&ara_protected, req.ss_sp, req.ss_size)) {
+		return -EPERM; /* on ARA's pages, or not a user address */
+	}
+	req.pad = 0;
+	t->app_stack = req;
+	return 0;
+}
+
+static long sigaltstack(struct ara_thread *t, uint64_t ss, uint64_t oss, uint64_t app_sp)
+{
+	struct ara_sigstack old = t->app_stack;
 	struct ara_sigstack req;
 
-	old.ss_flags = reported_flags(cur, app_sp);
+	old.ss_flags = reported_flags(&t->app_stack, app_sp);
 	if (ss) {
-		unsigned int mode;
+		long r;
 
 		if (ara_copy_from_app(&req, ss, sizeof(req)) != ARA_OK)
 			return -EFAULT;
-		if (old.ss_flags == SS_ONSTACK)
-			return -EPERM; /* the kernel's rule: not while on it */
-		mode = (unsigned int)req.ss_flags & ~SS_AUTODISARM;
-		if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
-			return -EINVAL;
-		if (mode == SS_DISABLE) {
-			req.ss_sp = 0;
-			req.ss_size = 0;
-		} else if (req.ss_size < ARA_MINSIGSTKSZ) {
-			return -ENOMEM;
-		} else if (!stack_allowed(&req)) {
-			return -EPERM; /* on ARA's pages, or not a user address */
-		}
-		req.pad = 0;
-		*cur = req;
+		r = set_app_stack(t, req, app_sp);
+		if (r != 0)
+			return r;
 	}
 	if (oss && ara_copy_to_app(oss, &old, sizeof(old)) != ARA_OK)
 		return -EFAULT;
 	return 0;
 }
 
-static long perform(uint64_t nr, const uint64_t *a, struct ara_rt_sigframe *out)
+static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *out)
 {
+	const uint64_t *a = out->uc.uc_mcontext.regs;
+
 	switch (nr) {
 	case __NR_rt_sigaction:
 		return sigaction(a[0], a[1], a[2], a[3]);
 	case __NR_rt_sigprocmask:
 		return sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask);
 	case __NR_sigaltstack:
-		return sigaltstack(a[0], a[1], &out->uc.uc_stack, out->uc.uc_mcontext.sp);
+		return sigaltstack(t, a[0], a[1], out->uc.uc_mcontext.sp);
+	case __NR_clone:
+		return ara_app_clone(t, out);
 	case __NR_openat:
 		return ara_app_openat(a[0], a[1], a[2], a[3]);
 	case __NR_openat2:
@@ -359,9 +430,18 @@ static long perform(uint64_t nr, const uint64_t *a, struct ara_rt_sigframe *out)
 	}
 }
 
+/* rt_sigreturn for App code: its frame, at its sp when it made the call. */
+static void app_sigreturn(struct ara_thread *t, struct ara_rt_sigframe *out)
+{
+	const uint64_t at = out->uc.uc_mcontext.sp;
 
-/* What rt_sigreturn will restore: DOM2's row, SIGSYS unblocked, an App stack. */
-static void seal(struct ara_rt_sigframe *out)
+	if (ara_copy_from_app(out, at, sizeof(*out)) != ARA_OK)
+		ara_stop(ARA_EXIT_REFUSED, "rt_sigreturn with a frame not in App memory", (long)at);
+	/* The kernel's restore_altstack: the frame's, errors ignored. */
+	(void)set_app_stack(t, out->uc.uc_stack, at);
+}
+
+void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *out)
 {
 	enum ara_sigframe_result r;
 
@@ -376,51 +456,78 @@ static void seal(struct ara_rt_sigframe *out)
 			 "a signal frame with records ARA does not accept (extra_context: SVE or SME "
 			 "state beyond 4 KiB?)",
 			 r);
-	if (!stack_allowed(&out->uc.uc_stack))
-		ara_stop(ARA_EXIT_REFUSED, "rt_sigreturn on a frame whose signal stack is on ARA's pages",
-			 0);
+#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
+	(void)t;
+	out->uc.uc_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+#else
+	out->uc.uc_stack = ara_thread_sigstack(t); /* rt_sigreturn arms it again */
+#endif
 	out->uc.uc_sigmask &= ~UNBLOCKABLE;
 	ara_memzero(out->info, sizeof(out->info)); /* rt_sigreturn does not read it */
 }
 
-void ara_signal(uint64_t app_sp, uint64_t stack_index)
+/*
+ * Reads the frame at frame_at into out: the kernel's, on the thread's
+ * signal stack (read once, then wiped), or, after a jump into the signal
+ * entry, whatever App memory holds there, read like any argument.
+ */
+static void read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_rt_sigframe *out)
 {
-	struct ara_thread *t = ara_thread_self();
-	struct ara_rt_sigframe *out = &t->exit_frame;
-	const uint64_t *regs = out->uc.uc_mcontext.regs;
+	void *kernel_frame = (void *)(uintptr_t)frame_at;
+
+	if (ara_thread_frame_on_sigstack(t, frame_at)) {
+		memcpy(out, kernel_frame, sizeof(*out));
+		ara_memzero(kernel_frame, sizeof(*out));
+		return;
+	}
+	if (ara_copy_from_app(out, frame_at, sizeof(*out)) == ARA_OK)
+		return;
+#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
+	/* Test-only: the kernel's frame, wherever App code had pointed sp. */
+	memcpy(out, kernel_frame, sizeof(*out));
+#else
+	ara_stop(ARA_EXIT_REFUSED, "a signal frame neither on the thread's signal stack nor in App memory",
+		 (long)frame_at);
+#endif
+}
+
+void ara_signal(uint64_t frame_at, uint64_t stack_index)
+{
+	struct ara_thread *t = ara_thread_self(frame_at);
+	struct ara_rt_sigframe *out;
+	const uint64_t *regs;
 	uint64_t nr, row;
 	int sig;
 
-	if (ara_copy_from_app(out, app_sp, sizeof(*out)) != ARA_OK)
-		ara_stop(ARA_EXIT_REFUSED,
-			 "a signal arrived while the thread ran inside ARA (or its frame is not in "
-			 "App memory)",
-			 (long)app_sp);
+#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
+	if (!t && (t = ara_thread_reserve()) != NULL) /* Test-only: a forked child's thread */
+		ara_thread_bind(t);
+#endif
+	if (!t)
+		ara_stop(ARA_EXIT_REFUSED, "a signal for a thread ARA did not start", (long)frame_at);
+	out = &t->exit_frame;
+	regs = out->uc.uc_mcontext.regs;
+	read_frame(t, frame_at, out);
 	/*
 	 * App code runs with DOM2's row, always. A frame with another row
-	 * interrupted the gate on its way in or out, with the App's sp: it
-	 * cannot be resumed from a frame in App memory.
+	 * interrupted ARA, or the gate on its way in or out: it cannot be
+	 * resumed from here.
 	 */
 	if (ara_sigframe_get_por(out, &row) != ARA_SIGFRAME_OK || row != ARA_POR_LEAVE)
-		ara_stop(ARA_EXIT_REFUSED, "a signal arrived while the thread entered or left ARA",
-			 (long)row);
+		ara_stop(ARA_EXIT_REFUSED, "a signal arrived while the thread ran inside ARA", (long)row);
 	nr = regs[8];
 	sig = info_i32(out, ARA_SI_SIGNO);
 	if (sig == ARA_SIGSYS && info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
 	    (uint64_t)info_i32(out, ARA_SI_SYSCALL) == nr) {
 		/* A trap: the filter's SIGSYS for system call x8. */
-		if (nr == __NR_rt_sigreturn) {
-			/* The App's frame, at its sp when it made the call. */
-			if (ara_copy_from_app(out, out->uc.uc_mcontext.sp, sizeof(*out)) != ARA_OK)
-				ara_stop(ARA_EXIT_REFUSED, "rt_sigreturn with a frame not in App memory",
-					 (long)out->uc.uc_mcontext.sp);
-		} else {
-			out->uc.uc_mcontext.regs[0] = (uint64_t)perform(nr, regs, out);
-		}
+		if (nr == __NR_rt_sigreturn)
+			app_sigreturn(t, out);
+		else
+			out->uc.uc_mcontext.regs[0] = (uint64_t)perform(t, nr, out);
 	} else if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS) {
-		deliver(out, app_sp, sig);
+		deliver(t, out, sig);
 	}
 	/* Anything else (a SIGSYS from kill or sigqueue, a jump into the entry): nothing to do. */
-	seal(out);
+	ara_signal_seal(t, out);
 	ara_sigreturn_to(out, stack_index);
 }

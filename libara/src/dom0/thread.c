@@ -5,41 +5,129 @@
 #include "sys.h"
 
 #define ESRCH 3
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1u << 31)
 
 static struct ara_thread *slots;
+static uint64_t sigstacks;
 
-void ara_threads_init(struct ara_thread *s)
+void ara_threads_init(struct ara_thread *s, uint64_t stacks)
 {
 	slots = s;
+	sigstacks = stacks;
 }
 
 /* Moves slot i from thread `from` (0: free) to thread tid, if no one did first. */
-static int take(size_t i, int32_t from, int32_t tid)
+static bool take(size_t i, int32_t from, int32_t tid, int32_t pid)
 {
-	return __atomic_compare_exchange_n(&slots[i].tid, &from, tid, 0, __ATOMIC_ACQUIRE,
-					   __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&slots[i].tid, &from, tid, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED))
+		return false;
+	slots[i].pid = pid;
+	slots[i].app_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+	return true;
 }
 
-struct ara_thread *ara_thread_self(void)
+/* Slot i's thread (tid > 0) has exited: tgkill(pid, tid, 0) fails with ESRCH. */
+static bool dead(size_t i, int32_t tid)
 {
-	const int32_t tid = (int32_t)ara_sys0(__NR_gettid);
-	long pid;
+	return ara_sys3(__NR_tgkill, slots[i].pid, tid, 0) == -ESRCH;
+}
 
+static struct ara_thread *find(int32_t tid)
+{
 	/* Only this thread puts its own ID into a slot. */
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
 		if (__atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE) == tid)
 			return &slots[i];
+	return NULL;
+}
+
+struct ara_thread *ara_thread_self(uint64_t frame_at)
+{
+	const int32_t tid = (int32_t)ara_sys0(__NR_gettid);
+	struct ara_thread *t = find(tid);
+	uint64_t i;
+
+	if (t || frame_at < sigstacks)
+		return t;
+	/*
+	 * Not registered: the thread of a forked child, whose slots are wiped.
+	 * Its signal stack is its parent thread's, at the same address; the
+	 * slot that goes with it is free in the child.
+	 */
+	i = (frame_at - sigstacks) / ARA_SIGSTACK_SIZE;
+	if (i >= ARA_THREAD_SLOTS)
+		return NULL;
+	int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
+	if ((old == 0 || (old > 0 && dead(i, old))) && take(i, old, tid, (int32_t)ara_sys0(__NR_getpid)))
+		return &slots[i];
+	return NULL;
+}
+
+struct ara_thread *ara_thread_reserve(void)
+{
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
-		if (__atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED) == 0 && take(i, 0, tid))
+		if (__atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED) == 0 &&
+		    take(i, 0, ARA_TID_RESERVED, 0))
 			return &slots[i];
-	/* A slot of a thread that has exited: tgkill(pid, tid, 0) fails with ESRCH. */
-	pid = ara_sys0(__NR_getpid);
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
 		int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
 
-		if (old != 0 && ara_sys3(__NR_tgkill, pid, old, 0) == -ESRCH && take(i, old, tid))
+		if (old > 0 && dead(i, old) && take(i, old, ARA_TID_RESERVED, 0))
 			return &slots[i];
 	}
-	ara_stop(ARA_EXIT_REFUSED, "more live threads take signals than ARA has slots",
-		 ARA_THREAD_SLOTS);
+	return NULL;
+}
+
+void ara_thread_unreserve(struct ara_thread *t)
+{
+	__atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
+}
+
+void ara_thread_bind(struct ara_thread *t)
+{
+	const int32_t tid = (int32_t)ara_sys0(__NR_gettid);
+
+	/* A thread that has exited may have had this ID: its slot is free now. */
+	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
+		int32_t old = tid;
+
+		__atomic_compare_exchange_n(&slots[i].tid, &old, 0, 0, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	}
+	t->pid = (int32_t)ara_sys0(__NR_getpid);
+	__atomic_store_n(&t->tid, tid, __ATOMIC_RELEASE);
+}
+
+struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t)
+{
+	const uint64_t i = (uint64_t)(t - slots);
+
+	return (struct ara_sigstack){
+		.ss_sp = sigstacks + i * ARA_SIGSTACK_SIZE,
+		.ss_flags = (int32_t)SS_AUTODISARM,
+		.ss_size = ARA_SIGSTACK_SIZE,
+	};
+}
+
+bool ara_thread_frame_on_sigstack(const struct ara_thread *t, uint64_t frame_at)
+{
+	const struct ara_sigstack ss = ara_thread_sigstack(t);
+
+	return frame_at >= ss.ss_sp && frame_at <= ss.ss_sp + ss.ss_size - sizeof(struct ara_rt_sigframe);
+}
+
+void ara_thread_arm(const struct ara_thread *t)
+{
+#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
+	/* Test-only (tests/variants): the kernel writes frames at the App's sp. */
+	(void)t;
+#else
+	const struct ara_sigstack ss = ara_thread_sigstack(t);
+	long r = ara_sys2(__NR_sigaltstack, &ss, NULL);
+
+	if (r != 0)
+		ara_stop(ARA_EXIT_REFUSED, "sigaltstack of ARA's signal stack failed", r);
+#endif
 }

@@ -1,35 +1,86 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Per-thread DOM0 memory for the signal path, found by the kernel's thread
- * ID (gettid), which App code cannot forge.
+ * Per-thread DOM0 memory for the signal path: a slot, found by the kernel's
+ * thread ID (gettid), which App code cannot forge, and the thread's signal
+ * stack.
  *
- * It holds the frame ARA hands to rt_sigreturn. That frame must stay ARA's
- * until the kernel has read it, after ARA's code has run for the last
+ * The signal stack. The kernel writes a signal frame with every key
+ * enabled, at the interrupted sp unless the action is SA_ONSTACK and the
+ * thread has a signal stack; App code can point sp anywhere, DOM0's pages
+ * included. So every action ARA installs is SA_ONSTACK, and every thread
+ * has a DOM0 signal stack from before its first App instruction
+ * (ara_thread_arm: at initialisation for the first thread, in clone.c for
+ * the others; a forked child's thread keeps its parent thread's, at the
+ * same address in its own memory). It is SS_AUTODISARM, so the kernel
+ * always starts at its top (it never finds itself "already on it" at an sp
+ * App code chose), and the rt_sigreturn that ends each of ARA's handlers
+ * arms it again from the frame (ara_thread_sigstack). Its size holds the
+ * largest frame arm64 writes (SME's ZA storage at the architectural maximum
+ * vector length is 64 KiB; with the streaming SVE registers and the rest,
+ * about 80 KiB), so no frame reaches below it. The App's own sigaltstack is
+ * kept in the slot (app_stack): ARA builds the frames of the App's handlers
+ * there, in App memory, through the argument checks.
+ *
+ * The slot holds the frame ARA hands to rt_sigreturn. That frame must stay
+ * ARA's until the kernel has read it, after ARA's code has run for the last
  * time: a DOM0 stack is given back before that, so it cannot hold it; the
  * calling thread's own slot, reused only by the same thread, can.
  */
 #ifndef ARA_DOM0_THREAD_H
 #define ARA_DOM0_THREAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "sigframe.h"
 
 #define ARA_THREAD_SLOTS 1024u
+#define ARA_SIGSTACK_SIZE (128u * 1024u)
+
+#define ARA_TID_RESERVED (-1)
 
 struct ara_thread {
-	int32_t tid; /* 0: free */
+	int32_t tid; /* 0: free; ARA_TID_RESERVED: for a thread being made */
+	int32_t pid; /* its thread group (a CLONE_VM child without CLONE_THREAD has its own) */
+	struct ara_sigstack app_stack; /* the App's sigaltstack, as the App set it */
 	struct ara_rt_sigframe exit_frame __attribute__((aligned(16)));
 };
 
-/* At initialisation: slots is DOM0 memory for ARA_THREAD_SLOTS of them. */
-void ara_threads_init(struct ara_thread *slots);
+/*
+ * At initialisation: slots is DOM0 memory for ARA_THREAD_SLOTS of them,
+ * sigstacks for as many signal stacks of ARA_SIGSTACK_SIZE.
+ */
+void ara_threads_init(struct ara_thread *slots, uint64_t sigstacks);
 
 /*
- * The calling thread's slot: the one with its ID, else a free one, else one
- * whose thread has exited. Fatal if every slot belongs to a live thread.
+ * The calling thread's slot, inside ARA's signal handler whose kernel frame
+ * is at frame_at: the slot with its ID; else, for the thread of a forked
+ * child (whose slots are wiped), the slot whose signal stack holds the
+ * frame, if free. NULL: a thread ARA did not start.
  */
-struct ara_thread *ara_thread_self(void);
+struct ara_thread *ara_thread_self(uint64_t frame_at);
+
+/*
+ * A slot for a thread about to be made (clone.c): a free one, or one whose
+ * thread has exited, marked reserved. NULL if every slot belongs to a live
+ * thread.
+ */
+struct ara_thread *ara_thread_reserve(void);
+
+/* Gives back a reserved slot whose thread was not made. */
+void ara_thread_unreserve(struct ara_thread *t);
+
+/* In the new thread: makes the reserved slot t the calling thread's. */
+void ara_thread_bind(struct ara_thread *t);
+
+/* t's signal stack, as the kernel is to have it (armed, SS_AUTODISARM). */
+struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t);
+
+/* True if a kernel frame at frame_at lies wholly on t's signal stack. */
+bool ara_thread_frame_on_sigstack(const struct ara_thread *t, uint64_t frame_at);
+
+/* Makes t's signal stack the calling thread's. Fatal if the kernel refuses. */
+void ara_thread_arm(const struct ara_thread *t);
 
 #endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * long ara_clone_enter(uint64_t flags, uint64_t child_sp, uint64_t ptid,
+ *                      uint64_t tls, uint64_t ctid)
+ *
+ * clone(2), made from libara's text (clone.c). The parent returns the
+ * kernel's result. The child starts here with DOM0's row in POR_EL0 (the
+ * kernel copies the live one), every signal blocked (the mask of ARA's
+ * handler, which it inherits) and sp = child_sp, a DOM0 stack with the
+ * child's struct ara_clone_start on top: it calls ara_thread_start on it,
+ * which does not return.
+ */
+#include <asm/unistd.h>
+
+	.text
+	.globl	ara_clone_enter
+	.hidden	ara_clone_enter
+	.type	ara_clone_enter, %function
+ara_clone_enter:
+	mov	x8, #__NR_clone
+	svc	#0
+	cbz	x0, 1f
+	ret
+1:	mov	x29, xzr		// the child's DOM0 frame chain starts here
+	mov	x30, xzr
+	mov	x0, sp
+	b	ara_thread_start
+	.size	ara_clone_enter, . - ara_clone_enter
+
+	.section .note.GNU-stack, "", %progbits
