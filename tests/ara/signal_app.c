@@ -39,7 +39,8 @@
 #define SIG_BIT(sig) (UINT64_C(1) << ((sig) - 1))
 /* What ARA never lets the App block (the kernel adds SIGKILL and SIGSTOP). */
 #define UNBLOCKABLE (SIG_BIT(SIGSYS) | SIG_BIT(SIGKILL) | SIG_BIT(SIGSTOP))
-/* The kernel's flag (uapi asm-generic/signal.h), which glibc does not export. */
+/* The kernel's flags (uapi asm-generic/signal.h), which glibc does not export. */
+#define KERNEL_SS_AUTODISARM (1u << 31)
 #define KERNEL_SA_RESTORER 0x04000000
 
 static unsigned int checks, failures;
@@ -243,6 +244,84 @@ static void check_altstack(void)
 	errno = 0;
 	check(sigaltstack(&small, NULL) == -1 && errno == ENOMEM,
 	      "a 1024-byte stack: errno %d, expected ENOMEM", errno);
+}
+
+/*
+ * 4b: what the kernel does with an alternate stack, which ARA now keeps for
+ * the App (the kernel's own is ARA's DOM0 signal stack): SS_AUTODISARM, a
+ * handler without SA_ONSTACK, a new thread (none), a forked child (kept).
+ */
+static volatile int alt_disarmed_flags;
+
+static void on_stack_autodisarm(int sig, siginfo_t *si, void *uc)
+{
+	volatile int local = 0;
+	stack_t oss = { .ss_flags = 0 };
+	const int saved_errno = errno;
+
+	(void)sig, (void)si, (void)uc;
+	alt_local = (uintptr_t)&local;
+	alt_query = sigaltstack(NULL, &oss);
+	alt_disarmed_flags = oss.ss_flags;
+	errno = saved_errno;
+}
+
+static void *thread_altstack(void *p)
+{
+	stack_t *oss = p;
+
+	if (sigaltstack(NULL, oss) != 0)
+		oss->ss_flags = -1;
+	return NULL;
+}
+
+static int on_alt(uintptr_t at)
+{
+	return at >= (uintptr_t)alt_stack && at < (uintptr_t)alt_stack + ALT_SIZE;
+}
+
+static void check_altstack_rules(void)
+{
+	stack_t ss = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack), .ss_flags = (int)KERNEL_SS_AUTODISARM };
+	stack_t off = { .ss_flags = SS_DISABLE }, oss, in_thread = { .ss_flags = 0 };
+	pthread_t thread;
+	int status = -1;
+	pid_t child;
+
+	check(sigaltstack(&ss, NULL) == 0, "sigaltstack(SS_AUTODISARM): %s", strerror(errno));
+	handle(SIGUSR2, on_stack_autodisarm, SA_ONSTACK, 0);
+	alt_local = 0;
+	alt_query = -1;
+	check(raise(SIGUSR2) == 0, "raise(SIGUSR2)");
+	check(on_alt(alt_local), "SS_AUTODISARM: the handler ran at 0x%" PRIxPTR ", not on the stack",
+	      (uintptr_t)alt_local);
+	check(alt_query == 0 && alt_disarmed_flags == SS_DISABLE,
+	      "SS_AUTODISARM: in the handler the stack reads %d, flags 0x%x (SS_DISABLE expected)",
+	      alt_query, alt_disarmed_flags);
+	check(sigaltstack(NULL, &oss) == 0 && oss.ss_sp == alt_stack &&
+		      oss.ss_flags == (int)KERNEL_SS_AUTODISARM,
+	      "SS_AUTODISARM: after the handler the stack is not back (flags 0x%x)", oss.ss_flags);
+
+	handle(SIGUSR2, on_stack_autodisarm, 0, 0);
+	alt_local = 0;
+	check(raise(SIGUSR2) == 0, "raise(SIGUSR2)");
+	check(alt_local != 0 && !on_alt(alt_local),
+	      "a handler without SA_ONSTACK ran on the alternate stack (0x%" PRIxPTR ")",
+	      (uintptr_t)alt_local);
+
+	check(pthread_create(&thread, NULL, thread_altstack, &in_thread) == 0, "pthread_create");
+	pthread_join(thread, NULL);
+	check(in_thread.ss_flags == SS_DISABLE,
+	      "a new thread starts with an alternate stack (flags 0x%x), the kernel's rule is none",
+	      in_thread.ss_flags);
+
+	child = fork();
+	if (child == 0)
+		_exit(sigaltstack(NULL, &oss) == 0 && oss.ss_sp == alt_stack && oss.ss_size == ALT_SIZE ? 0 : 1);
+	check(child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+	      "a forked child does not keep its parent's alternate stack (status 0x%x)", status);
+	check(sigaltstack(&off, NULL) == 0, "SS_DISABLE: %s", strerror(errno));
 }
 
 /* 5: a handler that moves pc past an undefined instruction and sets x0. */
@@ -506,6 +585,7 @@ int main(void)
 	check_handler_and_old_action();
 	check_masks();
 	check_altstack();
+	check_altstack_rules();
 	check_pc_edit();
 	check_siglongjmp();
 	check_sigsys_refused();

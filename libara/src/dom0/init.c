@@ -116,9 +116,11 @@ void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id doma
 
 /*
  * DOM0's arena: the per-process state page (live.h), the heap, the
- * stacks, each below a guard page, the threads' slots and their signal
- * stacks (thread.h); all DOM0, kept out of core dumps, and zeroed in a
- * forked child (the state page's comment says why).
+ * stacks, each below a guard page, the threads' signal stacks and their
+ * slots (thread.h); all DOM0 and kept out of core dumps. All but the slots
+ * are zeroed in a forked child (the state page's comment says why); the
+ * slots hold only App state, which the child keeps (its thread's App
+ * sigaltstack), and thread.c tells a child's slots from its parent's.
  */
 static struct ara_gate_cb map_dom0_arena(void)
 {
@@ -137,7 +139,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 	if (ara_sys_failed(base))
 		ara_fatal("mmap of the DOM0 arena failed", base);
 #ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
-	r = ara_sys3(__NR_madvise, base, size, MADV_WIPEONFORK);
+	r = ara_sys3(__NR_madvise, base, size - threads, MADV_WIPEONFORK);
 	if (r != 0)
 		ara_fatal("madvise(MADV_WIPEONFORK) of the DOM0 arena failed", r);
 #else
@@ -149,8 +151,8 @@ static struct ara_gate_cb map_dom0_arena(void)
 	for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++)
 		ara_tag(stack_base + i * stride, ARA_PAGE_SIZE, PROT_NONE, ARA_PKEY_DOM0);
 	ara_live_init((struct ara_live *)base, (void *)heap, ARA_DOM0_HEAP_SIZE);
-	ara_threads_init((struct ara_thread *)(uintptr_t)(stack_base + stacks),
-			 stack_base + stacks + threads);
+	ara_threads_init((struct ara_thread *)(uintptr_t)(stack_base + stacks + sigstacks),
+			 stack_base + stacks);
 
 	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
 	cb.stack_mask = ARA_DOM0_STACKS == 64 ? ~UINT64_C(0) : (UINT64_C(1) << ARA_DOM0_STACKS) - 1;

@@ -493,12 +493,14 @@ static void read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara
 
 void ara_signal(uint64_t frame_at, uint64_t stack_index)
 {
-	struct ara_thread *t = ara_thread_self(frame_at);
 	struct ara_rt_sigframe *out;
+	struct ara_thread *t;
 	const uint64_t *regs;
 	uint64_t nr, row;
 	int sig;
 
+	ara_live_ensure(); /* first entry in a forked child: its empty heap (exec.c uses it) */
+	t = ara_thread_self(frame_at);
 #ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
 	if (!t && (t = ara_thread_reserve()) != NULL) /* Test-only: a forked child's thread */
 		ara_thread_bind(t);

@@ -17,14 +17,13 @@ void ara_threads_init(struct ara_thread *s, uint64_t stacks)
 	sigstacks = stacks;
 }
 
-/* Moves slot i from thread `from` (0: free) to thread tid, if no one did first. */
+/* Moves slot i from thread `from` (0: free) to thread tid of pid, if no one did first. */
 static bool take(size_t i, int32_t from, int32_t tid, int32_t pid)
 {
 	if (!__atomic_compare_exchange_n(&slots[i].tid, &from, tid, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
 		return false;
 	slots[i].pid = pid;
-	slots[i].app_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
 	return true;
 }
 
@@ -34,11 +33,11 @@ static bool dead(size_t i, int32_t tid)
 	return ara_sys3(__NR_tgkill, slots[i].pid, tid, 0) == -ESRCH;
 }
 
-static struct ara_thread *find(int32_t tid)
+static struct ara_thread *find(int32_t tid, int32_t pid)
 {
 	/* Only this thread puts its own ID into a slot. */
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
-		if (__atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE) == tid)
+		if (__atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE) == tid && slots[i].pid == pid)
 			return &slots[i];
 	return NULL;
 }
@@ -46,23 +45,37 @@ static struct ara_thread *find(int32_t tid)
 struct ara_thread *ara_thread_self(uint64_t frame_at)
 {
 	const int32_t tid = (int32_t)ara_sys0(__NR_gettid);
-	struct ara_thread *t = find(tid);
+	const int32_t pid = (int32_t)ara_sys0(__NR_getpid);
+	struct ara_thread *t = find(tid, pid);
 	uint64_t i;
 
 	if (t || frame_at < sigstacks)
 		return t;
-	/*
-	 * Not registered: the thread of a forked child, whose slots are wiped.
-	 * Its signal stack is its parent thread's, at the same address; the
-	 * slot that goes with it is free in the child.
-	 */
 	i = (frame_at - sigstacks) / ARA_SIGSTACK_SIZE;
 	if (i >= ARA_THREAD_SLOTS)
 		return NULL;
+	/*
+	 * Not registered: the one thread of a forked child, in ARA for the
+	 * first time (its first clone comes through here too). Its signal
+	 * stack, which the kernel just wrote to, is its parent thread's, at
+	 * the same address in its own memory, and so is the slot that goes
+	 * with it, App sigaltstack included (a child keeps it). Every slot
+	 * belongs to a task of its parent's, none of which runs in this memory.
+	 */
+	for (size_t j = 0; j < ARA_THREAD_SLOTS; j++)
+		if (j != i)
+			__atomic_store_n(&slots[j].tid, 0, __ATOMIC_RELAXED);
 	int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
-	if ((old == 0 || (old > 0 && dead(i, old))) && take(i, old, tid, (int32_t)ara_sys0(__NR_getpid)))
+	if (take(i, old, tid, pid))
 		return &slots[i];
 	return NULL;
+}
+
+/* A new thread's slot: no App sigaltstack yet. */
+static struct ara_thread *reset(struct ara_thread *t)
+{
+	t->app_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+	return t;
 }
 
 struct ara_thread *ara_thread_reserve(void)
@@ -70,12 +83,12 @@ struct ara_thread *ara_thread_reserve(void)
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
 		if (__atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED) == 0 &&
 		    take(i, 0, ARA_TID_RESERVED, 0))
-			return &slots[i];
+			return reset(&slots[i]);
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
 		int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
 
 		if (old > 0 && dead(i, old) && take(i, old, ARA_TID_RESERVED, 0))
-			return &slots[i];
+			return reset(&slots[i]);
 	}
 	return NULL;
 }
@@ -89,14 +102,17 @@ void ara_thread_bind(struct ara_thread *t)
 {
 	const int32_t tid = (int32_t)ara_sys0(__NR_gettid);
 
+	const int32_t pid = (int32_t)ara_sys0(__NR_getpid);
+
 	/* A thread that has exited may have had this ID: its slot is free now. */
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
 		int32_t old = tid;
 
-		__atomic_compare_exchange_n(&slots[i].tid, &old, 0, 0, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED);
+		if (slots[i].pid == pid)
+			__atomic_compare_exchange_n(&slots[i].tid, &old, 0, 0, __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED);
 	}
-	t->pid = (int32_t)ara_sys0(__NR_getpid);
+	t->pid = pid;
 	__atomic_store_n(&t->tid, tid, __ATOMIC_RELEASE);
 }
 
