@@ -46,9 +46,10 @@
 
 /*
  * Claims the lowest free DOM0 stack: x16 = &ara_gate_cb in, x15 = its index
- * out; branches to \busy if none is free. Uses x12-x14, x17.
+ * out; branches to \busy if none is free. Uses x12-x14, x17. \check labels
+ * the branch after the store: there, w14 == 0 means the stack is taken.
  */
-.macro claim_stack busy
+.macro claim_stack busy, check
 	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, stacks that exist
 1:	ldaxr	x17, [x12]
 	bic	x14, x13, x17
@@ -59,7 +60,15 @@
 	lsl	x14, x14, x15
 	orr	x17, x17, x14
 	stxr	w14, x17, [x12]
+\check:
 	cbnz	w14, 1b
+.endm
+
+/* Fails the build unless label is at offset off of page 0 (ara/gate.h). */
+.macro at_offset label, off
+	.ifne	(\label - ara_gate_dom0) - (\off)
+	.error	"entry/gate.S and ara/gate.h disagree on a window offset"
+	.endif
 .endm
 
 	.section .ara_gate, "ax", %progbits
@@ -70,7 +79,11 @@ ara_gate_dom0:
 
 /*
  * Reached only by the direct branch at the end of secure_call, with the
- * App's x0, x1, x29, x30 and sp.
+ * App's x0, x1, x29, x30 and sp. A signal can arrive at any instruction
+ * here, with DOM0's row: libara/src/dom0/interrupted.c turns such an
+ * interruption into an App state (the call rolled back to secure_call, or
+ * forward to its return) using the window offsets of ara/gate.h, asserted
+ * below; inside the dispatcher, the signal waits for the way out.
  */
 ara_gate_landing:
 	mov32	x16, ARA_POR_ENTER	// whatever row brought us here, run with DOM0's
@@ -78,20 +91,32 @@ ara_gate_landing:
 	isb
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
-	claim_stack .Lbusy
+	claim_stack .Lbusy, .Lclaim_check
+.Lclaimed:
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
 	madd	x13, x15, x14, x13
 	add	x13, x13, x14		// top of stack x15
 	mov	x14, sp
-	stp	x29, x30, [x13, #-16]	// the App's frame, kept in DOM0
-	stp	x14, x15, [x13, #-32]	// the App's sp, our stack index
-	sub	sp, x13, #32
+	/* The header (struct ara_call_header): the App's state, kept in DOM0. */
+	stp	x14, x15, [x13, #ARA_CALL_APP_SP - ARA_CALL_HEADER_SIZE]
+	stp	x29, x30, [x13, #ARA_CALL_APP_X29 - ARA_CALL_HEADER_SIZE]
+	mov	x12, #ARA_CALL_ACTIVE
+	stp	x12, xzr, [x13, #ARA_CALL_STATE - ARA_CALL_HEADER_SIZE]
+.Lheader_done:
+	sub	sp, x13, #ARA_CALL_HEADER_SIZE
 	mov	x29, xzr		// DOM0 frame chain starts here
 	ldr	x16, [x16, #ARA_CB_DISPATCH]
 	blr	x16			// x0 = ara_dispatch(fid, arg)
-	ldp	x14, x15, [sp]
-	ldp	x29, x30, [sp, #16]
+.Lexit:
+	str	x0, [sp, #ARA_CALL_STATUS]
+	ldr	x16, [sp, #ARA_CALL_STATE]
+	cmp	x16, #ARA_CALL_ACTIVE
+	b.ne	.Ldeferred		// signals waited for the way out
+.Lrestore:
+	ldp	x14, x15, [sp, #ARA_CALL_APP_SP]
+	ldp	x29, x30, [sp, #ARA_CALL_APP_X29]
 	mov	sp, x14
+.Lsp_restored:
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
 	ldr	x12, [x16, #ARA_CB_CLAIMED]
@@ -101,6 +126,7 @@ ara_gate_landing:
 	ldxr	x17, [x12]
 	bic	x17, x17, x14
 	stlxr	w13, x17, [x12]
+.Lrelease_check:
 	cbnz	w13, .Lrelease
 .Lscrub:				// x0 = status; nothing else leaves DOM0
 	ara_zero_x1_to_x15
@@ -110,13 +136,21 @@ ara_gate_landing:
 	clrex
 	mov	x0, #ARA_GATE_STATUS_BUSY
 	b	.Lscrub
+.Ldeferred:
+	adrp	x16, ara_gate_cb
+	add	x16, x16, :lo12:ara_gate_cb
+	ldr	x16, [x16, #ARA_CB_UNBLOCK]
+	blr	x16			// the App's mask again: what waited is taken there
+	ldr	x0, [sp, #ARA_CALL_STATUS]
+	b	.Lrestore
 
 /*
  * Reached only by the direct branch at the end of the signal entry (page
- * 2): the kernel delivering SIGSYS for a system call the filter traps (sp =
- * the signal frame, in App memory), or App code that jumped there with any
- * registers. Nothing here is trusted: ara_signal reads the frame at the
- * incoming sp through the same range checks as any argument. It does not
+ * 2): the kernel delivering a signal ARA handles (sp = its frame, on the
+ * thread's DOM0 signal stack, with every signal blocked), or App code that
+ * jumped there with any registers. Nothing here is trusted: ara_signal
+ * reads the frame at the incoming sp only from the thread's own signal
+ * stack or from App memory, through the argument checks. It does not
  * return; it leaves with rt_sigreturn from libara's text.
  */
 ara_gate_sig_landing:
@@ -127,10 +161,12 @@ ara_gate_sig_landing:
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
 .Lsig_claim:
-	claim_stack .Lsig_wait
+	claim_stack .Lsig_wait, .Lsig_claim_check
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
 	madd	x13, x15, x14, x13
-	add	sp, x13, x14		// top of stack x15
+	add	x13, x13, x14		// top of stack x15
+	str	xzr, [x13, #ARA_CALL_STATE - ARA_CALL_HEADER_SIZE]	// no call runs on it
+	mov	sp, x13
 	mov	x29, xzr
 	mov	x30, xzr
 	mov	x0, x9
@@ -141,6 +177,17 @@ ara_gate_sig_landing:
 	clrex
 	yield
 	b	.Lsig_claim
+
+	at_offset .Lclaim_check, ARA_GATE_CLAIM_CHECK
+	at_offset .Lclaimed, ARA_GATE_CLAIMED
+	at_offset .Lheader_done, ARA_GATE_HEADER_DONE
+	at_offset .Lexit, ARA_GATE_EXIT
+	at_offset .Lsp_restored, ARA_GATE_SP_RESTORED
+	at_offset .Lrelease_check, ARA_GATE_RELEASE_CHECK
+	at_offset .Lscrub, ARA_GATE_SCRUB
+	at_offset .Lbusy, ARA_GATE_BUSY
+	at_offset .Ldeferred, ARA_GATE_DEFERRED
+	at_offset ara_gate_sig_landing, ARA_GATE_SIG_LANDING
 
 	/* Zero fill up to the way out: 0x00000000 is UDF. */
 	.org	ara_gate_dom0 + ARA_GATE_LEAVE_OFFSET
@@ -170,8 +217,19 @@ secure_call:
 	b.ne	.Lnot_ready		// no ARA in this process, or not called from DOM2
 	mov32	x16, ARA_POR_ENTER
 	msr	POR_EL0, x16
+.Ldom1_entered:				// DOM0's row from here: ara/gate.h's DOM1 window
 	isb
 	b	ara_gate_landing	// the only branch from DOM1 into DOM0
+.Ldom1_entered_end:
+	.ifne	(secure_call - ara_gate_dom1) - ARA_GATE_SECURE_CALL
+	.error	"entry/gate.S and ara/gate.h disagree on secure_call's offset"
+	.endif
+	.ifne	(.Ldom1_entered - ara_gate_dom1) - ARA_GATE_DOM1_ENTERED
+	.error	"entry/gate.S and ara/gate.h disagree on the DOM1 window"
+	.endif
+	.ifne	(.Ldom1_entered_end - ara_gate_dom1) - ARA_GATE_DOM1_ENTERED_END
+	.error	"entry/gate.S and ara/gate.h disagree on the DOM1 window"
+	.endif
 .Lnot_ready:
 	mov	x0, #ARA_GATE_STATUS_NOT_READY
 	mov	x16, xzr

@@ -47,6 +47,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/entropy.c
   src/dom0/exec.c
   src/dom0/init.c
+  src/dom0/interrupted.c
   src/dom0/live.c
   src/dom0/log.c
   src/dom0/maps_walk.c
@@ -59,7 +60,8 @@ set(ARA_DOM0_SOURCES
   src/dom0/sigreturn.S
   src/dom0/string.c
   src/dom0/svc_core.c
-  src/dom0/thread.c)
+  src/dom0/thread.c
+  src/dom0/unblock.S)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 

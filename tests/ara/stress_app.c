@@ -7,17 +7,18 @@
  * Phase 1: 8 threads make 100,000 checked echo calls each; meanwhile one
  * thread forks children that make their own checked calls, one maps and
  * unmaps memory (every 16th round a small JIT: code written, made
- * executable through ARA, called) while it takes signals that another
- * thread sends it one at a time, by kill() and pthread_kill(), each
- * counted by its handler. Phase 2: 96 threads make null calls at once, more than
+ * executable through ARA, called), and one sends SIGUSR1 one at a time, by
+ * kill() and pthread_kill(), to the callers (nearly always inside a
+ * secure_call) and the remapper; each is counted by its handler, which must
+ * run with DOM2's row, and must not change a result. ARA's counts of the
+ * signals it held inside a call, or took after rolling the call back or
+ * forward, are printed (ARA_FID_INFO); some must have waited. Phase 2: 96 threads make null calls at once, more than
  * ARA's DOM0 stacks; a call that gets ARA_E_BUSY is retried, and each must
  * still end with ARA_OK. With --expect-busy (run against the one-stack
  * variant) some calls must have got ARA_E_BUSY; the children, forked while
  * the parent's callers nearly always hold that one stack, must still get
  * ARA_OK at once: the stack bitmap is on a page a child gets zeroed, since
  * the threads that held stacks at the fork do not exist in it.
- * The callers block the signals: a signal that interrupts a thread inside
- * DOM0 is not delivered correctly yet (docs/security.md, known gaps).
  *
  * usage: stress_app [--expect-busy] [CALLS_PER_THREAD]
  */
@@ -43,11 +44,13 @@
 static uint64_t calls_per_thread = 100000;
 static atomic_int callers_done;
 static atomic_uint_fast64_t wrong, busy, forks, remaps, jits, sent;
-static atomic_uint_fast64_t handled; /* by the remapper's SIGUSR1 handler */
-static pthread_t remapper_thread;
+static atomic_uint_fast64_t handled; /* by the SIGUSR1 handler */
+static pthread_t remapper_thread, callers[CALLERS];
 
 /* mov w0, #42; ret */
 static const uint32_t answer42[] = { 0x52800540, 0xd65f03c0 };
+
+static atomic_int finished[CALLERS];
 
 static void *caller(void *p)
 {
@@ -62,6 +65,7 @@ static void *caller(void *p)
 		if (st != ARA_OK || a.out != ara_echo_expect(a.in) || por_el0_read() != ARA_POR_DOM2)
 			wrong++;
 	}
+	finished[id] = 1;
 	callers_done++;
 	return NULL;
 }
@@ -91,9 +95,18 @@ static void *forker(void *p)
 	return NULL;
 }
 
+/* Runs with DOM2's row, and may call into ARA itself. */
 static void on_sigusr1(int sig)
 {
+	int st;
+
 	(void)sig;
+	if (por_el0_read() != ARA_POR_DOM2)
+		wrong++;
+	while ((st = secure_call(ARA_FID_NULL, NULL)) == ARA_E_BUSY)
+		busy++;
+	if (st != ARA_OK)
+		wrong++;
 	handled++;
 }
 
@@ -116,12 +129,7 @@ static int jit_round(void)
 /* Maps and unmaps until the callers finish, taking SIGUSR1 meanwhile. */
 static void *remapper(void *p)
 {
-	sigset_t usr1;
-
 	(void)p;
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	pthread_sigmask(SIG_UNBLOCK, &usr1, NULL);
 	while (callers_done < CALLERS) {
 		void *m = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -135,10 +143,24 @@ static void *remapper(void *p)
 }
 
 /*
- * Sends SIGUSR1 one at a time until the callers finish, alternately to the
- * process (only the remapper has it unblocked) and to the remapper, and
- * waits for each to be handled before the next, so none merge.
+ * Sends SIGUSR1 one at a time until the callers finish: to the process, to
+ * the remapper, and to each caller in turn; waits for each to be handled
+ * before the next, so none merge. (A caller that has finished is not sent
+ * one: its thread may be gone.)
  */
+static int send_one(uint64_t n)
+{
+	const uint64_t target = n % (CALLERS + 2);
+
+	if (target == CALLERS)
+		return kill(getpid(), SIGUSR1);
+	if (target == CALLERS + 1)
+		return pthread_kill(remapper_thread, SIGUSR1);
+	if (atomic_load(&finished[target]))
+		return kill(getpid(), SIGUSR1);
+	return pthread_kill(callers[target], SIGUSR1);
+}
+
 static void *signaller(void *p)
 {
 	(void)p;
@@ -146,7 +168,7 @@ static void *signaller(void *p)
 		uint64_t before = handled;
 		int waited = 0;
 
-		if ((sent % 2 ? pthread_kill(remapper_thread, SIGUSR1) : kill(getpid(), SIGUSR1)) != 0)
+		if (send_one(sent) != 0)
 			wrong++;
 		sent++;
 		while (handled == before && waited++ < 100000)
@@ -181,18 +203,15 @@ static int run(void *(*fn)(void *), pthread_t *t, size_t n)
 
 int main(int argc, char **argv)
 {
-	pthread_t callers[CALLERS], helpers[2], crowd[CROWD];
+	pthread_t helpers[2], crowd[CROWD];
+	struct ara_info_arg info = { 0 };
 	uint64_t busy_phase1;
 	int expect_busy = argc > 1 && strcmp(argv[1], "--expect-busy") == 0;
 	struct sigaction sa = { .sa_handler = on_sigusr1 };
-	sigset_t usr1;
 
 	if (argc > 1 + expect_busy)
 		calls_per_thread = strtoull(argv[1 + expect_busy], NULL, 0);
-	/* Every thread starts with SIGUSR1 blocked; the remapper unblocks it. */
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	if (sigaction(SIGUSR1, &sa, NULL) || pthread_sigmask(SIG_BLOCK, &usr1, NULL)) {
+	if (sigaction(SIGUSR1, &sa, NULL)) {
 		perror("signal set-up");
 		return 1;
 	}
@@ -215,6 +234,11 @@ int main(int argc, char **argv)
 	for (int i = 0; i < CROWD; i++)
 		pthread_join(crowd[i], NULL);
 
+	if (secure_call(ARA_FID_INFO, &info) != ARA_OK)
+		wrong++;
+	printf("ara-evidence: stress: signals inside a call: %" PRIu64 " held to its way out, %" PRIu64
+	       " calls rolled back, %" PRIu64 " rolled forward\n",
+	       info.signals_waited, info.calls_rolled_back, info.calls_rolled_forward);
 	printf("ara-evidence: stress: %d threads x %" PRIu64 " echo calls alongside %" PRIu64
 	       " forks (children checked), %" PRIu64 " map/unmap rounds (%" PRIu64 " JIT) and %" PRIu64
 	       " signals (%" PRIu64 " handled), then %d threads x %d null calls: %" PRIu64
@@ -228,6 +252,10 @@ int main(int argc, char **argv)
 	}
 	if (forks == 0 || jits == 0 || sent == 0 || handled != sent) {
 		printf("FAIL: forks, JIT rounds and signals must all have happened, every signal handled\n");
+		return 1;
+	}
+	if (info.signals_waited == 0 || info.calls_rolled_forward == 0) {
+		printf("FAIL: no signal was held inside a call (or one held was not delivered at its way out)\n");
 		return 1;
 	}
 	return wrong ? 1 : 0;

@@ -71,6 +71,10 @@ struct ara_info_arg { /* all out */
 	uint8_t app_sha256[32];
 	uint8_t libara_sha256[32];
 	uint8_t entry_sha256[32];
+	/* Signals that arrived while a thread ran a secure_call, since start: */
+	uint64_t signals_waited;       /* held until the call's way out */
+	uint64_t calls_rolled_back;    /* caught on the way in: the call is made again */
+	uint64_t calls_rolled_forward; /* caught on the way out (waited ones included) */
 };
 
 /*

@@ -59,6 +59,41 @@
 #define ARA_CB_STACK_STRIDE 24
 #define ARA_CB_DISPATCH 32
 #define ARA_CB_SIGNAL 40
+#define ARA_CB_UNBLOCK 48
+
+/*
+ * The call header: the top ARA_CALL_HEADER_SIZE bytes of the DOM0 stack a
+ * secure_call runs on, written by the landing (struct ara_call_header).
+ */
+#define ARA_CALL_HEADER_SIZE 64
+#define ARA_CALL_APP_SP 0
+#define ARA_CALL_INDEX 8
+#define ARA_CALL_APP_X29 16
+#define ARA_CALL_APP_X30 24
+#define ARA_CALL_STATE 32
+#define ARA_CALL_MASK 40
+#define ARA_CALL_STATUS 48
+#define ARA_CALL_ACTIVE 1   /* the call runs; signals are taken as they come */
+#define ARA_CALL_DEFERRED 2 /* signals arrived and wait for the way out */
+
+/*
+ * Where a signal can interrupt the gate with DOM0's row, as offsets in page
+ * 0 (page 1 for the DOM1 ones); gate.S fails to assemble if its code does
+ * not match. libara/src/dom0/interrupted.c says what each window means.
+ */
+#define ARA_GATE_SECURE_CALL 0x0c      /* page 1: secure_call */
+#define ARA_GATE_DOM1_ENTERED 0x2c     /* page 1: the isb after secure_call's msr */
+#define ARA_GATE_DOM1_ENTERED_END 0x34 /* page 1: after its branch to the landing */
+#define ARA_GATE_CLAIM_CHECK 0x40      /* the landing's cbnz after its stxr */
+#define ARA_GATE_CLAIMED 0x44	       /* the stack is the call's */
+#define ARA_GATE_HEADER_DONE 0x64      /* the header is written; sp moves to it next */
+#define ARA_GATE_EXIT 0x74	       /* the dispatcher has returned */
+#define ARA_GATE_SP_RESTORED 0x90      /* sp, x29 and x30 are the App's again */
+#define ARA_GATE_RELEASE_CHECK 0xb0    /* the cbnz after the release's stlxr */
+#define ARA_GATE_SCRUB 0xb4	       /* the stack is given back */
+#define ARA_GATE_BUSY 0xf8	       /* no stack was free */
+#define ARA_GATE_DEFERRED 0x104	       /* the way out through ara_unblock_deferred */
+#define ARA_GATE_SIG_LANDING 0x11c     /* the signal landing, to the way out */
 
 #ifdef __ASSEMBLER__
 /*
@@ -87,6 +122,15 @@ struct ara_gate_cb {
 	uint64_t stack_stride; /* guard page + stack */
 	uint64_t dispatch;     /* ara_dispatch in libara.so */
 	uint64_t signal;       /* ara_signal in libara.so */
+	uint64_t unblock;      /* ara_unblock_deferred in libara.so */
+};
+
+struct ara_call_header {
+	uint64_t app_sp, stack_index, app_x29, app_x30;
+	uint64_t state;	 /* ARA_CALL_ACTIVE or ARA_CALL_DEFERRED */
+	uint64_t mask;	 /* ARA_CALL_DEFERRED: the App's signal mask to restore */
+	uint64_t status; /* on the way out: what the dispatcher returned */
+	uint64_t pad;
 };
 
 _Static_assert(offsetof(struct ara_gate_cb, claimed) == ARA_CB_CLAIMED, "cb");
@@ -95,6 +139,15 @@ _Static_assert(offsetof(struct ara_gate_cb, stack_base) == ARA_CB_STACK_BASE, "c
 _Static_assert(offsetof(struct ara_gate_cb, stack_stride) == ARA_CB_STACK_STRIDE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, dispatch) == ARA_CB_DISPATCH, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, signal) == ARA_CB_SIGNAL, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, unblock) == ARA_CB_UNBLOCK, "cb");
+_Static_assert(sizeof(struct ara_call_header) == ARA_CALL_HEADER_SIZE, "header");
+_Static_assert(offsetof(struct ara_call_header, app_sp) == ARA_CALL_APP_SP, "header");
+_Static_assert(offsetof(struct ara_call_header, stack_index) == ARA_CALL_INDEX, "header");
+_Static_assert(offsetof(struct ara_call_header, app_x29) == ARA_CALL_APP_X29, "header");
+_Static_assert(offsetof(struct ara_call_header, app_x30) == ARA_CALL_APP_X30, "header");
+_Static_assert(offsetof(struct ara_call_header, state) == ARA_CALL_STATE, "header");
+_Static_assert(offsetof(struct ara_call_header, mask) == ARA_CALL_MASK, "header");
+_Static_assert(offsetof(struct ara_call_header, status) == ARA_CALL_STATUS, "header");
 _Static_assert(ARA_DOM0_STACKS <= 64, "the free-stack bitmap is one 64-bit word");
 #endif
 

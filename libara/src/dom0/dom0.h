@@ -36,9 +36,11 @@ __attribute__((noreturn)) void ara_stop(int status, const char *what, long value
 /* Set from ARA_VERBOSE=1 at initialisation: report what ARA did on stderr. */
 extern int ara_verbose;
 
-/* What initialisation did, for ARA_FID_INFO. */
+/* What initialisation did, and counts since, for ARA_FID_INFO. */
 struct ara_init_stats {
 	uint64_t scanned_words, patched_writes;
+	/* Signals that interrupted a secure_call (interrupted.c), updated atomically. */
+	uint64_t signals_waited, calls_rolled_back, calls_rolled_forward;
 };
 extern struct ara_init_stats ara_stats;
 
@@ -92,6 +94,9 @@ void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *f);
  */
 #define ARA_NO_STACK UINT64_MAX
 __attribute__((noreturn)) void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index);
+
+/* unblock.S: the gate's way out after signals waited (interrupted.c). */
+void ara_unblock_deferred(void);
 
 /* clone.c: clone with CLONE_VM for App code, or -errno; trap is the SIGSYS frame. */
 long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe *trap);

@@ -34,6 +34,7 @@
 #include "boot.h"
 #include "dom0.h"
 #include "init.h"
+#include "interrupted.h"
 #include "live.h"
 #include "mem.h"
 #include "sys.h"
@@ -160,6 +161,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 	cb.stack_stride = stride;
 	cb.dispatch = (uint64_t)(uintptr_t)ara_dispatch;
 	cb.signal = (uint64_t)(uintptr_t)ara_signal;
+	cb.unblock = (uint64_t)(uintptr_t)ara_unblock_deferred;
 	return cb;
 }
 
@@ -242,6 +244,7 @@ uint64_t ara_init(char **envp)
 	gate = entry_base + ara_boot_block.gate_text.vaddr;
 	gate_data = entry_base + ara_boot_block.gate_data.vaddr;
 	check_gate(gate);
+	ara_interrupted_init(gate, cb.stack_base, cb.stack_stride);
 	ara_services_init();
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
 

@@ -32,6 +32,7 @@
 #include "ara/domains.h"
 #include "ara/gate.h"
 #include "dom0.h"
+#include "interrupted.h"
 #include "live.h"
 #include "mem.h"
 #include "sigframe.h"
@@ -441,6 +442,19 @@ static void app_sigreturn(struct ara_thread *t, struct ara_rt_sigframe *out)
 	(void)set_app_stack(t, out->uc.uc_stack, at);
 }
 
+/* Every frame ARA hands to rt_sigreturn: t's signal stack armed again, SIGSYS unblocked. */
+static void finish(const struct ara_thread *t, struct ara_rt_sigframe *out)
+{
+#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
+	(void)t;
+	out->uc.uc_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+#else
+	out->uc.uc_stack = ara_thread_sigstack(t); /* rt_sigreturn arms it again */
+#endif
+	out->uc.uc_sigmask &= ~UNBLOCKABLE;
+	ara_memzero(out->info, sizeof(out->info)); /* rt_sigreturn does not read it */
+}
+
 void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *out)
 {
 	enum ara_sigframe_result r;
@@ -456,39 +470,57 @@ void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *out)
 			 "a signal frame with records ARA does not accept (extra_context: SVE or SME "
 			 "state beyond 4 KiB?)",
 			 r);
-#ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
-	(void)t;
-	out->uc.uc_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
-#else
-	out->uc.uc_stack = ara_thread_sigstack(t); /* rt_sigreturn arms it again */
-#endif
-	out->uc.uc_sigmask &= ~UNBLOCKABLE;
-	ara_memzero(out->info, sizeof(out->info)); /* rt_sigreturn does not read it */
+	finish(t, out);
 }
 
 /*
  * Reads the frame at frame_at into out: the kernel's, on the thread's
- * signal stack (read once, then wiped), or, after a jump into the signal
- * entry, whatever App memory holds there, read like any argument.
+ * signal stack (read once, then wiped: genuine, the return value), or,
+ * after a jump into the signal entry, whatever App memory holds there,
+ * read like any argument.
  */
-static void read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_rt_sigframe *out)
+static int read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_rt_sigframe *out)
 {
 	void *kernel_frame = (void *)(uintptr_t)frame_at;
 
 	if (ara_thread_frame_on_sigstack(t, frame_at)) {
 		memcpy(out, kernel_frame, sizeof(*out));
 		ara_memzero(kernel_frame, sizeof(*out));
-		return;
+		return 1;
 	}
 	if (ara_copy_from_app(out, frame_at, sizeof(*out)) == ARA_OK)
-		return;
+		return 0;
 #ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
 	/* Test-only: the kernel's frame, wherever App code had pointed sp. */
 	memcpy(out, kernel_frame, sizeof(*out));
+	return 0;
 #else
 	ara_stop(ARA_EXIT_REFUSED, "a signal frame neither on the thread's signal stack nor in App memory",
 		 (long)frame_at);
 #endif
+}
+
+/*
+ * A signal that interrupted ARA (interrupted.c): delivered to the App at
+ * the App state the call was rolled to, or left waiting while ARA resumes
+ * (does not return then).
+ */
+static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int sig, int genuine,
+			uint64_t row, uint64_t stack_index)
+{
+	enum ara_interrupted r = ARA_INTERRUPTED_REFUSED;
+
+	if (genuine && row == ARA_POR_ENTER)
+		r = ara_interrupted(t, out, sig);
+	if (r == ARA_INTERRUPTED_REFUSED)
+		ara_stop(ARA_EXIT_REFUSED,
+			 "a fault inside ARA, or a signal in its signal entry (POR_EL0 not DOM2's)", (long)row);
+	if (r == ARA_INTERRUPTED_RESUME_DOM0) {
+		finish(t, out); /* DOM0's row, as the frame says */
+		ara_sigreturn_to(out, stack_index);
+	}
+	if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS)
+		deliver(t, out, sig);
 }
 
 void ara_signal(uint64_t frame_at, uint64_t stack_index)
@@ -497,7 +529,7 @@ void ara_signal(uint64_t frame_at, uint64_t stack_index)
 	struct ara_thread *t;
 	const uint64_t *regs;
 	uint64_t nr, row;
-	int sig;
+	int sig, genuine;
 
 	ara_live_ensure(); /* first entry in a forked child: its empty heap (exec.c uses it) */
 	t = ara_thread_self(frame_at);
@@ -509,17 +541,15 @@ void ara_signal(uint64_t frame_at, uint64_t stack_index)
 		ara_stop(ARA_EXIT_REFUSED, "a signal for a thread ARA did not start", (long)frame_at);
 	out = &t->exit_frame;
 	regs = out->uc.uc_mcontext.regs;
-	read_frame(t, frame_at, out);
-	/*
-	 * App code runs with DOM2's row, always. A frame with another row
-	 * interrupted ARA, or the gate on its way in or out: it cannot be
-	 * resumed from here.
-	 */
-	if (ara_sigframe_get_por(out, &row) != ARA_SIGFRAME_OK || row != ARA_POR_LEAVE)
-		ara_stop(ARA_EXIT_REFUSED, "a signal arrived while the thread ran inside ARA", (long)row);
+	genuine = read_frame(t, frame_at, out);
+	if (ara_sigframe_get_por(out, &row) != ARA_SIGFRAME_OK)
+		ara_stop(ARA_EXIT_REFUSED, "a signal frame without a readable POR_EL0", 0);
 	nr = regs[8];
 	sig = info_i32(out, ARA_SI_SIGNO);
-	if (sig == ARA_SIGSYS && info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
+	/* App code runs with DOM2's row, always: any other row interrupted ARA. */
+	if (row != ARA_POR_LEAVE)
+		interrupted(t, out, sig, genuine, row, stack_index);
+	else if (sig == ARA_SIGSYS && info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
 	    (uint64_t)info_i32(out, ARA_SI_SYSCALL) == nr) {
 		/* A trap: the filter's SIGSYS for system call x8. */
 		if (nr == __NR_rt_sigreturn)

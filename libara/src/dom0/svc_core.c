@@ -29,6 +29,9 @@ static enum ara_status info(void *arg)
 	a->scanned_words = ara_stats.scanned_words;
 	a->patched_writes = ara_stats.patched_writes;
 	a->dom0_stacks = ARA_DOM0_STACKS;
+	a->signals_waited = __atomic_load_n(&ara_stats.signals_waited, __ATOMIC_RELAXED);
+	a->calls_rolled_back = __atomic_load_n(&ara_stats.calls_rolled_back, __ATOMIC_RELAXED);
+	a->calls_rolled_forward = __atomic_load_n(&ara_stats.calls_rolled_forward, __ATOMIC_RELAXED);
 	memcpy(a->manifest_sha256, ara_boot_block.manifest_sha256, sizeof(a->manifest_sha256));
 	memcpy(a->app_sha256, ara_boot_block.app_sha256, sizeof(a->app_sha256));
 	memcpy(a->libara_sha256, ara_boot_block.libara_sha256, sizeof(a->libara_sha256));
