@@ -309,10 +309,13 @@ static void check_clone_ids_in_dom0(void)
 			      cases[i].at_ptid ? NULL : word, raw_child_run, &c[i]);
 		check(r == -EFAULT, "%s at DOM0's %p: clone returned %ld, expected -EFAULT (%d)",
 		      cases[i].flag, (void *)word, r, -EFAULT);
-		/* A thread made anyway would have run by then. */
+		/*
+		 * A thread made anyway would have run by then. Fewer tasks is no
+		 * failure: an exited thread can still be listed before.
+		 */
 		nanosleep(&pause, NULL);
 		after = count_tasks();
-		check(!__atomic_load_n(&c[i].ran, __ATOMIC_ACQUIRE) && after == before,
+		check(!__atomic_load_n(&c[i].ran, __ATOMIC_ACQUIRE) && after <= before,
 		      "%s at DOM0: a thread was made (it ran: %d; tasks %d, then %d)",
 		      cases[i].flag, c[i].ran, before, after);
 		if (r <= 0) /* else a thread may still be on it */
