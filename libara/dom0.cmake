@@ -37,6 +37,7 @@ set(ARA_DOM0_SOURCES
   src/seccomp_ranges.c
   src/sigframe.c
   src/heap.c
+  src/interrupt.c
   src/dom0/alloc.c
   src/dom0/boot.c
   src/dom0/clone.S

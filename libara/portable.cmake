@@ -3,6 +3,7 @@
 add_library(ara_core STATIC
   src/domains.c
   src/heap.c
+  src/interrupt.c
   src/maps.c
   src/por.c
   src/procpath.c

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Where a signal that interrupted a secure_call leaves the call
+ * (interrupt.h; libara/src/dom0/interrupted.c says why and what follows).
+ * The gate's windows are offsets in ara/gate.h, asserted by entry/gate.S.
+ */
+#include "interrupt.h"
+
+#define SIGILL 4
+#define SIGTRAP 5
+#define SIGBUS 7
+#define SIGFPE 8
+#define SIGSEGV 11
+#define SI_KERNEL 0x80
+#define PSR_NZCV_MASK 0xf0000000u
+#define PSR_BTYPE_MASK 0xc00u
+
+/* A fault of the code that ran, not a signal sent to the thread. */
+static int synchronous(int sig, const struct ara_rt_sigframe *f)
+{
+	const uint8_t *c = f->info + ARA_SI_CODE;
+	const int32_t code = (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
+				       (uint32_t)c[3] << 24);
+
+	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) &&
+	       code > 0 && code != SI_KERNEL;
+}
+
+/* The header of the call whose DOM0 stack holds sp, or NULL. */
+static struct ara_call_header *call_at(const struct ara_gate_layout *g, uint64_t sp)
+{
+	uint64_t i, top;
+	struct ara_call_header *h;
+
+	if (sp < g->stack_base)
+		return NULL;
+	i = (sp - g->stack_base) / g->stack_stride;
+	top = g->stack_base + (i + 1) * g->stack_stride;
+	if (i >= g->stacks || sp > top - ARA_CALL_HEADER_SIZE ||
+	    sp < top - g->stack_stride + ARA_PAGE_SIZE) /* on the guard page */
+		return NULL;
+	h = (struct ara_call_header *)(uintptr_t)(top - ARA_CALL_HEADER_SIZE);
+	if ((h->state != ARA_CALL_ACTIVE && h->state != ARA_CALL_DEFERRED) || h->stack_index != i)
+		return NULL;
+	return h;
+}
+
+/* The header, where the gate's sp is the header itself. */
+static struct ara_call_header *header_at(const struct ara_gate_layout *g, uint64_t sp)
+{
+	struct ara_call_header *h = call_at(g, sp);
+
+	return h && (uint64_t)(uintptr_t)h == sp ? h : NULL;
+}
+
+/* About to call secure_call again: x0, x1 (fid, arg) are untouched so far. */
+static enum ara_interrupt roll_back(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+				    uint64_t sp, uint64_t x29, uint64_t x30)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+
+	for (unsigned int r = 12; r <= 17; r++) /* the gate's scratch registers */
+		mc->regs[r] = 0;
+	mc->regs[29] = x29;
+	mc->regs[30] = x30;
+	mc->sp = sp;
+	mc->pc = g->gate + ARA_GATE_DOM1_OFFSET + ARA_GATE_SECURE_CALL;
+	mc->pstate &= ~(uint64_t)PSR_BTYPE_MASK;
+	return ARA_INTERRUPT_ROLLED_BACK;
+}
+
+/* secure_call returned status, with what its way out leaves. */
+static enum ara_interrupt roll_forward(struct ara_rt_sigframe *f, uint64_t status, uint64_t sp,
+				       uint64_t x29, uint64_t x30)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+
+	mc->regs[0] = status;
+	for (unsigned int r = 1; r <= 17; r++)
+		mc->regs[r] = 0;
+	mc->regs[29] = x29;
+	mc->regs[30] = x30;
+	mc->sp = sp;
+	mc->pc = x30;
+	mc->pstate &= ~(uint64_t)(PSR_NZCV_MASK | PSR_BTYPE_MASK);
+	return ARA_INTERRUPT_ROLLED_FORWARD;
+}
+
+/* Rolled forward from the call's header, with the App's mask back if signals waited. */
+static enum ara_interrupt forward_from(struct ara_rt_sigframe *f, const struct ara_call_header *h,
+				       uint64_t status, struct ara_interrupt_outcome *out)
+{
+	if (!h)
+		return ARA_INTERRUPT_REFUSED;
+	if (h->state == ARA_CALL_DEFERRED)
+		f->uc.uc_sigmask = h->mask;
+	out->release = (int64_t)h->stack_index;
+	return roll_forward(f, status, h->app_sp, h->app_x29, h->app_x30);
+}
+
+/* In page 0, at offset off, before the signal landing. */
+static enum ara_interrupt in_page0(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+				   uint64_t off, struct ara_interrupt_outcome *out)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+	const uint64_t *x = mc->regs;
+	struct ara_call_header *h;
+
+	if (off < ARA_GATE_CLAIMED || (off >= ARA_GATE_BUSY && off < ARA_GATE_DEFERRED)) {
+		/* Claiming, or none free. At the check after the store, w14 == 0: claimed. */
+		if (off == ARA_GATE_CLAIM_CHECK && (uint32_t)x[14] == 0)
+			out->release = (int64_t)x[15];
+		return roll_back(g, f, mc->sp, x[29], x[30]);
+	}
+	if (off <= ARA_GATE_HEADER_DONE) { /* claimed; sp, x29, x30 still the App's */
+		out->release = (int64_t)x[15];
+		return roll_back(g, f, mc->sp, x[29], x[30]);
+	}
+	if (off < ARA_GATE_EXIT) { /* on the stack, the dispatcher not called yet */
+		h = header_at(g, mc->sp);
+		if (!h)
+			return ARA_INTERRUPT_REFUSED;
+		out->release = (int64_t)h->stack_index;
+		return roll_back(g, f, h->app_sp, h->app_x29, h->app_x30);
+	}
+	if (off < ARA_GATE_SP_RESTORED || off >= ARA_GATE_DEFERRED) { /* the header holds the App's state */
+		h = header_at(g, mc->sp);
+		return forward_from(f, h, off == ARA_GATE_EXIT ? x[0] : (h ? h->status : 0), out);
+	}
+	/* The App's sp, x29, x30 in registers; stack x15 the call's until released. */
+	if (off < ARA_GATE_SCRUB && !(off == ARA_GATE_RELEASE_CHECK && (uint32_t)x[13] == 0))
+		out->release = (int64_t)x[15];
+	return roll_forward(f, x[0], mc->sp, x[29], x[30]);
+}
+
+enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+					 int sig, struct ara_interrupt_outcome *out)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+	const uint64_t pc = mc->pc, page0 = g->gate, page1 = g->gate + ARA_GATE_DOM1_OFFSET;
+
+	out->release = -1;
+	out->call = NULL;
+	if (synchronous(sig, f))
+		return ARA_INTERRUPT_REFUSED;
+	if (pc >= page1 + ARA_GATE_DOM1_ENTERED && pc < page1 + ARA_GATE_DOM1_ENTERED_END)
+		return roll_back(g, f, mc->sp, mc->regs[29], mc->regs[30]);
+	if (pc >= page0 && pc < page0 + ARA_GATE_SIG_LANDING)
+		return in_page0(g, f, pc - page0, out);
+	if (pc >= page0 + ARA_GATE_LEAVE_OFFSET && pc < page0 + ARA_PAGE_SIZE)
+		return roll_forward(f, mc->regs[0], mc->sp, mc->regs[29], mc->regs[30]);
+	if (pc >= page0 && pc < page1 + ARA_PAGE_SIZE)
+		return ARA_INTERRUPT_REFUSED; /* the signal landing, or the rest of page 1 */
+	if (pc == g->deferred_point) {
+		const struct ara_call_header *h = header_at(g, mc->sp);
+
+		return forward_from(f, h, h ? h->status : 0, out);
+	}
+	out->call = call_at(g, mc->sp);
+	return out->call ? ARA_INTERRUPT_WAIT : ARA_INTERRUPT_REFUSED;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Where a signal that interrupted a secure_call leaves the call: the pure
+ * part of libara/src/dom0/interrupted.c (which gives stacks back, counts,
+ * and queues waiting signals), unit-tested on the host.
+ */
+#ifndef ARA_INTERRUPT_H
+#define ARA_INTERRUPT_H
+
+#include <stdint.h>
+
+#include "ara/gate.h"
+#include "sigframe.h"
+
+/* Where the gate and the DOM0 stacks are, as in struct ara_gate_cb. */
+struct ara_gate_layout {
+	uint64_t gate;		 /* page 0 of .ara_gate */
+	uint64_t stack_base;	 /* stack i's top is stack_base + (i + 1) * stack_stride */
+	uint64_t stack_stride;	 /* guard page + stack */
+	uint64_t stacks;	 /* how many */
+	uint64_t deferred_point; /* ara_deferred_point in libara's text */
+};
+
+enum ara_interrupt {
+	ARA_INTERRUPT_REFUSED,	      /* a fault, the signal entry, or no call where the frame says */
+	ARA_INTERRUPT_ROLLED_BACK,    /* the frame is now "about to call secure_call" */
+	ARA_INTERRUPT_ROLLED_FORWARD, /* the frame is now "secure_call returned" */
+	ARA_INTERRUPT_WAIT,	      /* inside the call: the signal waits for its way out */
+};
+
+struct ara_interrupt_outcome {
+	int64_t release;		 /* a DOM0 stack to give back, or -1 */
+	struct ara_call_header *call;	 /* ARA_INTERRUPT_WAIT: the call's header */
+};
+
+/*
+ * f, a genuine frame of signal sig with DOM0's row: rewritten into an App
+ * state for the rolled outcomes (with the App's mask back if signals
+ * waited), left alone otherwise. Reads call headers on DOM0's stacks.
+ */
+enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+					 int sig, struct ara_interrupt_outcome *out);
+
+#endif
