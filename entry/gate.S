@@ -45,12 +45,12 @@
 .endm
 
 /*
- * Claims the lowest free DOM0 stack: x16 = &ara_gate_cb in, x15 = its index
- * out; branches to \busy if none is free. Uses x12-x14, x17. \check labels
- * the branch after the store: there, w14 == 0 means the stack is taken.
+ * Claims the lowest free DOM0 stack of the set x13 (a mask): x16 =
+ * &ara_gate_cb, x12 = &bitmap in, x15 = its index out; branches to \busy if
+ * none is free. Uses x14, x17. \check labels the branch after the store:
+ * there, w14 == 0 means the stack is taken.
  */
 .macro claim_stack busy, check
-	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, stacks that exist
 1:	ldaxr	x17, [x12]
 	bic	x14, x13, x17
 	cbz	x14, \busy
@@ -91,6 +91,7 @@ ara_gate_landing:
 	isb
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
+	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, the calls' stacks
 	claim_stack .Lbusy, .Lclaim_check
 .Lclaimed:
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
@@ -161,6 +162,8 @@ ara_gate_sig_landing:
 	adrp	x16, ara_gate_cb
 	add	x16, x16, :lo12:ara_gate_cb
 .Lsig_claim:
+	ldr	x12, [x16, #ARA_CB_CLAIMED]
+	ldr	x13, [x16, #ARA_CB_HANDLER_MASK]	// the handler's own stacks
 	claim_stack .Lsig_wait, .Lsig_claim_check
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
 	madd	x13, x15, x14, x13
@@ -173,7 +176,7 @@ ara_gate_sig_landing:
 	mov	x1, x15
 	ldr	x16, [x16, #ARA_CB_SIGNAL]
 	br	x16			// ara_signal(frame, stack index)
-.Lsig_wait:				// every DOM0 stack is taken: a signal cannot fail
+.Lsig_wait:				// every handler stack is taken: a signal cannot fail
 	clrex
 	yield
 	b	.Lsig_claim

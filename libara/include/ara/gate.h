@@ -47,6 +47,14 @@
 #ifndef ARA_DOM0_STACKS
 #define ARA_DOM0_STACKS 32
 #endif
+/*
+ * The stacks ARA's signal handler runs on, bits ARA_DOM0_STACKS and up of
+ * the same bitmap, apart from the calls' own: a signal that interrupts a
+ * call needs a stack while the call holds one, so if both came from one
+ * set, threads interrupted in calls that hold every stack would wait for
+ * each other for ever. A handler waits for nothing but a handler stack.
+ */
+#define ARA_DOM0_HANDLER_STACKS 32
 #define ARA_DOM0_STACK_SIZE (64 * 1024)
 
 /* The stack ARA's initialisation runs on (libara's .bss, DOM0). */
@@ -60,6 +68,7 @@
 #define ARA_CB_DISPATCH 32
 #define ARA_CB_SIGNAL 40
 #define ARA_CB_UNBLOCK 48
+#define ARA_CB_HANDLER_MASK 56
 
 /*
  * The call header: the top ARA_CALL_HEADER_SIZE bytes of the DOM0 stack a
@@ -117,12 +126,13 @@
  */
 struct ara_gate_cb {
 	uint64_t claimed;      /* address of the bitmap: bit i set, stack i in use */
-	uint64_t stack_mask;   /* bit i set: stack i exists */
+	uint64_t stack_mask;   /* bit i set: stack i is one for calls */
 	uint64_t stack_base;   /* stack i's top is base + (i + 1) * stride */
 	uint64_t stack_stride; /* guard page + stack */
 	uint64_t dispatch;     /* ara_dispatch in libara.so */
 	uint64_t signal;       /* ara_signal in libara.so */
 	uint64_t unblock;      /* ara_unblock_deferred in libara.so */
+	uint64_t handler_mask; /* bit i set: stack i is one for ARA's signal handler */
 };
 
 struct ara_call_header {
@@ -140,6 +150,7 @@ _Static_assert(offsetof(struct ara_gate_cb, stack_stride) == ARA_CB_STACK_STRIDE
 _Static_assert(offsetof(struct ara_gate_cb, dispatch) == ARA_CB_DISPATCH, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, signal) == ARA_CB_SIGNAL, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, unblock) == ARA_CB_UNBLOCK, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, handler_mask) == ARA_CB_HANDLER_MASK, "cb");
 _Static_assert(sizeof(struct ara_call_header) == ARA_CALL_HEADER_SIZE, "header");
 _Static_assert(offsetof(struct ara_call_header, app_sp) == ARA_CALL_APP_SP, "header");
 _Static_assert(offsetof(struct ara_call_header, stack_index) == ARA_CALL_INDEX, "header");
@@ -148,7 +159,8 @@ _Static_assert(offsetof(struct ara_call_header, app_x30) == ARA_CALL_APP_X30, "h
 _Static_assert(offsetof(struct ara_call_header, state) == ARA_CALL_STATE, "header");
 _Static_assert(offsetof(struct ara_call_header, mask) == ARA_CALL_MASK, "header");
 _Static_assert(offsetof(struct ara_call_header, status) == ARA_CALL_STATUS, "header");
-_Static_assert(ARA_DOM0_STACKS <= 64, "the free-stack bitmap is one 64-bit word");
+_Static_assert(ARA_DOM0_STACKS + ARA_DOM0_HANDLER_STACKS <= 64,
+	       "the free-stack bitmap is one 64-bit word");
 #endif
 
 #endif
