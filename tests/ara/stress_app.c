@@ -22,6 +22,7 @@
  *
  * usage: stress_app [--expect-busy] [CALLS_PER_THREAD]
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -87,8 +88,12 @@ static void *forker(void *p)
 			}
 			_exit(0);
 		}
-		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-		    WEXITSTATUS(status) != 0)
+		pid_t got = -1;
+
+		/* This thread takes SIGUSR1 too; the handler has no SA_RESTART. */
+		while (pid > 0 && (got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+			continue;
+		if (pid < 0 || got != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			wrong++;
 		forks++;
 	}

@@ -519,6 +519,9 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 		finish(t, out); /* DOM0's row, as the frame says */
 		ara_sigreturn_to(out, stack_index);
 	}
+	/* An App state now: the handler's frame shows the App's row, not DOM0's. */
+	if (ara_sigframe_set_por(out, ARA_POR_LEAVE) != ARA_SIGFRAME_OK)
+		ara_stop(ARA_EXIT_REFUSED, "a signal frame with records ARA does not accept", 0);
 	if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS)
 		deliver(t, out, sig);
 }
