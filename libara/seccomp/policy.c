@@ -4,13 +4,6 @@
 /* <sys/personality.h>, <linux/prctl.h> values, spelled out to keep this file libc-free. */
 #define READ_IMPLIES_EXEC 0x0400000u
 #define PR_SET_DUMPABLE 4u
-#define FUTEX_WAKE_OP 5u
-#define FUTEX_LOCK_PI 6u
-#define FUTEX_UNLOCK_PI 7u
-#define FUTEX_TRYLOCK_PI 8u
-#define FUTEX_WAIT_REQUEUE_PI 11u
-#define FUTEX_CMP_REQUEUE_PI 12u
-#define FUTEX_LOCK_PI2 13u
 #define PR_SET_SECCOMP 22u
 #define PR_SET_MM 35u
 #define PR_SET_SYSCALL_USER_DISPATCH 59u
@@ -61,20 +54,6 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "fsmount", 0, 0, "as mount", 0, 0, 0 },
 	{ "fspick", 0, 0, "as mount", 0, 0, 0 },
 	{ "mount_setattr", 0, 0, "as mount", 0, 0, 0 },
-	/*
-	 * The futex calls that modify the futex word do it at EL1 with
-	 * exclusive loads and stores, not the unprivileged accesses that
-	 * POR_EL0 governs: pointed at DOM0, they read and write it.
-	 * (glibc uses none of them for its default mutexes and condition
-	 * variables; PI mutexes need them.)
-	 */
-	{ "futex", 0x7fu, FUTEX_WAKE_OP, "atomic read-modify-write of any word, DOM0's too", 0, 1, 0 },
-	{ "futex", 0x7fu, FUTEX_LOCK_PI, "as FUTEX_WAKE_OP: compare-and-swap", 0, 1, 0 },
-	{ "futex", 0x7fu, FUTEX_UNLOCK_PI, "as FUTEX_LOCK_PI", 0, 1, 0 },
-	{ "futex", 0x7fu, FUTEX_TRYLOCK_PI, "as FUTEX_LOCK_PI", 0, 1, 0 },
-	{ "futex", 0x7fu, FUTEX_WAIT_REQUEUE_PI, "as FUTEX_LOCK_PI", 0, 1, 0 },
-	{ "futex", 0x7fu, FUTEX_CMP_REQUEUE_PI, "as FUTEX_LOCK_PI", 0, 1, 0 },
-	{ "futex", 0x7fu, FUTEX_LOCK_PI2, "as FUTEX_LOCK_PI", 0, 1, 0 },
 	{ "personality", READ_IMPLIES_EXEC, READ_IMPLIES_EXEC,
 	  "READ_IMPLIES_EXEC makes every readable mapping executable, unscanned", 0, 0, 0 },
 };

@@ -11,11 +11,32 @@
 #define ARG_LO(i) (16u + 8u * (i))
 #define ARG_HI(i) (20u + 8u * (i))
 
-/* Scratch words: the untagged start and the end of the range, in halves. */
-enum { M_A_LO, M_A_HI, M_E_LO, M_E_HI };
+/*
+ * Scratch words: the untagged start and the end of the range, in halves;
+ * for futex, whether uaddr2 is checked too.
+ */
+enum { M_A_LO, M_A_HI, M_E_LO, M_E_HI, M_UADDR2 };
 
 #define RANGE_BLOCK 11u	 /* one protected range */
 #define LOAD_BLOCK 25u	 /* loading one (addr, len) pair */
+#define WORD_BLOCK 14u	 /* loading one futex word's range */
+#define FUTEX_OPS 7u	 /* futex operations whose words are checked */
+#define FUTEX_FIXED (3u + 2u + FUTEX_OPS + 1u + 4u + WORD_BLOCK + 3u + WORD_BLOCK)
+
+/* futex operations (linux/futex.h), without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME. */
+#define FUTEX_CMD_MASK 0x7fu
+static const struct {
+	uint32_t op;
+	uint32_t writes_uaddr2;
+} futex_ops[FUTEX_OPS] = {
+	{ 5, 1 },  /* FUTEX_WAKE_OP: read-modify-write of *uaddr2 */
+	{ 11, 1 }, /* FUTEX_WAIT_REQUEUE_PI */
+	{ 12, 1 }, /* FUTEX_CMP_REQUEUE_PI */
+	{ 6, 0 },  /* FUTEX_LOCK_PI: compare-and-swap of *uaddr */
+	{ 7, 0 },  /* FUTEX_UNLOCK_PI */
+	{ 8, 0 },  /* FUTEX_TRYLOCK_PI */
+	{ 13, 0 }, /* FUTEX_LOCK_PI2 */
+};
 
 struct emitter {
 	struct sock_filter *out;
@@ -66,6 +87,28 @@ static void load_range(struct emitter *e, unsigned int a, unsigned int l)
 	emit(e, BPF_RET | BPF_K, DENY, 0, 0);
 }
 
+/*
+ * M_A_* = args[a] without its tag, M_E_* = that + 4: a futex word, which
+ * cannot wrap (the tag is gone). WORD_BLOCK instructions.
+ */
+static void load_word(struct emitter *e, unsigned int a)
+{
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(a), 0, 0);
+	emit(e, BPF_ST, M_A_LO, 0, 0);
+	emit(e, BPF_ALU | BPF_ADD | BPF_K, 4, 0, 0);
+	emit(e, BPF_ST, M_E_LO, 0, 0);
+	emit(e, BPF_JMP | BPF_JGE | BPF_K, 4, 2, 0); /* no carry out of the low half */
+	emit(e, BPF_LD | BPF_IMM, 1, 0, 0);
+	emit(e, BPF_JMP | BPF_JA, 1, 0, 0);
+	emit(e, BPF_LD | BPF_IMM, 0, 0, 0);
+	emit(e, BPF_MISC | BPF_TAX, 0, 0, 0); /* X = carry */
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(a), 0, 0);
+	emit(e, BPF_ALU | BPF_AND | BPF_K, 0x00ffffffu, 0, 0);
+	emit(e, BPF_ST, M_A_HI, 0, 0);
+	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
+	emit(e, BPF_ST, M_E_HI, 0, 0);
+}
+
 /* Denies if [M_A, M_E) overlaps [s, x): start < x && end > s. RANGE_BLOCK. */
 static void check_range(struct emitter *e, uint64_t s, uint64_t x)
 {
@@ -94,10 +137,43 @@ static const uint32_t range_calls[] = {
 };
 #define N_CALLS (sizeof(range_calls) / sizeof(range_calls[0]))
 
+/* The futex part: FUTEX_FIXED + 2 n RANGE_BLOCK instructions. */
+static void check_futex(struct emitter *e, const struct ara_region_set *set)
+{
+	const size_t checks = set->n * RANGE_BLOCK;
+	const size_t end = e->len + FUTEX_FIXED + 2 * checks; /* the first instruction after */
+
+	emit(e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, ARA_NR_FUTEX, 1, 0);
+	emit(e, BPF_JMP | BPF_JA, (uint32_t)(end - e->len - 1), 0, 0);
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(1), 0, 0);
+	emit(e, BPF_ALU | BPF_AND | BPF_K, FUTEX_CMD_MASK, 0, 0);
+	/* op i: to "uaddr2 too" (1 + FUTEX_OPS - i ahead) or "uaddr only" (3 more). */
+	for (uint32_t i = 0; i < FUTEX_OPS; i++)
+		emit(e, BPF_JMP | BPF_JEQ | BPF_K, futex_ops[i].op,
+		     (uint8_t)(FUTEX_OPS - i + (futex_ops[i].writes_uaddr2 ? 0 : 2)), 0);
+	emit(e, BPF_JMP | BPF_JA, (uint32_t)(end - e->len - 1), 0, 0);
+	emit(e, BPF_LD | BPF_IMM, 1, 0, 0); /* uaddr2 too */
+	emit(e, BPF_JMP | BPF_JA, 1, 0, 0);
+	emit(e, BPF_LD | BPF_IMM, 0, 0, 0); /* uaddr only */
+	emit(e, BPF_ST, M_UADDR2, 0, 0);
+	load_word(e, 0);
+	check_all(e, set);
+	emit(e, BPF_LD | BPF_MEM, M_UADDR2, 0, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, 1, 1, 0);
+	emit(e, BPF_JMP | BPF_JA, (uint32_t)(end - e->len - 1), 0, 0);
+	load_word(e, 4);
+	check_all(e, set);
+}
+
 size_t ara_seccomp_ranges_len(size_t n)
 {
-	/* dispatch, one load, the checks, then mremap's new range: test, load, checks */
-	return (2 + N_CALLS) + LOAD_BLOCK + n * RANGE_BLOCK + 6 + LOAD_BLOCK + n * RANGE_BLOCK;
+	/*
+	 * futex, then the mapping calls: dispatch, one load, the checks, then
+	 * mremap's new range: test, load, checks
+	 */
+	return FUTEX_FIXED + 2 * n * RANGE_BLOCK + (2 + N_CALLS) + LOAD_BLOCK + n * RANGE_BLOCK + 6 +
+	       LOAD_BLOCK + n * RANGE_BLOCK;
 }
 
 size_t ara_seccomp_ranges(const struct ara_region_set *set, struct sock_filter *out, size_t cap)
@@ -108,6 +184,7 @@ size_t ara_seccomp_ranges(const struct ara_region_set *set, struct sock_filter *
 
 	if (set->n == 0 || total > cap)
 		return 0;
+	check_futex(&e, set);
 	/* Dispatch: a range call goes to the load; anything else past both checks. */
 	emit(&e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
 	for (size_t i = 0; i < N_CALLS; i++)

@@ -26,6 +26,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -489,6 +490,51 @@ static void check_thread_signals(void)
 	      b.por_after);
 }
 
+/*
+ * 8: a priority-inheritance mutex under contention: glibc takes it with
+ * FUTEX_LOCK_PI and FUTEX_UNLOCK_PI, which the filter lets through on App
+ * memory (and refuses on ARA's: the kernel changes the word at EL1).
+ */
+#define PI_THREADS 4
+#define PI_ROUNDS 20000
+static pthread_mutex_t pi_lock;
+static long pi_count;
+static atomic_int pi_errors;
+
+static void *pi_worker(void *p)
+{
+	(void)p;
+	for (int i = 0; i < PI_ROUNDS; i++) {
+		if (pthread_mutex_lock(&pi_lock) != 0) {
+			atomic_fetch_add(&pi_errors, 1);
+			continue;
+		}
+		pi_count++;
+		if (pthread_mutex_unlock(&pi_lock) != 0)
+			atomic_fetch_add(&pi_errors, 1);
+	}
+	return NULL;
+}
+
+static void check_pi_mutex(void)
+{
+	pthread_mutexattr_t attr;
+	pthread_t t[PI_THREADS];
+	int made = 0;
+
+	check(pthread_mutexattr_init(&attr) == 0 &&
+		      pthread_mutexattr_setprotocol(&attr, PTHREAD_PRIO_INHERIT) == 0 &&
+		      pthread_mutex_init(&pi_lock, &attr) == 0,
+	      "a PTHREAD_PRIO_INHERIT mutex");
+	for (int i = 0; i < PI_THREADS; i++)
+		made += pthread_create(&t[i], NULL, pi_worker, NULL) == 0;
+	for (int i = 0; i < made; i++)
+		pthread_join(t[i], NULL);
+	check(made == PI_THREADS && pi_errors == 0 && pi_count == (long)PI_THREADS * PI_ROUNDS,
+	      "PI mutex: %d threads, %d lock/unlock errors, count %ld of %ld", made,
+	      atomic_load(&pi_errors), pi_count, (long)PI_THREADS * PI_ROUNDS);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -499,6 +545,7 @@ int main(void)
 	check_vfork();
 	check_fork_from_thread();
 	check_thread_signals();
+	check_pi_mutex();
 	printf("ara-evidence: threads: %u checks, %u failed\n", checks, failures);
 	return failures ? 1 : 0;
 }

@@ -223,17 +223,50 @@ static void conditional_rules_deny_only_their_argument(void **state)
 	}
 	assert_int_equal(verdict(nr_of("prctl"), APP_IP, 15 /* PR_SET_NAME */), SECCOMP_RET_ALLOW);
 	assert_int_equal(verdict(nr_of("personality"), APP_IP, 0 /* PER_LINUX */), SECCOMP_RET_ALLOW);
-	{
-		/* futex: FUTEX_WAIT and FUTEX_WAKE (private or not) pass, FUTEX_WAKE_OP does not. */
-		uint64_t args[6] = { 0x10000, 0, 0, 0, 0, 0 };
+}
 
-		args[1] = 0 | 128;
-		assert_int_equal(verdict6(nr_of("futex"), APP_IP, args), SECCOMP_RET_ALLOW);
-		args[1] = 1;
-		assert_int_equal(verdict6(nr_of("futex"), APP_IP, args), SECCOMP_RET_ALLOW);
-		args[1] = 5 | 128;
-		assert_int_equal(verdict6(nr_of("futex"), APP_IP, args), EPERM_VERDICT);
+/* futex(uaddr, op, ..., uaddr2) from App code. */
+static uint32_t futex(uint64_t uaddr, uint64_t op, uint64_t uaddr2)
+{
+	const uint64_t args[6] = { uaddr, op, 1, 0, uaddr2, 0 };
+
+	return verdict6(nr_of("futex"), APP_IP, args);
+}
+
+static void futex_words_written_at_el1_must_not_be_aras(void **state)
+{
+	/* FUTEX_LOCK_PI, _UNLOCK_PI, _TRYLOCK_PI, _LOCK_PI2: a compare-and-swap of *uaddr. */
+	const uint64_t uaddr_ops[] = { 6, 7, 8, 13 };
+	/* FUTEX_WAKE_OP, _WAIT_REQUEUE_PI, _CMP_REQUEUE_PI: *uaddr2 too. */
+	const uint64_t uaddr2_ops[] = { 5, 11, 12 };
+	const uint64_t app = 0x10000, tagged = R1_START | (UINT64_C(0x5a) << 56);
+
+	(void)state;
+	assert_int_equal(nr_of("futex"), ARA_NR_FUTEX);
+	for (size_t i = 0; i < sizeof(uaddr_ops) / sizeof(uaddr_ops[0]); i++) {
+		const uint64_t op = uaddr_ops[i] | 128; /* FUTEX_PRIVATE_FLAG too */
+
+		assert_int_equal(futex(app, op, 0), SECCOMP_RET_ALLOW); /* PI mutexes work */
+		assert_int_equal(futex(R1_START, op, 0), EPERM_VERDICT);
+		assert_int_equal(futex(R1_END - 4, op, 0), EPERM_VERDICT);
+		assert_int_equal(futex(R1_START - 2, op, 0), EPERM_VERDICT); /* straddles */
+		assert_int_equal(futex(tagged, op, 0), EPERM_VERDICT);
+		assert_int_equal(futex(R3_START + 8, op, 0), EPERM_VERDICT); /* across 4 GiB */
+		assert_int_equal(futex(R1_START - 4, op, 0), SECCOMP_RET_ALLOW); /* just below */
+		assert_int_equal(futex(app, op, R1_START), SECCOMP_RET_ALLOW); /* uaddr2 unused */
 	}
+	for (size_t i = 0; i < sizeof(uaddr2_ops) / sizeof(uaddr2_ops[0]); i++) {
+		const uint64_t op = uaddr2_ops[i];
+
+		assert_int_equal(futex(app, op, app + 4), SECCOMP_RET_ALLOW);
+		assert_int_equal(futex(app, op, R2_START), EPERM_VERDICT);
+		assert_int_equal(futex(app, op, R2_END - 1), EPERM_VERDICT);
+		assert_int_equal(futex(R2_START, op, app), EPERM_VERDICT);
+	}
+	/* FUTEX_WAIT, _WAKE, _REQUEUE read words with POR_EL0's checks: they pass. */
+	assert_int_equal(futex(R1_START, 0, 0), SECCOMP_RET_ALLOW);
+	assert_int_equal(futex(R1_START, 1 | 128, 0), SECCOMP_RET_ALLOW);
+	assert_int_equal(futex(app, 3, R1_START), SECCOMP_RET_ALLOW);
 }
 
 static void dom0_text_passes_every_call(void **state)
@@ -351,6 +384,7 @@ int main(void)
 		cmocka_unit_test(addresses_next_to_dom0_or_in_another_4gib_window_do_not_pass),
 		cmocka_unit_test(what_libc_programs_need_passes),
 		cmocka_unit_test(trapped_calls_from_app_code_trap_and_from_dom0_pass),
+		cmocka_unit_test(futex_words_written_at_el1_must_not_be_aras),
 		cmocka_unit_test(another_architecture_is_killed),
 		cmocka_unit_test(the_prefix_refuses_ranges_it_cannot_express),
 	};

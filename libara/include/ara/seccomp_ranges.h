@@ -3,9 +3,13 @@
  * The middle of ARA's seccomp filter: App code may not point the mapping
  * calls at ARA's pages. munmap, mprotect, madvise, mmap, mseal and mremap
  * (its old range, and its new range with MREMAP_FIXED) get EPERM when
- * [addr, addr + len) overlaps a protected range; every other call, and every
- * call that overlaps nothing, falls through to the instruction after the
- * block. The address's top byte is ignored, as the kernel strips tags.
+ * [addr, addr + len) overlaps a protected range. So do the futex
+ * operations whose read-modify-write the kernel makes at EL1, where
+ * POR_EL0 does not apply (FUTEX_WAKE_OP and the PI operations), when the
+ * word at uaddr, or at uaddr2 for those that write it, overlaps one. Every
+ * other call, and every call that overlaps nothing, falls through to the
+ * instruction after the block. The address's top byte is ignored, as the
+ * kernel strips tags.
  *
  * Generated at run time (the ranges are known then) as classic BPF, in
  * 32-bit halves; pure code, run by DOM0 and unit-tested on the host.
@@ -26,6 +30,7 @@
 #define ARA_NR_MPROTECT 226
 #define ARA_NR_MADVISE 233
 #define ARA_NR_MSEAL 462
+#define ARA_NR_FUTEX 98
 
 /* Instructions needed for n ranges. */
 size_t ara_seccomp_ranges_len(size_t n);
