@@ -36,6 +36,11 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "prctl", 0xffffffffu, PR_SET_DUMPABLE,
 	  "a core dump reads every mapping whatever its key (making the process "
 	  "non-dumpable stays allowed)", 1, 0, 0 },
+	{ "set_robust_list", 0, 0, "at a thread's exit the kernel marks each listed futex word whose "
+				   "value is the thread's ID with a compare-and-swap at EL1, where "
+				   "POR_EL0 does not apply: a list entry could name a DOM0 word (robust "
+				   "mutexes lose their owner-died recovery; other mutexes are unaffected)",
+	  0, 0, 0 },
 	{ "clone3", 0, 0, "its arguments are in memory, which the filter cannot read; ENOSYS makes "
 			  "glibc fall back to clone, which ARA mediates", 0, 0, ENOSYS },
 	{ "execve", 0, 0, "the new program would keep ARA's filter but not ARA, and die with SIGSYS "

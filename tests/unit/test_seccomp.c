@@ -299,7 +299,7 @@ static void what_libc_programs_need_passes(void **state)
 {
 	const char *const allowed[] = {
 		"read", "write", "close", "mmap", "mprotect", "munmap", "brk",
-		"clone" /* without CLONE_VM: fork */, "futex", "exit_group", "getpid", "gettid", "set_robust_list", "madvise",
+		"clone" /* without CLONE_VM: fork */, "futex", "exit_group", "getpid", "gettid", "madvise",
 		"sched_setaffinity", "wait4", "pipe2", "socketpair", "getrandom",
 	};
 

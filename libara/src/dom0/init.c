@@ -12,7 +12,7 @@
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1);
  *   7. tag DOM0 and DOM1 pages with their keys;
  *   8. close the loader's descriptors, check no rseq area is registered,
- *      and stop core dumps;
+ *      drop glibc's robust futex list, and stop core dumps;
  *   9. install the seccomp filter (IV4), which from then on lets only
  *      DOM0's text make the system calls the policy denies.
  * On success it returns the address of the gate's way out; ctor.S leaves
@@ -189,6 +189,21 @@ static void check_no_rseq(void)
 }
 
 /*
+ * glibc registered a robust futex list for this thread before ARA ran. At
+ * the thread's exit the kernel would walk it and mark, with a compare-and-
+ * swap at EL1 that POR_EL0 does not govern, any listed word holding the
+ * thread's ID, DOM0's included. ARA drops it; the filter refuses new ones,
+ * and new threads start without one.
+ */
+static void drop_robust_list(void)
+{
+	long r = ara_sys2(__NR_set_robust_list, 0, 3 * sizeof(uint64_t));
+
+	if (r != 0)
+		ara_fatal("set_robust_list(NULL) failed", r);
+}
+
+/*
  * A core dump reads every mapping whatever its key, so this process makes
  * none, and its /proc/<pid> files belong to root. (ARA's ranges are also
  * MADV_DONTDUMP; the filter keeps App code from making the process dumpable
@@ -263,6 +278,7 @@ uint64_t ara_init(char **envp)
 	ara_sys1(__NR_close, ara_boot_block.libara_fd);
 	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
+	drop_robust_list();
 	refuse_core_dumps();
 	ara_signals_init(gate);
 

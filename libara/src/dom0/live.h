@@ -29,6 +29,7 @@ struct ara_live {
 	int heap_lock;
 	int exec_lock;	 /* exec.c: one staging at a time */
 	int signal_lock; /* signal.c: the App's handlers */
+	int32_t threads_pid; /* thread.c: the process whose threads the slots hold */
 	struct ara_heap heap;
 };
 

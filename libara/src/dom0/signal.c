@@ -130,6 +130,7 @@ void ara_signals_init(uint64_t gate)
 		ara_fatal("no thread slot for the first thread", 0);
 	ara_thread_bind(first);
 	ara_thread_arm(first);
+	ara_live->threads_pid = (int32_t)ara_sys0(__NR_getpid);
 	signal_entry = own.handler;
 	handler_return = own.handler + ARA_GATE_SIGRETURN_OFFSET;
 	/* SIGSYS, which the filter raises for the calls it traps, is ARA's alone. */

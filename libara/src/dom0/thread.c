@@ -2,6 +2,7 @@
 #include "thread.h"
 #include "ara/boot.h"
 #include "dom0.h"
+#include "live.h"
 #include "sys.h"
 
 #define ESRCH 3
@@ -49,7 +50,11 @@ struct ara_thread *ara_thread_self(uint64_t frame_at)
 	struct ara_thread *t = find(tid, pid);
 	uint64_t i;
 
-	if (t || frame_at < sigstacks)
+	/*
+	 * Only a forked child's thread is not registered: the slots hold
+	 * another process's threads (wiped, threads_pid is 0).
+	 */
+	if (t || frame_at < sigstacks || __atomic_load_n(&ara_live->threads_pid, __ATOMIC_ACQUIRE) == pid)
 		return t;
 	i = (frame_at - sigstacks) / ARA_SIGSTACK_SIZE;
 	if (i >= ARA_THREAD_SLOTS)
@@ -66,9 +71,10 @@ struct ara_thread *ara_thread_self(uint64_t frame_at)
 		if (j != i)
 			__atomic_store_n(&slots[j].tid, 0, __ATOMIC_RELAXED);
 	int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
-	if (take(i, old, tid, pid))
-		return &slots[i];
-	return NULL;
+	if (!take(i, old, tid, pid))
+		return NULL;
+	__atomic_store_n(&ara_live->threads_pid, pid, __ATOMIC_RELEASE);
+	return &slots[i];
 }
 
 /* A new thread's slot: no App sigaltstack yet. */
