@@ -21,7 +21,6 @@
 #include <setjmp.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -34,6 +33,7 @@
 
 #include "ara/ara.h"
 #include "ara/domains.h"
+#include "check.h"
 #include "por_sysreg.h"
 
 #define SIG_BIT(sig) (UINT64_C(1) << ((sig) - 1))
@@ -42,23 +42,6 @@
 /* The kernel's flags (uapi asm-generic/signal.h), which glibc does not export. */
 #define KERNEL_SS_AUTODISARM (1u << 31)
 #define KERNEL_SA_RESTORER 0x04000000
-
-static unsigned int checks, failures;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (ok)
-		return;
-	failures++;
-	va_start(ap, fmt);
-	printf("FAIL: ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-}
 
 /* After any way back from a handler: DOM2's row, and ARA still answers. */
 static void check_back_in_dom2(const char *after)
@@ -592,6 +575,5 @@ int main(void)
 	check_threads();
 	check_sigsuspend();
 	check_ppoll_full_mask();
-	printf("ara-evidence: signals: %u checks, %u failed\n", checks, failures);
-	return failures ? 1 : 0;
+	return check_report("signals");
 }

@@ -25,7 +25,6 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +38,7 @@
 #include "ara/ara.h"
 #include "ara/domains.h"
 #include "attack.h" /* attack_ranges */
+#include "check.h"
 #include "por_sysreg.h"
 
 /* What glibc's pthread_create asks for, without the thread-ID flags. */
@@ -48,23 +48,6 @@
 
 long raw_clone(uint64_t flags, void *stack_top, int32_t *ptid, uint64_t tls, int32_t *ctid,
 	       void (*fn)(void *), void *arg);
-
-static unsigned int checks, failures;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	checks++;
-	if (ok)
-		return;
-	failures++;
-	va_start(ap, fmt);
-	printf("FAIL: ");
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-}
 
 /* Waits, up to WAIT_SECONDS, until *word is non-zero (set) or zero (!set); returns *word. */
 static int wait_for(const int *word, int set)
@@ -546,6 +529,5 @@ int main(void)
 	check_fork_from_thread();
 	check_thread_signals();
 	check_pi_mutex();
-	printf("ara-evidence: threads: %u checks, %u failed\n", checks, failures);
-	return failures ? 1 : 0;
+	return check_report("threads");
 }
