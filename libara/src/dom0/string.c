@@ -12,11 +12,23 @@
 #include "dom0.h"
 #include "mem.h"
 
+/* A word that may alias anything: the word loops below copy any object. */
+typedef uint64_t __attribute__((may_alias)) ara_word;
+
+/* Both 8-byte aligned: eight bytes at a time (signal frames are 4.7 KiB). */
+static int word_aligned(const void *a, const void *b)
+{
+	return (((uintptr_t)a | (uintptr_t)b) & (sizeof(ara_word) - 1)) == 0;
+}
+
 void *memcpy(void *restrict dst, const void *restrict src, size_t n)
 {
 	unsigned char *d = dst;
 	const unsigned char *s = src;
 
+	if (word_aligned(d, s))
+		for (; n >= sizeof(ara_word); n -= sizeof(ara_word), d += sizeof(ara_word), s += sizeof(ara_word))
+			*(ara_word *)(void *)d = *(const ara_word *)(const void *)s;
 	while (n--)
 		*d++ = *s++;
 	return dst;
@@ -43,6 +55,12 @@ void *memset(void *dst, int c, size_t n)
 {
 	unsigned char *d = dst;
 
+	if (word_aligned(d, d)) {
+		const ara_word fill = (unsigned char)c * UINT64_C(0x0101010101010101);
+
+		for (; n >= sizeof(ara_word); n -= sizeof(ara_word), d += sizeof(ara_word))
+			*(ara_word *)(void *)d = fill;
+	}
 	while (n--)
 		*d++ = (unsigned char)c;
 	return dst;
