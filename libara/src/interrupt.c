@@ -18,9 +18,7 @@
 /* A fault of the code that ran, not a signal sent to the thread. */
 static int synchronous(int sig, const struct ara_rt_sigframe *f)
 {
-	const uint8_t *c = f->info + ARA_SI_CODE;
-	const int32_t code = (int32_t)((uint32_t)c[0] | (uint32_t)c[1] << 8 | (uint32_t)c[2] << 16 |
-				       (uint32_t)c[3] << 24);
+	const int32_t code = ara_sigframe_info_i32(f, ARA_SI_CODE);
 
 	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) &&
 	       code > 0 && code != SI_KERNEL;

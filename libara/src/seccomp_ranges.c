@@ -55,6 +55,19 @@ static void emit(struct emitter *e, uint16_t code, uint32_t k, uint8_t jt, uint8
 }
 
 /*
+ * X = the carry out of the low-half sum just computed in A, which carried
+ * if A < addend (the addend in X with BPF_X, else k). 5 instructions.
+ */
+static void carry_to_x(struct emitter *e, uint16_t src, uint32_t k)
+{
+	emit(e, BPF_JMP | BPF_JGE | src, k, 2, 0);
+	emit(e, BPF_LD | BPF_IMM, 1, 0, 0);
+	emit(e, BPF_JMP | BPF_JA, 1, 0, 0);
+	emit(e, BPF_LD | BPF_IMM, 0, 0, 0);
+	emit(e, BPF_MISC | BPF_TAX, 0, 0, 0);
+}
+
+/*
  * M_A_* = args[a] without its tag, M_E_* = args[a] + args[l] (64-bit).
  * A sum that wraps is denied here. LOAD_BLOCK instructions.
  */
@@ -69,11 +82,7 @@ static void load_range(struct emitter *e, unsigned int a, unsigned int l)
 	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(l), 0, 0);
 	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
 	emit(e, BPF_ST, M_E_LO, 0, 0);
-	emit(e, BPF_JMP | BPF_JGE | BPF_X, 0, 2, 0); /* no carry out of the low half */
-	emit(e, BPF_LD | BPF_IMM, 1, 0, 0);
-	emit(e, BPF_JMP | BPF_JA, 1, 0, 0);
-	emit(e, BPF_LD | BPF_IMM, 0, 0, 0);
-	emit(e, BPF_MISC | BPF_TAX, 0, 0, 0);		/* X = carry */
+	carry_to_x(e, BPF_X, 0);
 	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(l), 0, 0);
 	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
 	emit(e, BPF_JMP | BPF_JGE | BPF_X, 0, 1, 0);	/* len's high half + carry wrapped */
@@ -97,11 +106,7 @@ static void load_word(struct emitter *e, unsigned int a)
 	emit(e, BPF_ST, M_A_LO, 0, 0);
 	emit(e, BPF_ALU | BPF_ADD | BPF_K, 4, 0, 0);
 	emit(e, BPF_ST, M_E_LO, 0, 0);
-	emit(e, BPF_JMP | BPF_JGE | BPF_K, 4, 2, 0); /* no carry out of the low half */
-	emit(e, BPF_LD | BPF_IMM, 1, 0, 0);
-	emit(e, BPF_JMP | BPF_JA, 1, 0, 0);
-	emit(e, BPF_LD | BPF_IMM, 0, 0, 0);
-	emit(e, BPF_MISC | BPF_TAX, 0, 0, 0); /* X = carry */
+	carry_to_x(e, BPF_K, 4);
 	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(a), 0, 0);
 	emit(e, BPF_ALU | BPF_AND | BPF_K, 0x00ffffffu, 0, 0);
 	emit(e, BPF_ST, M_A_HI, 0, 0);

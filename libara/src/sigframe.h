@@ -65,6 +65,15 @@ _Static_assert(offsetof(struct ara_ucontext, uc_mcontext) == 176, "asm/ucontext.
 _Static_assert(offsetof(struct ara_sigcontext, reserved) == 288, "asm/sigcontext.h");
 _Static_assert(sizeof(struct ara_rt_sigframe) == 4688, "struct rt_sigframe");
 
+/* The 32-bit siginfo field at off (ARA_SI_*), little-endian as arm64 writes it. */
+static inline int32_t ara_sigframe_info_i32(const struct ara_rt_sigframe *f, unsigned int off)
+{
+	const uint8_t *b = f->info + off;
+
+	return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+			 (uint32_t)b[3] << 24);
+}
+
 enum ara_sigframe_result {
 	ARA_SIGFRAME_OK = 0,
 	ARA_SIGFRAME_MALFORMED = -1, /* a record the kernel would refuse too */

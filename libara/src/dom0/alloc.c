@@ -12,25 +12,13 @@
 #include "live.h"
 #include "sys.h"
 
-static void lock(void)
-{
-	while (__atomic_exchange_n(&ara_live->heap_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&ara_live->heap_lock, __ATOMIC_RELAXED))
-			__asm__ volatile("yield");
-}
-
-static void unlock(void)
-{
-	__atomic_store_n(&ara_live->heap_lock, 0, __ATOMIC_RELEASE);
-}
-
 void *ara_dom0_calloc(size_t n, size_t size)
 {
 	void *p;
 
-	lock();
+	ara_live_lock(&ara_live->heap_lock);
 	p = ara_heap_calloc(&ara_live->heap, n, size);
-	unlock();
+	ara_live_unlock(&ara_live->heap_lock);
 	return p;
 }
 
@@ -38,9 +26,9 @@ void ara_dom0_free(void *p)
 {
 	enum ara_heap_result r;
 
-	lock();
+	ara_live_lock(&ara_live->heap_lock);
 	r = ara_heap_free(&ara_live->heap, p);
-	unlock();
+	ara_live_unlock(&ara_live->heap_lock);
 	if (r != ARA_HEAP_OK) {
 		struct ara_msg m = { .len = 0 };
 

@@ -58,19 +58,6 @@ void ara_exec_init(void)
 	ara_protect(stage, ARA_EXEC_STAGE_SIZE, PROT_NONE, ARA_DOM0);
 }
 
-/* On the per-process state page (live.h): free again in a forked child. */
-static void lock(void)
-{
-	while (__atomic_exchange_n(&ara_live->exec_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&ara_live->exec_lock, __ATOMIC_RELAXED))
-			__asm__ volatile("yield");
-}
-
-static void unlock(void)
-{
-	__atomic_store_n(&ara_live->exec_lock, 0, __ATOMIC_RELEASE);
-}
-
 static void must(long r, const char *what)
 {
 	if (r != 0)
@@ -230,7 +217,7 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 			  -1, 0);
 	if (ara_sys_failed(target))
 		return target;
-	lock();
+	ara_live_lock(&ara_live->exec_lock);
 	stage_fresh(len);
 	r = anon ? 0 : read_file((long)(int)fd, off, len);
 	if (r == 0) {
@@ -239,7 +226,7 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 	} else {
 		stage_release(len);
 	}
-	unlock();
+	ara_live_unlock(&ara_live->exec_lock);
 	if (r < 0)
 		ara_sys2(__NR_munmap, target, len);
 	return r;
@@ -258,16 +245,16 @@ long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot)
 		return 0;
 	if (len > ARA_EXEC_STAGE_SIZE)
 		return -ENOMEM;
-	lock();
+	ara_live_lock(&ara_live->exec_lock);
 	stage_fresh(len);
 	/* What the App's range holds now. Unmapped, or not readable: refused. */
 	if (ara_copy_from_app((void *)(uintptr_t)stage, addr, len) != ARA_OK) {
 		stage_release(len);
-		unlock();
+		ara_live_unlock(&ara_live->exec_lock);
 		return -ENOMEM;
 	}
 	seal(len, (int)prot);
 	r = place(addr, len);
-	unlock();
+	ara_live_unlock(&ara_live->exec_lock);
 	return r < 0 ? r : 0;
 }

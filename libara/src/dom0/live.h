@@ -33,6 +33,22 @@ struct ara_live {
 	struct ara_heap heap;
 };
 
+/*
+ * The locks on this page: spin locks, for DOM0 has no futex of its own
+ * (and a fork child finds them free, with the page wiped).
+ */
+static inline void ara_live_lock(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			__asm__ volatile("yield");
+}
+
+static inline void ara_live_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
 /* This process's state; the pointer itself is set once at initialisation. */
 extern struct ara_live *ara_live;
 

@@ -106,18 +106,6 @@ static struct ksigaction app_action[ARA_NSIG + 1];
 static uint8_t app_owned[ARA_NSIG + 1];
 static uint64_t signal_entry, handler_return;
 
-static void lock(void)
-{
-	while (__atomic_exchange_n(&ara_live->signal_lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&ara_live->signal_lock, __ATOMIC_RELAXED))
-			__asm__ volatile("yield");
-}
-
-static void unlock(void)
-{
-	__atomic_store_n(&ara_live->signal_lock, 0, __ATOMIC_RELEASE);
-}
-
 void ara_signals_init(uint64_t gate)
 {
 	const struct ksigaction own = { gate + ARA_GATE_SIG_OFFSET, ARA_ACTION_FLAGS, 0, ~UINT64_C(0) };
@@ -180,7 +168,7 @@ static long sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
 		return -EINVAL;
 	if (act && ara_copy_from_app(&req, act, sizeof(req)) != ARA_OK)
 		return -EFAULT;
-	lock();
+	ara_live_lock(&ara_live->signal_lock);
 	r = ara_sys4(__NR_rt_sigaction, sig, NULL, &old, size); /* also checks sig */
 	if (r == 0) {
 		if (app_owned[sig])
@@ -188,18 +176,10 @@ static long sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
 		if (act)
 			r = install(sig, &req);
 	}
-	unlock();
+	ara_live_unlock(&ara_live->signal_lock);
 	if (r == 0 && oact && ara_copy_to_app(oact, &old, sizeof(old)) != ARA_OK)
 		return -EFAULT;
 	return r;
-}
-
-static int32_t info_i32(const struct ara_rt_sigframe *f, unsigned int off)
-{
-	int32_t v;
-
-	memcpy(&v, f->info + off, sizeof(v));
-	return v;
 }
 
 /* App code touched ARA's memory: say where, never what is there, and end. */
@@ -282,15 +262,15 @@ static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 	uint64_t frame_at;
 	int owned;
 
-	if (sig == SIGSEGV && info_i32(out, ARA_SI_CODE) == SEGV_PKUERR)
+	if (sig == SIGSEGV && ara_sigframe_info_i32(out, ARA_SI_CODE) == SEGV_PKUERR)
 		pkey_fault(out);
-	lock();
+	ara_live_lock(&ara_live->signal_lock);
 	act = app_action[sig];
 	owned = app_owned[sig];
 	if (owned && (act.flags & SA_RESETHAND))
 		app_owned[sig] = 0; /* the kernel has reset its action too */
 	if (owned && (act.handler == SIG_DFL || act.handler == SIG_IGN)) {
-		const int synchronous = info_i32(out, ARA_SI_CODE) > 0;
+		const int synchronous = ara_sigframe_info_i32(out, ARA_SI_CODE) > 0;
 
 		if (act.handler == SIG_DFL || synchronous) {
 			app_owned[sig] = 0;
@@ -298,16 +278,16 @@ static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 		}
 		owned = 0;
 	}
-	unlock();
+	ara_live_unlock(&ara_live->signal_lock);
 	if (!owned)
 		return; /* nothing of the App's to call */
 	frame_at = write_app_frame(t, out, act.flags);
 	if (frame_at == 0) {
 		/* The kernel's answer to a frame it cannot write: SIGSEGV, by default. */
-		lock();
+		ara_live_lock(&ara_live->signal_lock);
 		app_owned[SIGSEGV] = 0;
 		take_default(SIGSEGV);
-		unlock();
+		ara_live_unlock(&ara_live->signal_lock);
 		out->uc.uc_sigmask &= ~BIT(SIGSEGV);
 		return;
 	}
@@ -549,12 +529,12 @@ void ara_signal(uint64_t frame_at, uint64_t stack_index)
 	if (ara_sigframe_get_por(out, &row) != ARA_SIGFRAME_OK)
 		ara_stop(ARA_EXIT_REFUSED, "a signal frame without a readable POR_EL0", 0);
 	nr = regs[8];
-	sig = info_i32(out, ARA_SI_SIGNO);
+	sig = ara_sigframe_info_i32(out, ARA_SI_SIGNO);
 	/* App code runs with DOM2's row, always: any other row interrupted ARA. */
 	if (row != ARA_POR_LEAVE)
 		interrupted(t, out, sig, genuine, row, stack_index);
-	else if (sig == ARA_SIGSYS && info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
-	    (uint64_t)info_i32(out, ARA_SI_SYSCALL) == nr) {
+	else if (sig == ARA_SIGSYS && ara_sigframe_info_i32(out, ARA_SI_CODE) == ARA_SYS_SECCOMP &&
+	    (uint64_t)ara_sigframe_info_i32(out, ARA_SI_SYSCALL) == nr) {
 		/* A trap: the filter's SIGSYS for system call x8. */
 		if (nr == __NR_rt_sigreturn)
 			app_sigreturn(t, out);
