@@ -127,8 +127,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 {
 	const uint64_t stride = ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE;
 	const uint64_t stacks = stride * (ARA_DOM0_STACKS + ARA_DOM0_HANDLER_STACKS);
-	const uint64_t threads = (ARA_THREAD_SLOTS * sizeof(struct ara_thread) + ARA_PAGE_SIZE - 1) &
-				 ~(uint64_t)(ARA_PAGE_SIZE - 1);
+	const uint64_t threads = ara_threads_size();
 	const uint64_t sigstacks = (uint64_t)ARA_THREAD_SLOTS * ARA_SIGSTACK_SIZE;
 	const uint64_t size = ARA_PAGE_SIZE + ARA_DOM0_HEAP_SIZE + stacks + threads + sigstacks;
 	long base = ara_sys6(__NR_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
@@ -152,8 +151,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 	for (uint64_t i = 0; i < ARA_DOM0_STACKS + ARA_DOM0_HANDLER_STACKS; i++)
 		ara_tag(stack_base + i * stride, ARA_PAGE_SIZE, PROT_NONE, ARA_PKEY_DOM0);
 	ara_live_init((struct ara_live *)base, (void *)heap, ARA_DOM0_HEAP_SIZE);
-	ara_threads_init((struct ara_thread *)(uintptr_t)(stack_base + stacks + sigstacks),
-			 stack_base + stacks);
+	ara_threads_init(stack_base + stacks + sigstacks, stack_base + stacks);
 
 	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
 	cb.stack_mask = (UINT64_C(1) << ARA_DOM0_STACKS) - 1;

@@ -63,7 +63,11 @@ static void count(uint64_t *counter)
 static void defer(const struct ara_thread *t, struct ara_rt_sigframe *f, struct ara_call_header *h,
 		  int sig)
 {
-	long r = ara_sys4(__NR_rt_tgsigqueueinfo, t->pid, t->tid, sig, f->info);
+	int32_t tid, pid;
+	long r;
+
+	ara_thread_id(t, &tid, &pid);
+	r = ara_sys4(__NR_rt_tgsigqueueinfo, pid, tid, sig, f->info);
 
 	if (r != 0)
 		ara_stop(ARA_EXIT_REFUSED, "a signal that arrived inside ARA could not be queued again", r);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "thread.h"
 #include "ara/boot.h"
+#include "ara/gate.h"
 #include "dom0.h"
 #include "live.h"
 #include "sys.h"
@@ -9,36 +10,54 @@
 #define SS_DISABLE 2
 #define SS_AUTODISARM (1u << 31)
 
+#define IDS_SIZE ((ARA_THREAD_SLOTS * sizeof(struct ara_thread_id) + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1))
+
+static struct ara_thread_id *ids;
 static struct ara_thread *slots;
 static uint64_t sigstacks;
 
-void ara_threads_init(struct ara_thread *s, uint64_t stacks)
+uint64_t ara_threads_size(void)
 {
-	slots = s;
+	return (IDS_SIZE + ARA_THREAD_SLOTS * sizeof(struct ara_thread) + ARA_PAGE_SIZE - 1) &
+	       ~(uint64_t)(ARA_PAGE_SIZE - 1);
+}
+
+void ara_threads_init(uint64_t base, uint64_t stacks)
+{
+	ids = (struct ara_thread_id *)(uintptr_t)base;
+	slots = (struct ara_thread *)(uintptr_t)(base + IDS_SIZE);
 	sigstacks = stacks;
+}
+
+void ara_thread_id(const struct ara_thread *t, int32_t *tid, int32_t *pid)
+{
+	const size_t i = (size_t)(t - slots);
+
+	*tid = __atomic_load_n(&ids[i].tid, __ATOMIC_RELAXED);
+	*pid = ids[i].pid;
 }
 
 /* Moves slot i from thread `from` (0: free) to thread tid of pid, if no one did first. */
 static bool take(size_t i, int32_t from, int32_t tid, int32_t pid)
 {
-	if (!__atomic_compare_exchange_n(&slots[i].tid, &from, tid, 0, __ATOMIC_ACQUIRE,
+	if (!__atomic_compare_exchange_n(&ids[i].tid, &from, tid, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
 		return false;
-	slots[i].pid = pid;
+	ids[i].pid = pid;
 	return true;
 }
 
 /* Slot i's thread (tid > 0) has exited: tgkill(pid, tid, 0) fails with ESRCH. */
 static bool dead(size_t i, int32_t tid)
 {
-	return ara_sys3(__NR_tgkill, slots[i].pid, tid, 0) == -ESRCH;
+	return ara_sys3(__NR_tgkill, ids[i].pid, tid, 0) == -ESRCH;
 }
 
 static struct ara_thread *find(int32_t tid, int32_t pid)
 {
 	/* Only this thread puts its own ID into a slot. */
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
-		if (__atomic_load_n(&slots[i].tid, __ATOMIC_ACQUIRE) == tid && slots[i].pid == pid)
+		if (__atomic_load_n(&ids[i].tid, __ATOMIC_ACQUIRE) == tid && ids[i].pid == pid)
 			return &slots[i];
 	return NULL;
 }
@@ -68,9 +87,9 @@ struct ara_thread *ara_thread_self(uint64_t frame_at)
 	 * belongs to a task of its parent's, none of which runs in this memory.
 	 */
 	for (size_t j = 0; j < ARA_THREAD_SLOTS; j++)
-		if (j != i)
-			__atomic_store_n(&slots[j].tid, 0, __ATOMIC_RELAXED);
-	int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
+		if (j != i && __atomic_load_n(&ids[j].tid, __ATOMIC_RELAXED) != 0)
+			__atomic_store_n(&ids[j].tid, 0, __ATOMIC_RELAXED);
+	int32_t old = __atomic_load_n(&ids[i].tid, __ATOMIC_RELAXED);
 	if (!take(i, old, tid, pid))
 		return NULL;
 	__atomic_store_n(&ara_live->threads_pid, pid, __ATOMIC_RELEASE);
@@ -87,11 +106,11 @@ static struct ara_thread *reset(struct ara_thread *t)
 struct ara_thread *ara_thread_reserve(void)
 {
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++)
-		if (__atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED) == 0 &&
+		if (__atomic_load_n(&ids[i].tid, __ATOMIC_RELAXED) == 0 &&
 		    take(i, 0, ARA_TID_RESERVED, 0))
 			return reset(&slots[i]);
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
-		int32_t old = __atomic_load_n(&slots[i].tid, __ATOMIC_RELAXED);
+		int32_t old = __atomic_load_n(&ids[i].tid, __ATOMIC_RELAXED);
 
 		if (old > 0 && dead(i, old) && take(i, old, ARA_TID_RESERVED, 0))
 			return reset(&slots[i]);
@@ -101,7 +120,7 @@ struct ara_thread *ara_thread_reserve(void)
 
 void ara_thread_unreserve(struct ara_thread *t)
 {
-	__atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ids[t - slots].tid, 0, __ATOMIC_RELEASE);
 }
 
 void ara_thread_bind(struct ara_thread *t)
@@ -114,12 +133,12 @@ void ara_thread_bind(struct ara_thread *t)
 	for (size_t i = 0; i < ARA_THREAD_SLOTS; i++) {
 		int32_t old = tid;
 
-		if (slots[i].pid == pid)
-			__atomic_compare_exchange_n(&slots[i].tid, &old, 0, 0, __ATOMIC_RELAXED,
+		if (ids[i].pid == pid)
+			__atomic_compare_exchange_n(&ids[i].tid, &old, 0, 0, __ATOMIC_RELAXED,
 						    __ATOMIC_RELAXED);
 	}
-	t->pid = pid;
-	__atomic_store_n(&t->tid, tid, __ATOMIC_RELEASE);
+	ids[t - slots].pid = pid;
+	__atomic_store_n(&ids[t - slots].tid, tid, __ATOMIC_RELEASE);
 }
 
 struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t)

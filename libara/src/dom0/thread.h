@@ -40,18 +40,32 @@
 
 #define ARA_TID_RESERVED (-1)
 
-struct ara_thread {
+/*
+ * Whose slot i is, in an array of its own (8 KiB): a lookup reads it, not
+ * the slots (1,024 pages), and a forked child rewrites it without copying
+ * every slot's page.
+ */
+struct ara_thread_id {
 	int32_t tid; /* 0: free; ARA_TID_RESERVED: for a thread being made */
 	int32_t pid; /* its thread group (a CLONE_VM child without CLONE_THREAD has its own) */
+};
+
+struct ara_thread {
 	struct ara_sigstack app_stack; /* the App's sigaltstack, as the App set it */
 	struct ara_rt_sigframe exit_frame __attribute__((aligned(16)));
 };
 
+/* The DOM0 memory the slots and their IDs take (page-aligned). */
+uint64_t ara_threads_size(void);
+
 /*
- * At initialisation: slots is DOM0 memory for ARA_THREAD_SLOTS of them,
- * sigstacks for as many signal stacks of ARA_SIGSTACK_SIZE.
+ * At initialisation: base is DOM0 memory of ara_threads_size(), sigstacks
+ * for ARA_THREAD_SLOTS signal stacks of ARA_SIGSTACK_SIZE.
  */
-void ara_threads_init(struct ara_thread *slots, uint64_t sigstacks);
+void ara_threads_init(uint64_t base, uint64_t sigstacks);
+
+/* t's thread: its ID and its thread group's. */
+void ara_thread_id(const struct ara_thread *t, int32_t *tid, int32_t *pid);
 
 /*
  * The calling thread's slot, inside ARA's signal handler whose kernel frame
