@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ara/ara.h"
@@ -52,6 +53,7 @@ static pthread_t remapper_thread, callers[CALLERS];
 static const uint32_t answer42[] = { 0x52800540, 0xd65f03c0 };
 
 static atomic_int finished[CALLERS];
+static atomic_int signalling_done;
 
 static void *caller(void *p)
 {
@@ -68,6 +70,12 @@ static void *caller(void *p)
 	}
 	finished[id] = 1;
 	callers_done++;
+	/*
+	 * Stay until the signaller has stopped: a signal sent just before
+	 * `finished` was set would otherwise die with the thread.
+	 */
+	while (!signalling_done)
+		usleep(1000);
 	return NULL;
 }
 
@@ -171,7 +179,7 @@ static void *signaller(void *p)
 	(void)p;
 	while (callers_done < CALLERS) {
 		uint64_t before = handled;
-		int waited = 0;
+		struct timespec start, now;
 
 		if (send_one(sent) != 0)
 			wrong++;
@@ -180,11 +188,17 @@ static void *signaller(void *p)
 		 * A minute: against the one-stack variant, the handler's own call
 		 * competes for the one stack with every caller.
 		 */
-		while (handled == before && waited++ < 600000)
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		do {
 			usleep(100);
-		if (handled == before)
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		} while (handled == before && now.tv_sec - start.tv_sec < 60);
+		if (handled == before) {
+			printf("FAIL: signal %" PRIu64 " not handled within a minute\n", (uint64_t)sent);
 			wrong++; /* lost */
+		}
 	}
+	signalling_done = 1;
 	return NULL;
 }
 
