@@ -69,9 +69,10 @@ void ara_thread_id(const struct ara_thread *t, int32_t *tid, int32_t *pid);
 
 /*
  * The calling thread's slot, inside ARA's signal handler whose kernel frame
- * is at frame_at: the slot with its ID; else, for the thread of a forked
- * child (whose slots are wiped), the slot whose signal stack holds the
- * frame, if free. NULL: a thread ARA did not start.
+ * is at frame_at: the slot with its ID; else, for the one thread of a
+ * forked child (the slots still hold its parent's threads), the slot whose
+ * signal stack holds the frame, the others cleared. NULL: a thread ARA did
+ * not start.
  */
 struct ara_thread *ara_thread_self(uint64_t frame_at);
 
