@@ -73,7 +73,7 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	if ((flags & (CLONE_VM | CLONE_VFORK)) == CLONE_VM)
 		start->app_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
 	else
-		start->app_stack = parent->app_stack;
+		start->app_stack = *ara_thread_app_stack(parent);
 	start->slot = child;
 	r = ara_clone_enter(flags, (uint64_t)(uintptr_t)start, ptid, tls, ctid);
 	if (r < 0)
@@ -88,7 +88,7 @@ void ara_thread_start(const struct ara_clone_start *s)
 
 	ara_thread_bind(t);
 	ara_thread_arm(t);
-	t->app_stack = s->app_stack;
+	*ara_thread_app_stack(t) = s->app_stack;
 	t->exit_frame = s->frame;
 	ara_signal_seal(t, &t->exit_frame);
 	ara_sigreturn_to(&t->exit_frame, ARA_NO_STACK);

@@ -117,11 +117,12 @@ void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id doma
 
 /*
  * DOM0's arena: the per-process state page (live.h), the heap, the
- * stacks, each below a guard page, the threads' signal stacks and their
- * slots (thread.h); all DOM0 and kept out of core dumps. All but the slots
- * are zeroed in a forked child (the state page's comment says why); the
- * slots hold only App state, which the child keeps (its thread's App
- * sigaltstack), and thread.c tells a child's slots from its parent's.
+ * stacks, each below a guard page, the threads' signal stacks, their slots
+ * and the slots' owners (thread.h); all DOM0 and kept out of core dumps.
+ * All but the owners are zeroed in a forked child (the state page's comment
+ * says why); the owners hold only App state, which the child keeps (its
+ * thread's App sigaltstack), and thread.c tells a child's from its
+ * parent's.
  */
 static struct ara_gate_cb map_dom0_arena(void)
 {
@@ -139,7 +140,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 	if (ara_sys_failed(base))
 		ara_fatal("mmap of the DOM0 arena failed", base);
 #ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
-	r = ara_sys3(__NR_madvise, base, size - threads, MADV_WIPEONFORK);
+	r = ara_sys3(__NR_madvise, base, size - ara_threads_kept_size(), MADV_WIPEONFORK);
 	if (r != 0)
 		ara_fatal("madvise(MADV_WIPEONFORK) of the DOM0 arena failed", r);
 #else

@@ -232,7 +232,7 @@ static uint64_t write_app_frame(struct ara_thread *t, struct ara_rt_sigframe *ou
 {
 	const struct ara_sigcontext *mc = &out->uc.uc_mcontext;
 	const uint64_t record_regs[2] = { mc->regs[29], mc->regs[30] };
-	struct ara_sigstack *as = &t->app_stack;
+	struct ara_sigstack *as = ara_thread_app_stack(t);
 	uint64_t top = mc->sp, record, frame_at;
 
 	if ((flags & SA_ONSTACK) && as->ss_size != 0 && !on_app_stack(as, mc->sp))
@@ -347,7 +347,7 @@ static long set_app_stack(struct ara_thread *t, struct ara_sigstack req, uint64_
 {
 	const unsigned int mode = (unsigned int)req.ss_flags & ~SS_AUTODISARM;
 
-	if (on_app_stack(&t->app_stack, app_sp))
+	if (on_app_stack(ara_thread_app_stack(t), app_sp))
 		return -EPERM; /* the kernel's rule: not while on it */
 	if (mode != 0 && mode != SS_ONSTACK && mode != SS_DISABLE)
 		return -EINVAL;
@@ -360,16 +360,16 @@ static long set_app_stack(struct ara_thread *t, struct ara_sigstack req, uint64_
 		return -EPERM; /* on ARA's pages, or not a user address */
 	}
 	req.pad = 0;
-	t->app_stack = req;
+	*ara_thread_app_stack(t) = req;
 	return 0;
 }
 
 static long sigaltstack(struct ara_thread *t, uint64_t ss, uint64_t oss, uint64_t app_sp)
 {
-	struct ara_sigstack old = t->app_stack;
+	struct ara_sigstack old = *ara_thread_app_stack(t);
 	struct ara_sigstack req;
 
-	old.ss_flags = reported_flags(&t->app_stack, app_sp);
+	old.ss_flags = reported_flags(ara_thread_app_stack(t), app_sp);
 	if (ss) {
 		long r;
 

@@ -16,17 +16,28 @@ static struct ara_thread_id *ids;
 static struct ara_thread *slots;
 static uint64_t sigstacks;
 
+#define SLOTS_SIZE ((ARA_THREAD_SLOTS * sizeof(struct ara_thread) + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1))
+
 uint64_t ara_threads_size(void)
 {
-	return (IDS_SIZE + ARA_THREAD_SLOTS * sizeof(struct ara_thread) + ARA_PAGE_SIZE - 1) &
-	       ~(uint64_t)(ARA_PAGE_SIZE - 1);
+	return SLOTS_SIZE + IDS_SIZE;
+}
+
+uint64_t ara_threads_kept_size(void)
+{
+	return IDS_SIZE;
 }
 
 void ara_threads_init(uint64_t base, uint64_t stacks)
 {
-	ids = (struct ara_thread_id *)(uintptr_t)base;
-	slots = (struct ara_thread *)(uintptr_t)(base + IDS_SIZE);
+	slots = (struct ara_thread *)(uintptr_t)base;
+	ids = (struct ara_thread_id *)(uintptr_t)(base + SLOTS_SIZE);
 	sigstacks = stacks;
+}
+
+struct ara_sigstack *ara_thread_app_stack(const struct ara_thread *t)
+{
+	return &ids[t - slots].app_stack;
 }
 
 void ara_thread_id(const struct ara_thread *t, int32_t *tid, int32_t *pid)
@@ -99,7 +110,7 @@ struct ara_thread *ara_thread_self(uint64_t frame_at)
 /* A new thread's slot: no App sigaltstack yet. */
 static struct ara_thread *reset(struct ara_thread *t)
 {
-	t->app_stack = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+	*ara_thread_app_stack(t) = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
 	return t;
 }
 

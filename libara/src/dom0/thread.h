@@ -18,13 +18,16 @@
  * largest frame arm64 writes (SME's ZA storage at the architectural maximum
  * vector length is 64 KiB; with the streaming SVE registers and the rest,
  * about 80 KiB), so no frame reaches below it. The App's own sigaltstack is
- * kept in the slot (app_stack): ARA builds the frames of the App's handlers
- * there, in App memory, through the argument checks.
+ * kept with the slot's owner (app_stack): ARA builds the frames of the
+ * App's handlers there, in App memory, through the argument checks.
  *
  * The slot holds the frame ARA hands to rt_sigreturn. That frame must stay
  * ARA's until the kernel has read it, after ARA's code has run for the last
  * time: a DOM0 stack is given back before that, so it cannot hold it; the
- * calling thread's own slot, reused only by the same thread, can.
+ * calling thread's own slot, reused only by the same thread, can. It can
+ * hold DOM0's registers (ARA resuming itself, interrupted.c), so the slots
+ * are zeroed in a forked child; their owners, with the App's sigaltstack a
+ * child keeps, are not.
  */
 #ifndef ARA_DOM0_THREAD_H
 #define ARA_DOM0_THREAD_H
@@ -41,22 +44,27 @@
 #define ARA_TID_RESERVED (-1)
 
 /*
- * Whose slot i is, in an array of its own (8 KiB): a lookup reads it, not
+ * Whose slot i is, in an array of its own (32 KiB): a lookup reads it, not
  * the slots (1,024 pages), and a forked child rewrites it without copying
  * every slot's page.
  */
 struct ara_thread_id {
 	int32_t tid; /* 0: free; ARA_TID_RESERVED: for a thread being made */
 	int32_t pid; /* its thread group (a CLONE_VM child without CLONE_THREAD has its own) */
+	struct ara_sigstack app_stack; /* the App's sigaltstack, as the App set it */
 };
 
 struct ara_thread {
-	struct ara_sigstack app_stack; /* the App's sigaltstack, as the App set it */
 	struct ara_rt_sigframe exit_frame __attribute__((aligned(16)));
 };
 
-/* The DOM0 memory the slots and their IDs take (page-aligned). */
+/*
+ * The DOM0 memory the slots and their owners take (page-aligned): the
+ * slots first, then the owners, the last ara_threads_kept_size() bytes,
+ * which a forked child keeps.
+ */
 uint64_t ara_threads_size(void);
+uint64_t ara_threads_kept_size(void);
 
 /*
  * At initialisation: base is DOM0 memory of ara_threads_size(), sigstacks
@@ -66,6 +74,9 @@ void ara_threads_init(uint64_t base, uint64_t sigstacks);
 
 /* t's thread: its ID and its thread group's. */
 void ara_thread_id(const struct ara_thread *t, int32_t *tid, int32_t *pid);
+
+/* t's App sigaltstack. */
+struct ara_sigstack *ara_thread_app_stack(const struct ara_thread *t);
 
 /*
  * The calling thread's slot, inside ARA's signal handler whose kernel frame
