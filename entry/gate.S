@@ -152,7 +152,7 @@ ara_gate_landing:
  * jumped there with any registers. Nothing here is trusted: ara_signal
  * reads the frame at the incoming sp only from the thread's own signal
  * stack or from App memory, through the argument checks. It does not
- * return; it leaves with rt_sigreturn from libara's text.
+ * return; it leaves with rt_sigreturn on ARA's system-call page.
  */
 ara_gate_sig_landing:
 	mov32	x16, ARA_POR_ENTER

@@ -47,6 +47,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/dispatch.c
   src/dom0/entropy.c
   src/dom0/exec.c
+  src/dom0/icache.c
   src/dom0/init.c
   src/dom0/interrupted.c
   src/dom0/live.c
@@ -58,6 +59,8 @@ set(ARA_DOM0_SOURCES
   src/dom0/seccomp_policy.S
   src/dom0/self.c
   src/dom0/signal.c
+  src/dom0/svc_page.S
+  src/dom0/svc_page.c
   src/dom0/sigreturn.S
   src/dom0/string.c
   src/dom0/svc_core.c

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ARA's system call policy for App code (everything outside DOM0's text):
+ * ARA's system call policy for App code (everything outside ARA's system-call page):
  * the calls denied (with EPERM, unless a rule says otherwise) and the calls trapped to ARA (SIGSYS, which
  * ARA handles: libara/src/dom0/signal.c), each with the reason. Data,
  * shared by the generator (ara_seccomp_gen.c) and the tests;

@@ -18,7 +18,7 @@ struct ara_gate_layout {
 	uint64_t stack_base;	 /* stack i's top is stack_base + (i + 1) * stack_stride */
 	uint64_t stack_stride;	 /* guard page + stack */
 	uint64_t stacks;	 /* how many */
-	uint64_t deferred_point; /* ara_deferred_point in libara's text */
+	uint64_t deferred_point; /* unblock.S's, on the system-call page */
 };
 
 enum ara_interrupt {

@@ -4,7 +4,7 @@
  * libara/src/seccomp_prefix.c, the mapping-call block of seccomp_ranges.c,
  * the policy ara-seccomp-gen generated for arm64), run on an interpreter
  * (bpf_interp.c) against arm64 system call numbers that libseccomp
- * resolves: DOM0's text passes, App code gets EPERM for every denied call
+ * resolves: the allowed page passes, App code gets EPERM for every denied call
  * and for mapping calls on ARA's ranges and nothing else, another
  * architecture is killed.
  */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The head of ARA's seccomp filter: system calls made from DOM0's text pass,
+ * The head of ARA's seccomp filter: system calls made from ARA's system-call
+ * page (libara/src/dom0/svc_page.h) pass,
  * everything else goes on to the policy (libara/seccomp/policy.c).
  *
  * libseccomp cannot test seccomp_data.instruction_pointer, so this part is
  * written here, as classic BPF, and prepended at run time, when DOM0's
  * address is known. BPF loads 32 bits at a time: the 64-bit compare is done
- * in two halves, and DOM0's text must lie within one 4 GiB-aligned window.
+ * in two halves, and the range must lie within one 4 GiB-aligned window.
  * Pure code: DOM0 runs it, the host unit tests it.
  */
 #ifndef ARA_SECCOMP_PREFIX_H
@@ -19,7 +20,7 @@
 #define ARA_SECCOMP_PREFIX_LEN 6u
 
 /*
- * Writes the prefix for DOM0 text [start, end) into out. Returns 0, or -1 if
+ * Writes the prefix for the allowed code [start, end) into out. Returns 0, or -1 if
  * the range is empty, wraps, or crosses a 4 GiB boundary. The prefix falls
  * through to the instruction after it for any other instruction pointer.
  */

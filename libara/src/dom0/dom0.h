@@ -60,6 +60,9 @@ enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 void *ara_dom0_calloc(size_t n, size_t size);
 void ara_dom0_free(void *p);
 
+/* icache.c: data and instruction caches agree on [p, p + len). */
+void ara_sync_icache(uint64_t p, uint64_t len);
+
 /* dispatch.c */
 void ara_services_init(void);
 long ara_dispatch(uint64_t fid, uint64_t app_arg);

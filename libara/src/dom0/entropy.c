@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * mbedtls's entropy source in DOM0 (MBEDTLS_ENTROPY_HARDWARE_ALT): the
- * kernel's getrandom, called with svc from DOM0's text. Nothing the App
- * controls sits between the kernel and the entropy pool.
+ * kernel's getrandom, called from DOM0 through its system-call page.
+ * Nothing the App controls sits between the kernel and the entropy pool.
  */
 #include "dom0.h"
 #include "sys.h"

@@ -64,22 +64,6 @@ static void must(long r, const char *what)
 		ara_stop(ARA_EXIT_DOM0_CORRUPT, what, r);
 }
 
-/* Data and instruction caches agree on [p, p + len) (Arm ARM: D7.5.9). */
-static void sync_icache(uint64_t p, uint64_t len)
-{
-	uint64_t ctr, dline, iline;
-
-	__asm__ volatile("mrs %0, ctr_el0" : "=r"(ctr));
-	dline = UINT64_C(4) << ((ctr >> 16) & 0xf);
-	iline = UINT64_C(4) << (ctr & 0xf);
-	for (uint64_t a = p & ~(dline - 1); a < p + len; a += dline)
-		__asm__ volatile("dc cvau, %0" ::"r"(a) : "memory");
-	__asm__ volatile("dsb ish" ::: "memory");
-	for (uint64_t a = p & ~(iline - 1); a < p + len; a += iline)
-		__asm__ volatile("ic ivau, %0" ::"r"(a) : "memory");
-	__asm__ volatile("dsb ish\n\tisb" ::: "memory");
-}
-
 /*
  * The staged copy at stage, len bytes, read-write: read-only, scanned,
  * patched, re-scanned once no one can write it, then given prot.
@@ -108,7 +92,7 @@ static void seal(uint64_t len, int prot)
 			ara_msg_emit(&m);
 		}
 	}
-	sync_icache(stage, len);
+	ara_sync_icache(stage, len);
 	__atomic_add_fetch(&ara_stats.scanned_words, len / ARA_INSN_BYTES, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&ara_stats.patched_writes, patched, __ATOMIC_RELAXED);
 	must(ara_sys3(__NR_mprotect, stage, len, prot), "mprotect of staged code failed");

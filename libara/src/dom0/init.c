@@ -5,7 +5,8 @@
  *
  * Order matters:
  *   1. read the boot block (what the loader verified);
- *   2. allocate the domains' keys;
+ *   2. allocate the domains' keys, and map ARA's system-call page
+ *      (svc_page.h), through which every later DOM0 system call goes;
  *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
  *   5. build the service table and the gate's control block;
@@ -14,7 +15,7 @@
  *   8. close the loader's descriptors, check no rseq area is registered,
  *      drop glibc's robust futex list, and stop core dumps;
  *   9. install the seccomp filter (IV4), which from then on lets only
- *      DOM0's text make the system calls the policy denies.
+ *      ARA's system-call page make the system calls the policy denies.
  * On success it returns the address of the gate's way out; ctor.S leaves
  * through it, so ld.so resumes with DOM2's row in POR_EL0 (IV2). Any failure
  * is fatal: a message on stderr and exit status ARA_EXIT_INIT_FAILED, with no
@@ -37,6 +38,7 @@
 #include "interrupted.h"
 #include "live.h"
 #include "mem.h"
+#include "svc_page.h"
 #include "sys.h"
 #include "thread.h"
 
@@ -253,6 +255,7 @@ uint64_t ara_init(char **envp)
 	ara_boot_load(envp, &ara_boot_block);
 	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
 	alloc_keys();
+	ara_svc_page_init();
 	cb = map_dom0_arena();
 
 	entry_base = ara_entry_base();
@@ -281,8 +284,6 @@ uint64_t ara_init(char **envp)
 	refuse_core_dumps();
 	ara_signals_init(gate);
 
-	uint64_t text_start, text_end;
-	ara_libara_text(&text_start, &text_end);
-	ara_seccomp_install(text_start, text_end);
+	ara_seccomp_install();
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }

@@ -20,11 +20,8 @@ void ara_tag_libara(void);
 /* maps_walk.c: load base of the entry object (its memfd at offset 0). */
 uint64_t ara_entry_base(void);
 
-/* self.c: libara.so's executable pages, [*start, *end). */
-void ara_libara_text(uint64_t *start, uint64_t *end);
-
-/* seccomp.c: installs the filter; DOM0's text [start, end) passes it. */
-void ara_seccomp_install(uint64_t text_start, uint64_t text_end);
+/* seccomp.c: installs the filter; the system-call page (svc_page.h) passes it. */
+void ara_seccomp_install(void);
 
 /* scan_apply.c: neutralises POR_EL0 writes in every DOM2 executable page. */
 void ara_scan_dom2(void);

@@ -23,9 +23,9 @@
  *     (rt_tgsigqueueinfo), blocks it, marks the call's header
  *     ARA_CALL_DEFERRED with the App's mask, and resumes ARA. The way out
  *     sees the mark and restores the App's mask (unblock.S), which makes
- *     the kernel take the signal at ara_deferred_point: the call rolled
+ *     the kernel take the signal at the deferred point (unblock.S): the call rolled
  *     forward.
- * In the first two cases, and at ara_deferred_point, the signal is then
+ * In the first two cases, and at the deferred point, the signal is then
  * delivered to the App's handler as if it had arrived at that App state.
  * A fault (a synchronous signal) inside ARA, or a signal in the signal
  * entry (only App code that jumped there can take one), is refused.
@@ -35,11 +35,10 @@
 #include "dom0.h"
 #include "interrupt.h"
 #include "live.h"
+#include "svc_page.h"
 #include "sys.h"
 
 #define BIT(sig) (UINT64_C(1) << ((sig) - 1))
-
-extern const char ara_deferred_point[];
 
 static struct ara_gate_layout layout;
 
@@ -50,7 +49,7 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.stack_base = stack_base,
 		.stack_stride = stack_stride,
 		.stacks = ARA_DOM0_STACKS,
-		.deferred_point = (uint64_t)(uintptr_t)ara_deferred_point,
+		.deferred_point = ara_svc_page() + ARA_SVC_DEFERRED_POINT,
 	};
 }
 

@@ -2,7 +2,8 @@
 /*
  * Installing the system call filter (IV4), the last step of ARA's
  * initialisation, assembled in DOM0's memory from three parts:
- *   1. the prefix that lets DOM0's text through (ara/seccomp_prefix.h);
+ *   1. the prefix that lets ARA's system-call page through
+ *      (ara/seccomp_prefix.h, svc_page.h);
  *   2. the block that refuses mapping calls on ARA's ranges
  *      (ara/seccomp_ranges.h), generated from the protected set now that
  *      the addresses are known;
@@ -14,11 +15,13 @@
 #include <linux/prctl.h>
 #include <linux/seccomp.h>
 
+#include "ara/gate.h"
 #include "ara/seccomp_prefix.h"
 #include "ara/seccomp_ranges.h"
 #include "dom0.h"
 #include "init.h"
 #include "mem.h"
+#include "svc_page.h"
 #include "sys.h"
 
 extern const struct sock_filter ara_seccomp_policy[];
@@ -28,8 +31,9 @@ extern const char ara_seccomp_policy_end[];
 
 static struct sock_filter program[ARA_BPF_MAXINSNS];
 
-void ara_seccomp_install(uint64_t text_start, uint64_t text_end)
+void ara_seccomp_install(void)
 {
+	const uint64_t page = ara_svc_page();
 	const size_t bytes = (size_t)(ara_seccomp_policy_end - (const char *)ara_seccomp_policy);
 	const size_t policy_len = bytes / sizeof(struct sock_filter);
 	struct sock_fprog prog;
@@ -38,14 +42,14 @@ void ara_seccomp_install(uint64_t text_start, uint64_t text_end)
 
 #ifdef ARA_TEST_VARIANT_NO_SECCOMP
 	/* Test-only variant (tests/variants/): no filter, so attacks get through. */
-	(void)text_start, (void)text_end, (void)policy_len, (void)prog, (void)ranges, (void)r;
+	(void)page, (void)policy_len, (void)prog, (void)ranges, (void)r;
 	return;
 #endif
 
 	if (bytes % sizeof(struct sock_filter) || policy_len == 0)
 		ara_fatal("the embedded seccomp policy is malformed; bytes", (long)bytes);
-	if (ara_seccomp_prefix(text_start, text_end, program))
-		ara_fatal("DOM0's text crosses a 4 GiB boundary; it starts at", (long)text_start);
+	if (ara_seccomp_prefix(page, page + ARA_PAGE_SIZE, program))
+		ara_fatal("the system-call page is not a page; it starts at", (long)page);
 	ranges = ara_seccomp_ranges(&ara_protected, program + ARA_SECCOMP_PREFIX_LEN,
 				    ARA_BPF_MAXINSNS - ARA_SECCOMP_PREFIX_LEN);
 	if (ranges == 0 || ARA_SECCOMP_PREFIX_LEN + ranges + policy_len > ARA_BPF_MAXINSNS)

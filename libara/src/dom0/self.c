@@ -115,19 +115,3 @@ void ara_tag_libara(void)
 	if (ara_regions_add(&ara_protected, dyn_start, dyn_end, ARA_DOM0))
 		ara_fatal("too many protected regions", (long)ara_protected.n);
 }
-
-void ara_libara_text(uint64_t *start, uint64_t *end)
-{
-	const uint64_t base = (uint64_t)(uintptr_t)&__ehdr_start;
-	const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + __ehdr_start.e_phoff);
-	unsigned int found = 0;
-
-	for (unsigned int i = 0; i < __ehdr_start.e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_X)) {
-			*start = page_down(base + ph[i].p_vaddr);
-			*end = page_up(base + ph[i].p_vaddr + ph[i].p_memsz);
-			found++;
-		}
-	if (found != 1)
-		ara_fatal("libara.so should have one executable segment; it has", (long)found);
-}

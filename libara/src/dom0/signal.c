@@ -7,7 +7,7 @@
  * whose handler is the gate's signal entry; so is clone with CLONE_VM
  * (clone.c). The gate claims a DOM0 stack and calls ara_signal. ARA
  * performs the call for the App, after checking it, and returns to the App
- * with rt_sigreturn, made from libara's text, on a frame it built in its
+ * with rt_sigreturn, made on ARA's system-call page, on a frame it built in its
  * own memory:
  *   - every frame ARA hands to rt_sigreturn restores DOM2's row in
  *     POR_EL0 (a frame of the App's asking for another row, or none, gets

@@ -27,9 +27,10 @@ ara_sigreturn_to:
 	bic	x4, x4, x3
 	stlxr	w5, x4, [x2]
 	cbnz	w5, 1b
-2:	mov	x8, #__NR_rt_sigreturn
-	svc	#0
-	udf	#0			// rt_sigreturn does not return here
+2:	adrp	x16, ara_svc_entry	// the system-call page (svc_page.h)
+	ldr	x16, [x16, :lo12:ara_svc_entry]
+	mov	x8, #__NR_rt_sigreturn
+	br	x16			// rt_sigreturn does not return
 	.size	ara_sigreturn_to, . - ara_sigreturn_to
 
 	.section .note.GNU-stack, "", %progbits

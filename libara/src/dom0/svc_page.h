@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ARA's system-call page: the only instructions from which the seccomp
+ * filter lets a system call through unchecked (seccomp.c).
+ *
+ * One page of DOM0 code, mapped at initialisation with DOM0's key (so App
+ * code cannot execute it), holding nothing but `svc #0; ret` pairs. Every
+ * system call DOM0 makes branches there (sys.h, clone.S, sigreturn.S,
+ * unblock.S). Before, the filter let through any svc in libara's text;
+ * now the allowed range is eight bytes of code that do nothing else, and
+ * it is one page whose address need not follow libara's: the piece an
+ * image started by exec could find where the inherited filter expects it.
+ */
+#ifndef ARA_DOM0_SVC_PAGE_H
+#define ARA_DOM0_SVC_PAGE_H
+
+/* Byte offsets in the page (svc_page.S lays them out). */
+#define ARA_SVC_CALL 0		 /* svc #0; ret: every system call */
+#define ARA_SVC_DEFERRED 8	 /* svc #0; ret: unblock.S's rt_sigprocmask only */
+#define ARA_SVC_DEFERRED_POINT 12 /* the ret after it: interrupted.c knows this pc */
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+
+/*
+ * Where DOM0's system calls go: libara's own `svc #0; ret` until the page
+ * is mapped, the page from then on (before the filter exists). DOM0 data.
+ */
+extern uint64_t ara_svc_entry;
+
+/* Maps the page, tags it DOM0, and points ara_svc_entry at it. */
+void ara_svc_page_init(void);
+
+/* The page's address (for the filter's prefix and interrupted.c). */
+uint64_t ara_svc_page(void);
+#endif
+
+#endif
