@@ -47,6 +47,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/dispatch.c
   src/dom0/entropy.c
   src/dom0/exec.c
+  src/dom0/execve.c
   src/dom0/icache.c
   src/dom0/init.c
   src/dom0/interrupted.c
@@ -67,7 +68,34 @@ set(ARA_DOM0_SOURCES
   src/dom0/thread.c
   src/dom0/unblock.S)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
+# The loader's ELF checks, reused by execve.c on bytes DOM0 has mapped.
+list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
+  ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c)
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
+
+# ARA's system-call page (src/dom0/svc_page.h): head.S and boot.c linked as
+# one blob with nothing to relocate (region.ld), which svc_page.S embeds.
+# Linked twice, at 0 and at ARA_REGION_BASE: the same bytes at both
+# addresses prove the blob position-independent.
+set(ARA_REGION_LINK_OPTIONS
+  -nostdlib -static -Wl,-T,${CMAKE_CURRENT_SOURCE_DIR}/src/region/region.ld
+  -Wl,--orphan-handling=error -Wl,--build-id=none -Wl,-z,noexecstack)
+foreach(elf ara_region_elf ara_region_elf_moved)
+  add_executable(${elf} src/region/head.S src/region/boot.c)
+  target_include_directories(${elf} PRIVATE include src src/dom0)
+  target_compile_options(${elf} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS} -fPIE)
+  target_link_options(${elf} PRIVATE ${ARA_REGION_LINK_OPTIONS})
+  set_property(TARGET ${elf} APPEND PROPERTY LINK_DEPENDS
+    ${CMAKE_CURRENT_SOURCE_DIR}/src/region/region.ld)
+endforeach()
+target_link_options(ara_region_elf_moved PRIVATE -Wl,--defsym=ARA_REGION_BASE=0x7f0000)
+set(ARA_REGION_BIN ${CMAKE_CURRENT_BINARY_DIR}/ara_region.bin CACHE INTERNAL "")
+add_custom_command(OUTPUT ${ARA_REGION_BIN}
+  COMMAND ${CMAKE_OBJCOPY} -O binary -j .text $<TARGET_FILE:ara_region_elf> ${ARA_REGION_BIN}
+  COMMAND ${CMAKE_OBJCOPY} -O binary -j .text $<TARGET_FILE:ara_region_elf_moved> ${ARA_REGION_BIN}.moved
+  COMMAND ${CMAKE_COMMAND} -E compare_files ${ARA_REGION_BIN} ${ARA_REGION_BIN}.moved
+  DEPENDS ara_region_elf ara_region_elf_moved VERBATIM)
+add_custom_target(ara_region_bin DEPENDS ${ARA_REGION_BIN})
 
 # ara_dom0_library(TARGET OUTPUT_NAME): a DOM0 runtime built from these
 # sources with these flags. libara.so is one; tests/variants/ builds
@@ -77,10 +105,15 @@ function(ara_dom0_library target output_name)
   set_source_files_properties(${ARA_DOM0_DIR}/src/dom0/seccomp_policy.S PROPERTIES
     COMPILE_DEFINITIONS "ARA_SECCOMP_POLICY_FILE=\"${ARA_SECCOMP_POLICY_FILE}\""
     OBJECT_DEPENDS "${ARA_SECCOMP_POLICY_FILE}")
+  set_source_files_properties(${ARA_DOM0_DIR}/src/dom0/svc_page.S PROPERTIES
+    COMPILE_DEFINITIONS "ARA_REGION_BIN=\"${ARA_REGION_BIN}\""
+    OBJECT_DEPENDS "${ARA_REGION_BIN}")
   add_library(${target} SHARED ${ARA_DOM0_SOURCES})
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name} NO_SONAME OFF)
-  add_dependencies(${target} ara_seccomp_policy)
-  target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src)
+  add_dependencies(${target} ara_seccomp_policy ara_region_bin)
+  target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
+    ${ARA_DOM0_DIR}/../loader)
+  target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)
   target_link_options(${target} PRIVATE

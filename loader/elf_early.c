@@ -37,7 +37,7 @@ static enum ara_elf_err scan_rela(const struct ara_elf_src *src, const Elf64_Ehd
 				  uint64_t vaddr, uint64_t size)
 {
 	Elf64_Rela r[RELA_CHUNK];
-	uint64_t off;
+	uint64_t off = 0;
 	enum ara_elf_err err;
 
 	if (size == 0)

@@ -43,9 +43,6 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	  0, 0, 0 },
 	{ "clone3", 0, 0, "its arguments are in memory, which the filter cannot read; ENOSYS makes "
 			  "glibc fall back to clone, which ARA mediates", 0, 0, ENOSYS },
-	{ "execve", 0, 0, "the new program would keep ARA's filter but not ARA, and die with SIGSYS "
-			  "at its first trapped call: refused here, with a clear error, instead", 0, 0, 0 },
-	{ "execveat", 0, 0, "as execve", 0, 0, 0 },
 	{ "open_by_handle_at", 0, 0, "opens a file without a path ARA could check", 0, 0, 0 },
 	{ "remap_file_pages", 0, 0, "rearranges the file pages behind a mapping, executable "
 				    "ones included, unscanned", 0, 0, 0 },
@@ -84,6 +81,9 @@ const struct ara_seccomp_trap ara_seccomp_trapped[] = {
 	{ "mmap", "executable code must be scanned, and stay as scanned", 2, PROT_EXEC },
 	{ "mprotect", "as mmap", 2, PROT_EXEC },
 	{ "shmat", "shared memory made executable keeps writable aliases", 2, SHM_EXEC },
+	{ "execve", "the new image keeps the filter, so it must run under ARA again, with the "
+		    "system-call page where the filter allows it (libara/src/dom0/execve.c)", 0, 0 },
+	{ "execveat", "as execve", 0, 0 },
 };
 
 const size_t ara_seccomp_trapped_count = sizeof(ara_seccomp_trapped) / sizeof(ara_seccomp_trapped[0]);

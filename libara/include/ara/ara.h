@@ -75,6 +75,12 @@ struct ara_info_arg { /* all out */
 	uint64_t signals_waited;       /* held until the call's way out */
 	uint64_t calls_rolled_back;    /* caught on the way in: the call is made again */
 	uint64_t calls_rolled_forward; /* caught on the way out (waited ones included) */
+	/*
+	 * A program an ARA App started with execve runs under ARA without a
+	 * manifest (manifest_sha256 is zero); this is the App that started it
+	 * (zero when ara-loader did).
+	 */
+	uint8_t exec_parent_sha256[32];
 };
 
 /*

@@ -19,7 +19,7 @@
 
 #define ARA_BOOT_ENV "ARA_BOOT_FD"
 #define ARA_BOOT_MAGIC 0x42415241u /* "ARAB" read as little-endian bytes */
-#define ARA_BOOT_VERSION 1u
+#define ARA_BOOT_VERSION 2u
 #define ARA_SHA256_BYTES 32u
 
 /*
@@ -59,6 +59,16 @@ struct ara_boot_region {
 	uint8_t sha256[ARA_SHA256_BYTES]; /* of the file bytes; zero for NOBITS */
 };
 
+/*
+ * An address range that an inherited filter still guards (mapping calls on
+ * it are refused): kept unmapped, so that nothing of the new image lands
+ * there. At most ARA_BOOT_RESERVED_MAX over all generations.
+ */
+#define ARA_BOOT_RESERVED_MAX 512u
+struct ara_boot_range {
+	uint64_t start, end;
+};
+
 struct ara_boot {
 	uint32_t magic;   /* ARA_BOOT_MAGIC */
 	uint32_t version; /* ARA_BOOT_VERSION */
@@ -72,6 +82,16 @@ struct ara_boot {
 	uint8_t entry_sha256[ARA_SHA256_BYTES];
 	struct ara_boot_region gate_text; /* ARA_GATE_TEXT_SECTION */
 	struct ara_boot_region gate_data; /* ARA_GATE_DATA_SECTION */
+	/*
+	 * Version 2: an image started by an ARA App's execve (libara's
+	 * dom0/execve.c). ara-loader leaves them zero (interp_fd -1).
+	 */
+	uint64_t svc_page;  /* the system-call page the inherited filter allows; 0: none */
+	int32_t interp_fd;  /* the dynamic linker, for the page's boot code to map */
+	uint32_t reserved_count;
+	uint64_t sigmask;   /* the App's signal mask at execve, restored after initialisation */
+	uint8_t parent_app_sha256[ARA_SHA256_BYTES]; /* the App that called execve */
+	struct ara_boot_range reserved[ARA_BOOT_RESERVED_MAX]; /* ancestors' ARA ranges */
 };
 
 #endif

@@ -15,6 +15,8 @@
 #include "dom0.h"
 #include "sys.h"
 
+#define ARA_STRING_PAGE 4096u
+
 static enum ara_status vm_copy(long nr, void *local, uint64_t app, size_t len)
 {
 	struct iovec l = { .iov_base = local, .iov_len = len };
@@ -38,4 +40,28 @@ enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 {
 	return vm_copy(__NR_process_vm_writev, (void *)src, app_dst, len);
+}
+
+/*
+ * The App's NUL-terminated string at src into dst (max bytes, NUL
+ * included), page by page: a read must not cross into an unmapped page.
+ * Returns its length, -EFAULT, or -ENAMETOOLONG.
+ */
+long ara_copy_string_from_app(char *dst, uint64_t src, size_t max)
+{
+	size_t got = 0;
+
+	while (got < max) {
+		size_t chunk = ARA_STRING_PAGE - (size_t)((src + got) % ARA_STRING_PAGE);
+
+		if (chunk > max - got)
+			chunk = max - got;
+		if (ara_copy_from_app(dst + got, src + got, chunk) != ARA_OK)
+			return -14; /* EFAULT */
+		for (size_t i = 0; i < chunk; i++)
+			if (dst[got + i] == '\0')
+				return (long)(got + i);
+		got += chunk;
+	}
+	return -36; /* ENAMETOOLONG */
 }

@@ -55,6 +55,8 @@ enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 	__attribute__((warn_unused_result));
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 	__attribute__((warn_unused_result));
+/* A NUL-terminated string of at most max bytes: its length, -EFAULT or -ENAMETOOLONG. */
+long ara_copy_string_from_app(char *dst, uint64_t src, size_t max);
 
 /* alloc.c: the DOM0 heap (also mbedtls's calloc/free), set up by live.c. */
 void *ara_dom0_calloc(size_t n, size_t size);
@@ -77,6 +79,18 @@ void ara_exec_init(void);
 long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd,
 		  uint64_t off);
 long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
+/*
+ * The first len bytes of file fd, read-only, in the staging window (so App
+ * code cannot unmap them while DOM0 reads): their address, or 0 if len is
+ * 0 or larger than the window, or the mapping failed. Holds the window
+ * until ara_exec_stage_unview(len).
+ */
+uint64_t ara_exec_stage_view(long fd, uint64_t len);
+void ara_exec_stage_unview(uint64_t len);
+
+/* execve.c: execve and execveat for App code; returns only on failure (-errno). */
+long ara_app_execveat(uint64_t dirfd, uint64_t app_path, uint64_t app_argv, uint64_t app_envp,
+		      uint64_t flags, uint64_t app_sigmask);
 
 struct ara_thread;
 struct ara_rt_sigframe;

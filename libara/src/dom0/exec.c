@@ -242,3 +242,26 @@ long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot)
 	ara_live_unlock(&ara_live->exec_lock);
 	return r < 0 ? r : 0;
 }
+
+uint64_t ara_exec_stage_view(long fd, uint64_t len)
+{
+	long r;
+
+	len = (len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	if (len == 0 || len > ARA_EXEC_STAGE_SIZE)
+		return 0;
+	ara_live_lock(&ara_live->exec_lock);
+	r = ara_sys6(__NR_mmap, stage, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
+	if ((uint64_t)r != stage) {
+		stage_release(len);
+		ara_live_unlock(&ara_live->exec_lock);
+		return 0;
+	}
+	return stage;
+}
+
+void ara_exec_stage_unview(uint64_t len)
+{
+	stage_release((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
+	ara_live_unlock(&ara_live->exec_lock);
+}

@@ -4,9 +4,10 @@
  * before any other constructor (-z initfirst), so before any App code.
  *
  * Order matters:
- *   1. read the boot block (what the loader verified);
- *   2. allocate the domains' keys, and map ARA's system-call page
- *      (svc_page.h), through which every later DOM0 system call goes;
+ *   1. read the boot block (what the loader verified), and map ARA's
+ *      system-call page (svc_page.h), through which every later DOM0
+ *      system call goes;
+ *   2. allocate the domains' keys (and tag the page DOM0);
  *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
  *   5. build the service table and the gate's control block;
@@ -220,6 +221,23 @@ static void refuse_core_dumps(void)
 #endif
 }
 
+/*
+ * An image an App's execve started (execve.c) began with every signal
+ * blocked (the mask of ARA's handler, which made the call); the App's own
+ * mask at execve is in the boot block. SIGSYS stays ARA's.
+ */
+static void restore_exec_mask(void)
+{
+	uint64_t mask = ara_boot_block.sigmask & ~(UINT64_C(1) << (31 /* SIGSYS */ - 1));
+	long r;
+
+	if (!ara_boot_block.svc_page)
+		return;
+	r = ara_sys4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &mask, NULL, sizeof(mask));
+	if (r != 0)
+		ara_fatal("restoring the signal mask across execve failed", r);
+}
+
 /* The gate as mapped must be what the loader hashed in the entry object. */
 static void check_gate(uint64_t gate)
 {
@@ -253,9 +271,10 @@ uint64_t ara_init(char **envp)
 	}
 #endif
 	ara_boot_load(envp, &ara_boot_block);
+	ara_svc_page_init();
 	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
 	alloc_keys();
-	ara_svc_page_init();
+	ara_svc_page_protect();
 	cb = map_dom0_arena();
 
 	entry_base = ara_entry_base();
@@ -277,13 +296,13 @@ uint64_t ara_init(char **envp)
 	ara_scan_dom2();
 
 	ara_sys1(__NR_close, ara_boot_block.app_fd);
-	ara_sys1(__NR_close, ara_boot_block.libara_fd);
-	ara_sys1(__NR_close, ara_boot_block.entry_fd);
+	ara_execve_init(); /* keeps libara's and the entry object's memfds, close-on-exec */
 	check_no_rseq();
 	drop_robust_list();
 	refuse_core_dumps();
 	ara_signals_init(gate);
 
 	ara_seccomp_install();
+	restore_exec_mask();
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }

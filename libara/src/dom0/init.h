@@ -23,6 +23,9 @@ uint64_t ara_entry_base(void);
 /* seccomp.c: installs the filter; the system-call page (svc_page.h) passes it. */
 void ara_seccomp_install(void);
 
+/* execve.c: keeps the loader's libara and entry memfds for execve. */
+void ara_execve_init(void);
+
 /* scan_apply.c: neutralises POR_EL0 writes in every DOM2 executable page. */
 void ara_scan_dom2(void);
 

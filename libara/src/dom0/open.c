@@ -33,28 +33,7 @@
 
 #define PROC_SUPER_MAGIC 0x9fa0
 #define ARA_PATH_MAX 4096u
-#define ARA_PAGE 4096u
 #define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
-
-/* The App's NUL-terminated path, page by page (a read must not cross into an unmapped page). */
-static long copy_path(char *dst, uint64_t src)
-{
-	size_t got = 0;
-
-	while (got < ARA_PATH_MAX) {
-		size_t chunk = ARA_PAGE - (size_t)((src + got) % ARA_PAGE);
-
-		if (chunk > ARA_PATH_MAX - got)
-			chunk = ARA_PATH_MAX - got;
-		if (ara_copy_from_app(dst + got, src + got, chunk) != ARA_OK)
-			return -EFAULT;
-		for (size_t i = 0; i < chunk; i++)
-			if (dst[got + i] == '\0')
-				return (long)(got + i);
-		got += chunk;
-	}
-	return -ENAMETOOLONG;
-}
 
 /*
  * "/proc/thread-self/fd/<fd>" into buf: this thread's descriptor table,
@@ -193,7 +172,7 @@ long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t 
 {
 	char path[ARA_PATH_MAX];
 	struct open_how how = { .flags = flags & 0xffffffffu, .mode = mode & 0xffffffffu, .resolve = 0 };
-	long r = copy_path(path, app_path);
+	long r = ara_copy_string_from_app(path, app_path, ARA_PATH_MAX);
 
 	if (r < 0)
 		return r;
@@ -222,7 +201,7 @@ long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64
 	}
 	if (ara_copy_from_app(&how, app_how, sizeof(how)) != ARA_OK)
 		return -EFAULT;
-	r = copy_path(path, app_path);
+	r = ara_copy_string_from_app(path, app_path, ARA_PATH_MAX);
 	if (r < 0)
 		return r;
 	return open_checked((long)(int)dirfd, path, &how, 1);

@@ -36,6 +36,8 @@ static enum ara_status info(void *arg)
 	memcpy(a->app_sha256, ara_boot_block.app_sha256, sizeof(a->app_sha256));
 	memcpy(a->libara_sha256, ara_boot_block.libara_sha256, sizeof(a->libara_sha256));
 	memcpy(a->entry_sha256, ara_boot_block.entry_sha256, sizeof(a->entry_sha256));
+	memcpy(a->exec_parent_sha256, ara_boot_block.parent_app_sha256,
+	       sizeof(a->exec_parent_sha256));
 	return ARA_OK;
 }
 

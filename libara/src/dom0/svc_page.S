@@ -1,31 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The system-call page's contents (svc_page.h), as data: svc_page.c copies
- * them into a page of their own. The offsets are checked here.
+ * The system-call page's contents (svc_page.h), as data: the blob built
+ * from libara/src/region/ (head.S at offset 0, then boot.c's code), which
+ * svc_page.c copies into a page of its own and execve.c writes into the
+ * image an exec starts.
  *
- * And ara_svc_boot, the same pair in libara's text, which DOM0's system
+ * And ara_svc_boot, an `svc #0; ret` in libara's text, which DOM0's system
  * calls use until the page exists; once the filter is installed, a system
  * call from it would be trapped, so none is made.
  */
-#include "svc_page.h"
-
 	.section .rodata
-	.balign	8
+	.balign	16
 	.globl	ara_svc_image
 	.hidden	ara_svc_image
 	.type	ara_svc_image, %object
 ara_svc_image:
-	svc	#0			// ARA_SVC_CALL
-	ret
-	svc	#0			// ARA_SVC_DEFERRED
-1:	ret				// ARA_SVC_DEFERRED_POINT
-	.if	1b - ara_svc_image != ARA_SVC_DEFERRED_POINT
-	.error	"ARA_SVC_DEFERRED_POINT does not match svc_page.S"
-	.endif
-	.size	ara_svc_image, . - ara_svc_image
+	.incbin	ARA_REGION_BIN
 	.globl	ara_svc_image_end
 	.hidden	ara_svc_image_end
 ara_svc_image_end:
+	.if	ara_svc_image_end - ara_svc_image > 4096
+	.error	"the system-call page's blob is larger than a page"
+	.endif
+	.size	ara_svc_image, . - ara_svc_image
 
 	.text
 	.globl	ara_svc_boot

@@ -15,19 +15,44 @@ extern const char ara_svc_image[], ara_svc_image_end[];
 
 uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
 
-void ara_svc_page_init(void)
+/* A new page, when ara-loader started the process. */
+static uint64_t map_page(uint64_t len)
 {
-	const uint64_t len = (uint64_t)(ara_svc_image_end - ara_svc_image);
 	long page = ara_sys6(__NR_mmap, 0, ARA_PAGE_SIZE, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long r;
 
 	if (ara_sys_failed(page))
 		ara_fatal("mmap of the system-call page failed", page);
 	/* The rest of the page stays zero: UDF. */
 	memcpy((void *)page, ara_svc_image, len);
 	ara_sync_icache((uint64_t)page, len);
-	ara_protect((uint64_t)page, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
-	ara_svc_entry = (uint64_t)page;
+	r = ara_sys3(__NR_mprotect, page, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC);
+	if (r != 0)
+		ara_fatal("mprotect of the system-call page failed", r);
+	return (uint64_t)page;
+}
+
+void ara_svc_page_init(void)
+{
+	const uint64_t len = (uint64_t)(ara_svc_image_end - ara_svc_image);
+	uint64_t page = ara_boot_block.svc_page;
+
+	/*
+	 * After an App's execve (execve.c), the kernel mapped the page where
+	 * the inherited filter allows it: this libara must find its own blob
+	 * there, or its system calls would go through code it does not know.
+	 */
+	if (page && !ara_ct_eq((const void *)(uintptr_t)page, ara_svc_image, len))
+		ara_fatal("the inherited system-call page is not this libara's", (long)page);
+	if (!page)
+		page = map_page(len);
+	ara_svc_entry = page;
+}
+
+void ara_svc_page_protect(void)
+{
+	ara_protect(ara_svc_entry, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
 }
 
 uint64_t ara_svc_page(void)

@@ -18,6 +18,7 @@
 #define ARA_SVC_CALL 0		 /* svc #0; ret: every system call */
 #define ARA_SVC_DEFERRED 8	 /* svc #0; ret: unblock.S's rt_sigprocmask only */
 #define ARA_SVC_DEFERRED_POINT 12 /* the ret after it: interrupted.c knows this pc */
+#define ARA_SVC_BOOT 16		 /* an exec'd image's entry (libara/src/region/boot.c) */
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
@@ -28,8 +29,15 @@
  */
 extern uint64_t ara_svc_entry;
 
-/* Maps the page, tags it DOM0, and points ara_svc_entry at it. */
+/*
+ * Maps the page (or, after an App's execve, checks the inherited one) and
+ * points ara_svc_entry at it: first thing in initialisation, for the
+ * inherited filter refuses some calls (pkey_alloc) from anywhere else.
+ */
 void ara_svc_page_init(void);
+
+/* Once the keys exist: tags the page DOM0 (App code cannot execute it). */
+void ara_svc_page_protect(void);
 
 /* The page's address (for the filter's prefix and interrupted.c). */
 uint64_t ara_svc_page(void);

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Programs started from an ARA App: posix_spawn (glibc: clone with
+ * CLONE_VM | CLONE_VFORK, then execve in the child), fork and execv, and
+ * execve chains. argv[1] is spawn_child; each started program must run
+ * under ARA (it checks itself: spawn_child.c), and exit statuses, signals,
+ * errors, descriptors and the signal mask must come through as execve's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ara/ara.h"
+#include "check.h"
+
+extern char **environ;
+
+static char self_hex[65];
+
+static int spawn_status(const char *path, char *const argv[], posix_spawn_file_actions_t *fa,
+			int *err)
+{
+	pid_t pid;
+	int status;
+
+	*err = posix_spawn(&pid, path, fa, NULL, argv, environ);
+	if (*err != 0)
+		return -1;
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return status;
+}
+
+static int run(const char *child, const char *a1, const char *a2, const char *a3)
+{
+	char *argv[] = { (char *)child, (char *)a1, (char *)a2, (char *)a3, NULL };
+	int err, status = spawn_status(child, argv, NULL, &err);
+
+	if (status < 0)
+		printf("spawn-app: posix_spawn %s %s: %s\n", child, a1, strerror(err));
+	return status;
+}
+
+static void check_exit(const char *what, int status, int code)
+{
+	check(status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == code,
+	      "%s: wait status 0x%x, expected exit %d", what, status, code);
+}
+
+static void fork_exec(const char *child)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		execl(child, child, "exit", "7", (char *)NULL);
+		_exit(100 + errno);
+	}
+	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 7,
+	      "fork and execl: exit 7 expected");
+}
+
+static void pipe_output(const char *child)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)child, "write", "262144", NULL };
+	int fds[2], err, status;
+	pid_t pid;
+	long total = 0;
+	char buf[8192];
+	ssize_t n;
+
+	if (pipe(fds) != 0)
+		return check(0, "pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+	posix_spawn_file_actions_addclose(&fa, fds[0]);
+	err = posix_spawn(&pid, child, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	check(err == 0, "posix_spawn with a pipe: %s", strerror(err));
+	while ((n = read(fds[0], buf, sizeof(buf))) > 0)
+		total += n;
+	close(fds[0]);
+	check(total == 262144, "read %ld bytes through the pipe, expected 262144", total);
+	check(err == 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+	      "the writer's exit status");
+}
+
+static void errors(const char *child)
+{
+	char *argv[] = { "x", NULL };
+	int err;
+	pid_t pid = fork();
+
+	check(spawn_status("/nonexistent/program", argv, NULL, &err) < 0 && err == ENOENT,
+	      "posix_spawn of a missing program: %s, expected ENOENT", strerror(err));
+	check(spawn_status("/etc/passwd", argv, NULL, &err) < 0 && err == EACCES,
+	      "posix_spawn of a non-executable file: %s, expected EACCES", strerror(err));
+	check(spawn_status("/bin/busybox", argv, NULL, &err) < 0 && err == ENOEXEC,
+	      "posix_spawn of a static program: %s, expected ENOEXEC", strerror(err));
+	if (pid == 0) { /* LD_PRELOAD would load unchecked code into the program */
+		char *env[] = { "LD_PRELOAD=/nonexistent.so", NULL };
+		char *args[] = { (char *)child, "exit", "0", NULL };
+
+		execve(child, args, env);
+		_exit(errno == EPERM ? 0 : 1);
+	}
+	int status;
+
+	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+	      "execve with LD_PRELOAD refused with EPERM");
+}
+
+static void mask(const char *child)
+{
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		execl(child, child, "mask", (char *)NULL);
+		_exit(100);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0,
+	      "the signal mask survives execve (SIGUSR1 blocked)");
+}
+
+int main(int argc, char **argv)
+{
+	struct ara_info_arg info;
+	const char *child;
+	int status;
+
+	if (argc != 2)
+		return 2;
+	child = argv[1];
+	if (secure_call(ARA_FID_INFO, &info) != ARA_OK)
+		return check(0, "secure_call(INFO)"), check_report("spawn");
+	for (int i = 0; i < 32; i++)
+		sprintf(self_hex + 2 * i, "%02x", info.app_sha256[i]);
+
+	check_exit("posix_spawn: the child runs under ARA", run(child, "info", self_hex, NULL), 42);
+	check_exit("posix_spawn: exit status", run(child, "exit", "23", NULL), 23);
+	status = run(child, "signal", NULL, NULL);
+	check(status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+	      "posix_spawn: death by SIGTERM, wait status 0x%x", status);
+	check_exit("execve chain of 3", run(child, "nest", "3", self_hex), 40);
+	check_exit("the started program cannot ptrace or read its parent",
+		   run(child, "attack", NULL, NULL), 0);
+	fork_exec(child);
+	pipe_output(child);
+	errors(child);
+	mask(child);
+	return check_report("spawn");
+}
