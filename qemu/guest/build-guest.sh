@@ -21,7 +21,7 @@ need_cmd cpio cpio
 # would otherwise pick the alternative usrmerge, which converts a system at
 # install time and pulls in 60 MB of perl.
 packages="busybox-static libc6 libgcc-s1 libseccomp2 libcapstone4 libcmocka0
-	cmake usr-is-merged"
+	cmake usr-is-merged dash"
 
 init="$ARA_QEMU_DIR/guest/init"
 key=$(stamp_of "$0" "$init" <(printf '%s\n' "$GUEST_KERNEL_PKG" "$GUEST_KERNEL_SUITE"))
@@ -114,7 +114,10 @@ for deb in "${rootfs_debs[@]}"; do
 done
 # Documentation (8 MB) is never read in the guest.
 rm -rf "$rootfs"/usr/share/{doc,man,info,locale,lintian}
-ln -s busybox "$rootfs/bin/sh"
+# busybox is the guest's shell (init, the test scripts); dash, whose package
+# also ships /bin/sh, is there for the tests of programs ARA starts with
+# execve (tests/ara/with_dash_sh.sh): busybox is static, which ARA refuses.
+ln -sfn busybox "$rootfs/bin/sh"
 mknod -m 600 "$rootfs/dev/console" c 5 1
 # The accounts of a minimal system (base-passwd would make them in its
 # postinst, which dpkg -x does not run); some tests read these files, as

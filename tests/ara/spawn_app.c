@@ -107,18 +107,26 @@ static void errors(const char *child)
 	      "posix_spawn of a non-executable file: %s, expected EACCES", strerror(err));
 	check(spawn_status("/bin/busybox", argv, NULL, &err) < 0 && err == ENOEXEC,
 	      "posix_spawn of a static program: %s, expected ENOEXEC", strerror(err));
-	if (pid == 0) { /* LD_PRELOAD would load unchecked code into the program */
-		char *env[] = { "LD_PRELOAD=/nonexistent.so", NULL };
+	if (pid == 0) { /* the caller would choose code that runs before ARA */
 		char *args[] = { (char *)child, "exit", "0", NULL };
+		char *preload[] = { "LD_PRELOAD=/nonexistent.so", NULL };
+		char *audit[] = { "LD_AUDIT=/nonexistent.so", NULL };
+		char *library[] = { "LD_LIBRARY_PATH=/tmp", NULL };
+		int refused = 0;
 
-		execve(child, args, env);
-		_exit(errno == EPERM ? 0 : 1);
+		execve(child, args, preload);
+		refused += errno == EPERM;
+		execve(child, args, audit);
+		refused += errno == EPERM;
+		execve(child, args, library);
+		refused += errno == EPERM;
+		_exit(refused == 3 ? 0 : 1);
 	}
 	int status;
 
 	check(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 		      WEXITSTATUS(status) == 0,
-	      "execve with LD_PRELOAD refused with EPERM");
+	      "execve with LD_PRELOAD, LD_AUDIT or LD_LIBRARY_PATH refused with EPERM");
 }
 
 static void mask(const char *child)
@@ -141,19 +149,92 @@ static void mask(const char *child)
 	      "the signal mask survives execve (SIGUSR1 blocked)");
 }
 
+/*
+ * More programs started at once than ARA has thread slots: a vfork child's
+ * slot is free again once the program it started runs.
+ */
+#define MANY 24
+static void many(const char *child)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[] = { (char *)child, "wait", NULL };
+	pid_t pids[MANY];
+	int fds[2], started = 0, exited = 0, err = 0;
+
+	if (pipe(fds) != 0)
+		return check(0, "pipe: %s", strerror(errno));
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+	posix_spawn_file_actions_addclose(&fa, fds[1]);
+	for (; started < MANY; started++) {
+		err = posix_spawn(&pids[started], child, &fa, NULL, argv, environ);
+		if (err != 0)
+			break;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[0]);
+	close(fds[1]);
+	for (int i = 0; i < started; i++) {
+		int status;
+
+		exited += waitpid(pids[i], &status, 0) == pids[i] && WIFEXITED(status) &&
+			  WEXITSTATUS(status) == 0;
+	}
+	check(started == MANY && exited == MANY, "%d programs running at once: %d started (%s), %d exited",
+	      MANY, started, err ? strerror(err) : "ok", exited);
+}
+
+/* system() and popen() through /bin/sh (with_dash_sh.sh makes it dash). */
+static void shell(const char *child)
+{
+	char cmd[4096];
+	long total = 0;
+	size_t n;
+	char buf[8192];
+	FILE *f;
+	int status;
+
+	check(system(NULL) != 0, "system(NULL): no shell");
+	status = system("exit 3");
+	check(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 3,
+	      "system(\"exit 3\"): wait status 0x%x", status);
+	snprintf(cmd, sizeof(cmd), "%s exit 9", child);
+	status = system(cmd);
+	check(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 9,
+	      "system(\"child exit 9\"): wait status 0x%x", status);
+	snprintf(cmd, sizeof(cmd), "%s grandchild %s", child, self_hex);
+	status = system(cmd);
+	check(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "a program the shell started names the shell, not this App, as its parent: "
+	      "wait status 0x%x", status);
+	snprintf(cmd, sizeof(cmd), "exec %s write 100000", child);
+	f = popen(cmd, "r");
+	check(f != NULL, "popen: %s", strerror(errno));
+	if (!f)
+		return;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		total += (long)n;
+	status = pclose(f);
+	check(total == 100000 && status == 0, "popen: read %ld bytes, pclose 0x%x", total, status);
+}
+
 int main(int argc, char **argv)
 {
 	struct ara_info_arg info;
 	const char *child;
 	int status;
 
-	if (argc != 2)
+	if (argc != 2 && !(argc == 3 && !strcmp(argv[2], "--shell")))
 		return 2;
 	child = argv[1];
 	if (secure_call(ARA_FID_INFO, &info) != ARA_OK)
 		return check(0, "secure_call(INFO)"), check_report("spawn");
 	for (int i = 0; i < 32; i++)
 		sprintf(self_hex + 2 * i, "%02x", info.app_sha256[i]);
+	if (argc == 3) {
+		shell(child);
+		return check_report("spawn-shell");
+	}
 
 	check_exit("posix_spawn: the child runs under ARA", run(child, "info", self_hex, NULL), 42);
 	check_exit("posix_spawn: exit status", run(child, "exit", "23", NULL), 23);
@@ -167,5 +248,6 @@ int main(int argc, char **argv)
 	pipe_output(child);
 	errors(child);
 	mask(child);
+	many(child);
 	return check_report("spawn");
 }

@@ -10,6 +10,8 @@
  *   nest N PARENT_HEX        exec itself with N - 1 until 0, then exit 40 + N0
  *   mask                     exit 0 if SIGUSR1 is blocked (the mask survived exec)
  *   attack                   ptrace and process_vm_readv the parent: both refused
+ *   wait                     read stdin until end of file, then exit 0
+ *   grandchild APP_HEX       exit 0 if under ARA with a parent that is not APP_HEX
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -124,6 +126,23 @@ int main(int argc, char **argv)
 		sigset_t now;
 
 		return sigprocmask(SIG_BLOCK, NULL, &now) == 0 && sigismember(&now, SIGUSR1) ? 0 : 6;
+	}
+	if (!strcmp(argv[1], "grandchild") && argc == 3) {
+		struct ara_info_arg info;
+		static const uint8_t zero[32];
+		char parent[65];
+
+		if (por_el0_read() != ARA_POR_DOM2 || secure_call(ARA_FID_INFO, &info) != ARA_OK)
+			return 1;
+		hex(info.exec_parent_sha256, parent);
+		return memcmp(info.exec_parent_sha256, zero, 32) && strcmp(parent, argv[2]) ? 0 : 1;
+	}
+	if (!strcmp(argv[1], "wait")) {
+		char c;
+
+		while (read(0, &c, 1) > 0)
+			;
+		return 0;
 	}
 	if (!strcmp(argv[1], "attack"))
 		return attack_parent() ? 0 : 1;

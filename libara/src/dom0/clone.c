@@ -76,7 +76,14 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 		start->app_stack = *ara_thread_app_stack(parent);
 	start->slot = child;
 	r = ara_clone_enter(flags, (uint64_t)(uintptr_t)start, ptid, tls, ctid);
-	if (r < 0)
+	/*
+	 * A vfork parent resumes once its child has left this memory (by
+	 * execve or exit): the child's slot is free again, even while the
+	 * program it started runs (execve.c).
+	 */
+	if (r > 0 && (flags & CLONE_VFORK))
+		ara_execve_release(child);
+	if (r < 0 || (flags & CLONE_VFORK))
 		ara_thread_unreserve(child);
 	return r;
 }

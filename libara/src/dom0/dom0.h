@@ -88,11 +88,13 @@ long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
 uint64_t ara_exec_stage_view(long fd, uint64_t len);
 void ara_exec_stage_unview(uint64_t len);
 
-/* execve.c: execve and execveat for App code; returns only on failure (-errno). */
-long ara_app_execveat(uint64_t dirfd, uint64_t app_path, uint64_t app_argv, uint64_t app_envp,
-		      uint64_t flags, uint64_t app_sigmask);
-
 struct ara_thread;
+/* execve.c: execve and execveat for thread t of App code; returns only on failure (-errno). */
+long ara_app_execveat(struct ara_thread *t, uint64_t dirfd, uint64_t app_path, uint64_t app_argv,
+		      uint64_t app_envp, uint64_t flags, uint64_t app_sigmask);
+/* A vfork child's execve replaced its image: its parent frees what it left in DOM0. */
+void ara_execve_release(struct ara_thread *t);
+
 struct ara_rt_sigframe;
 
 /*

@@ -45,6 +45,7 @@
 #include "mem.h"
 #include "svc_page.h"
 #include "sys.h"
+#include "thread.h"
 
 #define EPERM 1
 #define ENOENT 2
@@ -161,31 +162,54 @@ static void fd_link(char out[FD_PATH_BYTES], const char *prefix, long fd)
 	put_dec(out + n, fd);
 }
 
-/* The App's NULL-terminated vector of strings into r->strings. */
-static long copy_vector(struct exec_req *r, uint64_t app_vec, uint64_t **out, size_t *count)
+/* Entries of the App's NULL-terminated vector (a NULL vector is empty, as Linux takes it). */
+static long vector_length(uint64_t app_vec)
 {
-	size_t n = 0;
+	long n = 0;
 
-	*out = (uint64_t *)ara_dom0_calloc(VECTOR_MAX + 1, sizeof(uint64_t));
-	if (!*out)
-		return -ENOMEM;
-	for (; app_vec; n++) { /* a NULL vector is an empty one, as Linux takes it */
+	for (; app_vec; n++) {
 		uint64_t p;
-		long len;
 
 		if (n == VECTOR_MAX)
 			return -E2BIG;
-		if (ara_copy_from_app(&p, app_vec + n * sizeof(p), sizeof(p)) != ARA_OK)
+		if (ara_copy_from_app(&p, app_vec + (uint64_t)n * sizeof(p), sizeof(p)) != ARA_OK)
+			return -14; /* EFAULT */
+		if (!p)
+			break;
+	}
+	return n;
+}
+
+/*
+ * The App's vector of strings into r->strings. Its pointers are read
+ * again: one another App thread changed since vector_length is just
+ * another string, and a new NULL ends the copy early.
+ */
+static long copy_vector(struct exec_req *r, uint64_t app_vec, uint64_t **out, size_t *count)
+{
+	long n = vector_length(app_vec);
+	size_t i = 0;
+
+	if (n < 0)
+		return n;
+	*out = (uint64_t *)ara_dom0_calloc((size_t)n + 1, sizeof(uint64_t));
+	if (!*out)
+		return -ENOMEM;
+	for (; i < (size_t)n; i++) {
+		uint64_t p;
+		long len;
+
+		if (ara_copy_from_app(&p, app_vec + i * sizeof(p), sizeof(p)) != ARA_OK)
 			return -14; /* EFAULT */
 		if (!p)
 			break;
 		len = ara_copy_string_from_app(r->strings + r->used, p, STRINGS_MAX - r->used);
 		if (len < 0)
 			return len == -36 ? -E2BIG : len;
-		(*out)[n] = (uint64_t)(uintptr_t)(r->strings + r->used);
+		(*out)[i] = (uint64_t)(uintptr_t)(r->strings + r->used);
 		r->used += (size_t)len + 1;
 	}
-	*count = n;
+	*count = i;
 	return 0;
 }
 
@@ -280,11 +304,16 @@ static long copy_program(long fd, uint64_t size)
 /* Hashes the copy and finds its dynamic linker; refuses what ARA cannot run. */
 static long check_program(struct exec_req *r, long copy, uint64_t size)
 {
-	uint64_t at = ara_exec_stage_view(copy, size);
+	uint64_t at;
 	struct ara_elf_src src;
 	enum ara_elf_err err;
 	long ret = 0;
 
+	if (size < SELFMAG) {
+		refuse("not an ELF file", r->path);
+		return -ENOEXEC;
+	}
+	at = ara_exec_stage_view(copy, size);
 	if (!at)
 		return -ENOMEM;
 	src = (struct ara_elf_src){ .mem = (const uint8_t *)(uintptr_t)at, .fd = -1, .size = size };
@@ -478,8 +507,10 @@ static long build_vectors(struct exec_req *r, long app, long boot)
 	for (size_t i = 0; i < r->envc; i++) {
 		const char *e = (const char *)(uintptr_t)r->env[i];
 
-		if (has_prefix(e, "LD_PRELOAD=") || has_prefix(e, "LD_AUDIT=")) {
-			refuse("it would load code that no check saw into the program", e);
+		/* Libraries' IFUNC resolvers run before ARA's initialisation. */
+		if (has_prefix(e, "LD_PRELOAD=") || has_prefix(e, "LD_AUDIT=") ||
+		    has_prefix(e, "LD_LIBRARY_PATH=")) {
+			refuse("it would let the caller choose code that runs before ARA", e);
 			return -EPERM;
 		}
 		if (has_prefix(e, ARA_BOOT_ENV "="))
@@ -592,19 +623,35 @@ static long exec_request(struct exec_req *r, uint64_t dirfd, uint64_t app_path, 
 	return ret;
 }
 
-long ara_app_execveat(uint64_t dirfd, uint64_t app_path, uint64_t app_argv, uint64_t app_envp,
-		      uint64_t flags, uint64_t app_sigmask)
+static void free_request(struct exec_req *r)
+{
+	ara_dom0_free(r->vec);
+	ara_dom0_free(r->env);
+	ara_dom0_free(r->args);
+	ara_dom0_free(r->strings);
+	ara_dom0_free(r);
+}
+
+long ara_app_execveat(struct ara_thread *t, uint64_t dirfd, uint64_t app_path, uint64_t app_argv,
+		      uint64_t app_envp, uint64_t flags, uint64_t app_sigmask)
 {
 	struct exec_req *r = ara_dom0_calloc(1, sizeof(*r));
 	long ret;
 
 	if (!r)
 		return -ENOMEM;
+	/* A vfork child's parent frees r if the image replaces this one (clone.c). */
+	__atomic_store_n(&t->exec_request, r, __ATOMIC_RELEASE);
 	ret = exec_request(r, dirfd, app_path, app_argv, app_envp, flags, app_sigmask);
-	ara_dom0_free(r->vec);
-	ara_dom0_free(r->env);
-	ara_dom0_free(r->args);
-	ara_dom0_free(r->strings);
-	ara_dom0_free(r);
+	__atomic_store_n(&t->exec_request, NULL, __ATOMIC_RELAXED);
+	free_request(r);
 	return ret;
+}
+
+void ara_execve_release(struct ara_thread *t)
+{
+	struct exec_req *r = __atomic_exchange_n(&t->exec_request, NULL, __ATOMIC_ACQUIRE);
+
+	if (r)
+		free_request(r);
 }

@@ -406,10 +406,10 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 	case __NR_mprotect:
 		return ara_app_mprotect(a[0], a[1], a[2]);
 	case __NR_execve:
-		return ara_app_execveat((uint64_t)(int64_t)-100 /* AT_FDCWD */, a[0], a[1], a[2], 0,
+		return ara_app_execveat(t, (uint64_t)(int64_t)-100 /* AT_FDCWD */, a[0], a[1], a[2], 0,
 					out->uc.uc_sigmask);
 	case __NR_execveat:
-		return ara_app_execveat(a[0], a[1], a[2], a[3], a[4], out->uc.uc_sigmask);
+		return ara_app_execveat(t, a[0], a[1], a[2], a[3], a[4], out->uc.uc_sigmask);
 	case __NR_shmat: /* with SHM_EXEC: shared memory has writable aliases */
 		return -EACCES;
 	default: /* only a forged SIGSYS gets here */

@@ -107,10 +107,11 @@ struct ara_thread *ara_thread_self(uint64_t frame_at)
 	return &slots[i];
 }
 
-/* A new thread's slot: no App sigaltstack yet. */
+/* A new thread's slot: no App sigaltstack yet, nothing of a dead thread's execve. */
 static struct ara_thread *reset(struct ara_thread *t)
 {
 	*ara_thread_app_stack(t) = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
+	ara_execve_release(t);
 	return t;
 }
 

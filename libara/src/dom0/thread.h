@@ -38,7 +38,9 @@
 
 #include "sigframe.h"
 
+#ifndef ARA_THREAD_SLOTS
 #define ARA_THREAD_SLOTS 1024u
+#endif
 #define ARA_SIGSTACK_SIZE (128u * 1024u)
 
 #define ARA_TID_RESERVED (-1)
@@ -56,6 +58,12 @@ struct ara_thread_id {
 
 struct ara_thread {
 	struct ara_rt_sigframe exit_frame __attribute__((aligned(16)));
+	/*
+	 * An execve's DOM0 memory while the kernel executes the new image
+	 * (execve.c). A vfork child shares this memory and never returns to
+	 * free it: its parent does (clone.c).
+	 */
+	void *exec_request;
 };
 
 /*
