@@ -47,6 +47,8 @@ set(ARA_DOM0_SOURCES
   src/dom0/dispatch.c
   src/dom0/entropy.c
   src/dom0/exec.c
+  src/dom0/exec_args.c
+  src/dom0/exec_files.c
   src/dom0/execve.c
   src/dom0/icache.c
   src/dom0/init.c
@@ -70,7 +72,8 @@ set(ARA_DOM0_SOURCES
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
 # The loader's ELF checks, reused by execve.c on bytes DOM0 has mapped.
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
-  ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c)
+  ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c
+  ${ARA_DOM0_DIR}/../loader/elf_libs.c)
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 
 # ARA's system-call page (src/dom0/svc_page.h): head.S and boot.c linked as

@@ -55,6 +55,8 @@ enum ara_elf_err {
 	ARA_ELF_E_DYNAMIC = 18,	     /* malformed dynamic section or relocation table */
 	ARA_ELF_E_IFUNC = 19,	     /* R_AARCH64_IRELATIVE: code before ARA's init */
 	ARA_ELF_E_INITFIRST = 20,    /* DF_1_INITFIRST: constructors before ARA's */
+	ARA_ELF_E_RUNPATH = 21,	     /* DT_RPATH or DT_RUNPATH: libraries from where it says */
+	ARA_ELF_E_NEEDED_PATH = 22,  /* a DT_NEEDED name with a '/' */
 };
 
 /* A gate section as linked: vaddr is relative to the load base. */
@@ -81,6 +83,23 @@ struct ara_elf_gate {
  * (its constructors would run before libara's: ARA_ELF_E_INITFIRST).
  */
 enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src);
+
+/*
+ * The header and the one PT_DYNAMIC, if any (*dyn's p_type is PT_NULL if
+ * none), with a size that is a whole number of at most 4096 entries.
+ */
+enum ara_elf_err ara_elf_dynamic(const struct ara_elf_src *src, Elf64_Ehdr *eh, Elf64_Phdr *dyn);
+
+/* The file offset of [vaddr, vaddr + len) inside one PT_LOAD's file bytes. */
+enum ara_elf_err ara_elf_vaddr_to_offset(const struct ara_elf_src *src, const Elf64_Ehdr *eh,
+					 uint64_t vaddr, uint64_t len, uint64_t *off);
+
+/*
+ * ARA_ELF_OK if the program's libraries come only from the dynamic
+ * linker's default places: no DT_RPATH or DT_RUNPATH (ARA_ELF_E_RUNPATH),
+ * no DT_NEEDED name with a '/' (ARA_ELF_E_NEEDED_PATH). loader/elf_libs.c.
+ */
+enum ara_elf_err ara_elf_libraries_from_system(const struct ara_elf_src *src);
 
 /* *found: the file has a section called name (once or more). */
 enum ara_elf_err ara_elf_has_section(const struct ara_elf_src *src, const char *name, bool *found);

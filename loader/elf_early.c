@@ -14,9 +14,8 @@
 #define MAX_DYN_ENTRIES 4096u
 #define RELA_CHUNK 64u
 
-/* The file offset of [vaddr, vaddr + len) inside one PT_LOAD's file bytes. */
-static enum ara_elf_err vaddr_to_offset(const struct ara_elf_src *src, const Elf64_Ehdr *eh,
-					uint64_t vaddr, uint64_t len, uint64_t *off)
+enum ara_elf_err ara_elf_vaddr_to_offset(const struct ara_elf_src *src, const Elf64_Ehdr *eh,
+					 uint64_t vaddr, uint64_t len, uint64_t *off)
 {
 	for (unsigned int i = 0; i < eh->e_phnum; i++) {
 		Elf64_Phdr ph;
@@ -44,7 +43,7 @@ static enum ara_elf_err scan_rela(const struct ara_elf_src *src, const Elf64_Ehd
 		return ARA_ELF_OK;
 	if (size % sizeof(Elf64_Rela))
 		return ARA_ELF_E_DYNAMIC;
-	err = vaddr_to_offset(src, eh, vaddr, size, &off);
+	err = ara_elf_vaddr_to_offset(src, eh, vaddr, size, &off);
 	for (uint64_t done = 0; err == ARA_ELF_OK && done < size;) {
 		uint64_t n = (size - done) / sizeof(Elf64_Rela);
 
@@ -59,28 +58,39 @@ static enum ara_elf_err scan_rela(const struct ara_elf_src *src, const Elf64_Ehd
 	return err;
 }
 
-enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src)
+enum ara_elf_err ara_elf_dynamic(const struct ara_elf_src *src, Elf64_Ehdr *eh, Elf64_Phdr *dyn)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph, dyn = { 0 };
+	Elf64_Phdr ph;
 	unsigned int count = 0;
-	uint64_t rela = 0, relasz = 0, jmprel = 0, pltrelsz = 0, pltrel = DT_RELA;
-	enum ara_elf_err err = ara_elf_header(src, &eh);
+	enum ara_elf_err err = ara_elf_header(src, eh);
 
-	for (unsigned int i = 0; err == ARA_ELF_OK && i < eh.e_phnum; i++) {
-		err = ara_elf_phdr(src, &eh, i, &ph);
+	*dyn = (Elf64_Phdr){ 0 };
+	for (unsigned int i = 0; err == ARA_ELF_OK && i < eh->e_phnum; i++) {
+		err = ara_elf_phdr(src, eh, i, &ph);
 		if (err == ARA_ELF_OK && ph.p_type == PT_DYNAMIC) {
-			dyn = ph;
+			*dyn = ph;
 			count++;
 		}
 	}
 	if (err != ARA_ELF_OK)
 		return err;
-	if (count == 0)
-		return ARA_ELF_OK; /* no dynamic section: nothing for ld.so to relocate */
-	if (count > 1 || dyn.p_filesz % sizeof(Elf64_Dyn) ||
-	    dyn.p_filesz / sizeof(Elf64_Dyn) > MAX_DYN_ENTRIES)
+	if (count > 1 || dyn->p_filesz % sizeof(Elf64_Dyn) ||
+	    dyn->p_filesz / sizeof(Elf64_Dyn) > MAX_DYN_ENTRIES)
 		return ARA_ELF_E_DYNAMIC;
+	return ARA_ELF_OK;
+}
+
+enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr dyn;
+	uint64_t rela = 0, relasz = 0, jmprel = 0, pltrelsz = 0, pltrel = DT_RELA;
+	enum ara_elf_err err = ara_elf_dynamic(src, &eh, &dyn);
+
+	if (err != ARA_ELF_OK)
+		return err;
+	if (dyn.p_type != PT_DYNAMIC)
+		return ARA_ELF_OK; /* no dynamic section: nothing for ld.so to relocate */
 
 	for (uint64_t i = 0; i < dyn.p_filesz / sizeof(Elf64_Dyn); i++) {
 		Elf64_Dyn d;

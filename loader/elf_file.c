@@ -133,6 +133,10 @@ const char *ara_elf_strerror(enum ara_elf_err err)
 	case ARA_ELF_E_IFUNC:
 		return "defines IFUNC resolvers (R_AARCH64_IRELATIVE relocations), which the dynamic "
 		       "linker runs before ARA initialises: no App code may run before that";
+	case ARA_ELF_E_RUNPATH:
+		return "has a DT_RPATH or DT_RUNPATH: its libraries would come from where it says";
+	case ARA_ELF_E_NEEDED_PATH:
+		return "names a library by a path: it would be loaded from there";
 	case ARA_ELF_E_INITFIRST:
 		return "is marked DF_1_INITFIRST: its constructors would run before ARA initialises";
 	case ARA_ELF_E_GATE_SEGMENT:

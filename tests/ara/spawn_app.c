@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,7 +44,7 @@ static int run(const char *child, const char *a1, const char *a2, const char *a3
 	int err, status = spawn_status(child, argv, NULL, &err);
 
 	if (status < 0)
-		printf("spawn-app: posix_spawn %s %s: %s\n", child, a1, strerror(err));
+		printf("spawn-app: posix_spawn %s %s: %s\n", child, a1 ? a1 : "", strerror(err));
 	return status;
 }
 
@@ -184,6 +185,98 @@ static void many(const char *child)
 	      MANY, started, err ? strerror(err) : "ok", exited);
 }
 
+/* A copy of the file at from, executable, at to. */
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	size_t n;
+	int ok = in && out;
+
+	while (ok && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		ok = fwrite(buf, 1, n, out) == n;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		ok = 0;
+	return ok && chmod(to, 0755) == 0;
+}
+
+/*
+ * Programs ARA refuses because the App could choose code in them that
+ * runs before ARA's initialisation: a RUNPATH (libraries from where it
+ * says), a dynamic linker other than this process's (here a copy of it
+ * the App wrote, which would otherwise run the program as well as the
+ * original). spawn_child_runpath and spawn_child_interp are spawn_child
+ * linked so; they lie next to it.
+ */
+static void chosen_code(const char *child)
+{
+	char path[4096];
+	char *argv[] = { "x", "exit", "0", NULL };
+	int err;
+
+	snprintf(path, sizeof(path), "%s_runpath", child);
+	check(spawn_status(path, argv, NULL, &err) < 0 && err == ENOEXEC,
+	      "a program with a RUNPATH: %s, expected ENOEXEC", strerror(err));
+	check(copy_file("/lib/ld-linux-aarch64.so.1", "/tmp/ara-spawn-ld.so"),
+	      "copying the dynamic linker to /tmp: %s", strerror(errno));
+	snprintf(path, sizeof(path), "%s_interp", child);
+	check(spawn_status(path, argv, NULL, &err) < 0 && err == ENOEXEC,
+	      "a program naming a copy of the dynamic linker: %s, expected ENOEXEC",
+	      strerror(err));
+	unlink("/tmp/ara-spawn-ld.so");
+}
+
+/* A script in /tmp: "#!" line, then body; returns its path. */
+static const char *script(const char *name, const char *first_line, const char *body)
+{
+	static char path[8][128];
+	static int next;
+	char *p = path[next++ % 8];
+	FILE *f;
+
+	snprintf(p, sizeof(path[0]), "/tmp/ara-spawn-%d-%s", (int)getpid(), name);
+	f = fopen(p, "w");
+	if (!f || fprintf(f, "%s\n%s", first_line, body) < 0 || fclose(f) != 0 ||
+	    chmod(p, 0755) != 0)
+		check(0, "writing %s: %s", p, strerror(errno));
+	return p;
+}
+
+/* Scripts: their interpreter (Debian's dash, a PIE) runs under ARA. */
+static void scripts(const char *child)
+{
+	char body[4096];
+	const char *s;
+	int err;
+
+	snprintf(body, sizeof(body), "exec %s exit 11\n", child);
+	s = script("exit", "#!/usr/bin/dash", body);
+	check_exit("a script: its interpreter starts the child", run(s, NULL, NULL, NULL), 11);
+	s = script("arg", "#!  /usr/bin/dash   -e  ", "false\nexit 12\n");
+	check_exit("a script's #! argument (-e) reaches the interpreter", run(s, NULL, NULL, NULL), 1);
+	s = script("name", "#!/usr/bin/dash", "[ \"$0\" = \"$ARA_SCRIPT\" ] && [ \"$1\" = one ] && exit 13\n");
+	setenv("ARA_SCRIPT", s, 1);
+	check_exit("a script gets its own name and arguments", run(s, "one", NULL, NULL), 13);
+	unsetenv("ARA_SCRIPT");
+	snprintf(body, sizeof(body), "#!%s", script("inner", "#!/usr/bin/dash", "exit 14\n"));
+	s = script("outer", body, "");
+	check_exit("a script whose interpreter is a script", run(s, NULL, NULL, NULL), 14);
+	{
+		char self[160];
+		char *argv[] = { "loop", NULL };
+
+		snprintf(self, sizeof(self), "#!/tmp/ara-spawn-%d-loop", (int)getpid());
+		s = script("loop", self, "");
+		check(spawn_status(s, argv, NULL, &err) < 0 && err == ELOOP,
+		      "a script that is its own interpreter: %s, expected ELOOP", strerror(err));
+		s = script("static", "#!/bin/busybox sh", "exit 0\n");
+		check(spawn_status(s, argv, NULL, &err) < 0 && err == ENOEXEC,
+		      "a script for a static interpreter: %s, expected ENOEXEC", strerror(err));
+	}
+}
+
 /* system() and popen() through /bin/sh (with_dash_sh.sh makes it dash). */
 static void shell(const char *child)
 {
@@ -249,5 +342,7 @@ int main(int argc, char **argv)
 	errors(child);
 	mask(child);
 	many(child);
+	scripts(child);
+	chosen_code(child);
 	return check_report("spawn");
 }

@@ -295,6 +295,58 @@ static void accepts_app_with_plain_relocations(void **state)
 	assert_int_equal(ara_elf_app_runs_after_ara(&fx.src), ARA_ELF_OK);
 }
 
+/* --- libraries only from the system's places (libara's execve) --- */
+
+/* The fixture's dynamic section with DT_STRTAB at 0xa00: "libc.so.6", "/tmp/x.so". */
+static Elf64_Dyn *with_strtab(void)
+{
+	const uint32_t types[] = { R_AARCH64_RELATIVE };
+	Elf64_Dyn *dyn = (Elf64_Dyn *)(fx.bytes + 0x800);
+	Elf64_Phdr *dyn_ph = (Elf64_Phdr *)(fx.bytes + fx.eh->e_phoff) + FIX_PHNUM;
+	static const char strtab[] = "\0libc.so.6\0/tmp/x.so";
+
+	with_relocations(types, 1, sizeof(Elf64_Rela));
+	memcpy(fx.bytes + 0xa00, strtab, sizeof(strtab));
+	dyn_ph->p_filesz = dyn_ph->p_memsz = 8 * sizeof(Elf64_Dyn);
+	dyn[3] = (Elf64_Dyn){ .d_tag = DT_STRTAB, .d_un.d_ptr = 0xa00 };
+	dyn[4] = (Elf64_Dyn){ .d_tag = DT_STRSZ, .d_un.d_val = sizeof(strtab) };
+	dyn[5] = (Elf64_Dyn){ .d_tag = DT_NEEDED, .d_un.d_val = 1 };
+	dyn[6] = (Elf64_Dyn){ .d_tag = DT_NULL };
+	dyn[7] = (Elf64_Dyn){ .d_tag = DT_NULL };
+	return dyn;
+}
+
+static void accepts_libraries_by_name(void **state)
+{
+	(void)state;
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_OK); /* no PT_DYNAMIC */
+	with_strtab();
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_OK);
+}
+
+static void rejects_runpath_rpath_and_library_paths(void **state)
+{
+	Elf64_Dyn *dyn;
+
+	(void)state;
+	dyn = with_strtab();
+	dyn[6] = (Elf64_Dyn){ .d_tag = DT_RUNPATH, .d_un.d_val = 1 };
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_E_RUNPATH);
+	dyn[6].d_tag = DT_RPATH;
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_E_RUNPATH);
+	dyn = with_strtab();
+	dyn[6] = (Elf64_Dyn){ .d_tag = DT_NEEDED, .d_un.d_val = 11 }; /* "/tmp/x.so" */
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_E_NEEDED_PATH);
+	dyn[6].d_un.d_val = 4096; /* past DT_STRSZ */
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_E_DYNAMIC);
+	dyn = with_strtab();
+	dyn[4].d_un.d_val = 5; /* "libc" then the end of the table: no NUL */
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_E_DYNAMIC);
+	dyn = with_strtab();
+	dyn[3].d_un.d_ptr = 0x10000; /* outside every PT_LOAD */
+	assert_int_equal(ara_elf_libraries_from_system(&fx.src), ARA_ELF_E_DYNAMIC);
+}
+
 /* --- the entry object's section table --- */
 
 static void rejects_missing_or_odd_section_headers(void **state)
@@ -603,6 +655,8 @@ int main(void)
 		T(rejects_app_with_ifunc_resolvers),
 		T(rejects_malformed_relocation_tables),
 		T(rejects_app_marked_initfirst),
+		T(accepts_libraries_by_name),
+		T(rejects_runpath_rpath_and_library_paths),
 		T(accepts_app_with_plain_relocations),
 		T(rejects_missing_or_odd_section_headers),
 		T(rejects_section_headers_past_the_end),

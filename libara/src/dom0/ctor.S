@@ -30,6 +30,7 @@ ara_ctor:
 	sub	sp, x9, #32
 	mov	x29, xzr
 	mov	x0, x2			// envp
+	mov	x1, x30			// in the dynamic linker, which calls constructors
 	bl	ara_init		// returns the way out; fatal errors never return
 	mov	x16, x0
 	ldr	x10, [sp]

@@ -90,9 +90,14 @@ void ara_exec_stage_unview(uint64_t len);
 
 struct ara_thread;
 /* execve.c: execve and execveat for thread t of App code; returns only on failure (-errno). */
-long ara_app_execveat(struct ara_thread *t, uint64_t dirfd, uint64_t app_path, uint64_t app_argv,
-		      uint64_t app_envp, uint64_t flags, uint64_t app_sigmask);
-/* A vfork child's execve replaced its image: its parent frees what it left in DOM0. */
+#define ARA_AT_FDCWD (-100)
+long ara_app_execveat(struct ara_thread *t, uint64_t stack_index, uint64_t dirfd,
+		      uint64_t app_path, uint64_t app_argv, uint64_t app_envp, uint64_t flags,
+		      uint64_t app_sigmask);
+/*
+ * A vfork child's execve replaced its image: its parent frees what it left
+ * in DOM0 (the request, the handler stack it ran on).
+ */
 void ara_execve_release(struct ara_thread *t);
 
 struct ara_rt_sigframe;

@@ -253,7 +253,7 @@ static void check_gate(uint64_t gate)
 		ara_fatal("the mapped gate differs from the verified entry object", 0);
 }
 
-uint64_t ara_init(char **envp)
+uint64_t ara_init(char **envp, uint64_t ldso_pc)
 {
 	uint64_t entry_base, gate, gate_data;
 	struct ara_gate_cb cb;
@@ -295,8 +295,10 @@ uint64_t ara_init(char **envp)
 	ara_exec_init(); /* its staging window is protected, so the scan skips it */
 	ara_scan_dom2();
 
+	ara_execve_init(ldso_pc); /* keeps libara and the entry object, mapped, for execve */
 	ara_sys1(__NR_close, ara_boot_block.app_fd);
-	ara_execve_init(); /* keeps libara's and the entry object's memfds, close-on-exec */
+	ara_sys1(__NR_close, ara_boot_block.libara_fd);
+	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
 	drop_robust_list();
 	refuse_core_dumps();

@@ -7,8 +7,8 @@
 
 #include "ara/domains.h"
 
-/* init.c: called by ctor.S; returns the gate's way out. */
-uint64_t ara_init(char **envp);
+/* init.c: called by ctor.S, from ldso_pc; returns the gate's way out. */
+uint64_t ara_init(char **envp, uint64_t ldso_pc);
 
 /* init.c: pkey_mprotect, fatal on error; ara_protect also records the range. */
 void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey);
@@ -23,8 +23,12 @@ uint64_t ara_entry_base(void);
 /* seccomp.c: installs the filter; the system-call page (svc_page.h) passes it. */
 void ara_seccomp_install(void);
 
-/* execve.c: keeps the loader's libara and entry memfds for execve. */
-void ara_execve_init(void);
+/*
+ * exec_files.c: keeps what execve passes on (libara and the entry object,
+ * mapped read-only in DOM0; the dynamic linker, the file mapped at
+ * ldso_pc). Before the filter.
+ */
+void ara_execve_init(uint64_t ldso_pc);
 
 /* scan_apply.c: neutralises POR_EL0 writes in every DOM2 executable page. */
 void ara_scan_dom2(void);

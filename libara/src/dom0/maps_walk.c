@@ -99,3 +99,29 @@ uint64_t ara_entry_base(void)
 			  (long)f.found);
 	return f.base;
 }
+
+struct find_file {
+	uint64_t addr;
+	struct ara_file_id id;
+	unsigned int found;
+};
+
+static void find_file(const struct ara_mapping *m, void *ctx)
+{
+	struct find_file *f = ctx;
+
+	if (f->addr >= m->start && f->addr < m->end && m->inode) {
+		f->id = (struct ara_file_id){ m->dev_major, m->dev_minor, m->inode };
+		f->found++;
+	}
+}
+
+struct ara_file_id ara_mapped_file(uint64_t addr)
+{
+	struct find_file f = { .addr = addr };
+
+	ara_maps_foreach(find_file, &f);
+	if (f.found != 1)
+		ara_fatal("no file is mapped at this address", (long)addr);
+	return f.id;
+}

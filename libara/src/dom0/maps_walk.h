@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ara/maps.h"
 
@@ -14,5 +15,14 @@ void ara_maps_foreach(ara_map_fn fn, void *ctx);
 
 /* True if the mapping's path is exactly path. */
 bool ara_mapping_is(const struct ara_mapping *m, const char *path);
+
+/* A file as /proc/self/maps names it: device numbers and inode. */
+struct ara_file_id {
+	uint32_t major, minor;
+	uint64_t inode;
+};
+
+/* The file mapped at addr; fatal if none. */
+struct ara_file_id ara_mapped_file(uint64_t addr);
 
 #endif

@@ -384,7 +384,8 @@ static long sigaltstack(struct ara_thread *t, uint64_t ss, uint64_t oss, uint64_
 	return 0;
 }
 
-static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *out)
+static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *out,
+		    uint64_t stack_index)
 {
 	const uint64_t *a = out->uc.uc_mcontext.regs;
 
@@ -406,10 +407,11 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 	case __NR_mprotect:
 		return ara_app_mprotect(a[0], a[1], a[2]);
 	case __NR_execve:
-		return ara_app_execveat(t, (uint64_t)(int64_t)-100 /* AT_FDCWD */, a[0], a[1], a[2], 0,
-					out->uc.uc_sigmask);
+		return ara_app_execveat(t, stack_index, (uint64_t)(int64_t)ARA_AT_FDCWD, a[0], a[1],
+					a[2], 0, out->uc.uc_sigmask);
 	case __NR_execveat:
-		return ara_app_execveat(t, a[0], a[1], a[2], a[3], a[4], out->uc.uc_sigmask);
+		return ara_app_execveat(t, stack_index, a[0], a[1], a[2], a[3], a[4],
+					out->uc.uc_sigmask);
 	case __NR_shmat: /* with SHM_EXEC: shared memory has writable aliases */
 		return -EACCES;
 	default: /* only a forged SIGSYS gets here */
@@ -544,7 +546,7 @@ void ara_signal(uint64_t frame_at, uint64_t stack_index)
 		if (nr == __NR_rt_sigreturn)
 			app_sigreturn(t, out);
 		else
-			out->uc.uc_mcontext.regs[0] = (uint64_t)perform(t, nr, out);
+			out->uc.uc_mcontext.regs[0] = (uint64_t)perform(t, nr, out, stack_index);
 	} else if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS) {
 		deliver(t, out, sig);
 	}

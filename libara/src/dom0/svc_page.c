@@ -38,16 +38,27 @@ void ara_svc_page_init(void)
 	const uint64_t len = (uint64_t)(ara_svc_image_end - ara_svc_image);
 	uint64_t page = ara_boot_block.svc_page;
 
+	long r;
+
+	if (!page) {
+		ara_svc_entry = map_page(len);
+		return;
+	}
 	/*
 	 * After an App's execve (execve.c), the kernel mapped the page where
-	 * the inherited filter allows it: this libara must find its own blob
-	 * there, or its system calls would go through code it does not know.
+	 * the inherited filter allows it, from ARA's image file: this libara
+	 * must find its own blob there, or its system calls would go through
+	 * code it does not know. From then on they go there (the inherited
+	 * filter refuses some from anywhere else), and a private page of its
+	 * own replaces the file's (no other mapping of it can remain).
 	 */
-	if (page && !ara_ct_eq((const void *)(uintptr_t)page, ara_svc_image, len))
+	if (!ara_ct_eq((const void *)(uintptr_t)page, ara_svc_image, len))
 		ara_fatal("the inherited system-call page is not this libara's", (long)page);
-	if (!page)
-		page = map_page(len);
 	ara_svc_entry = page;
+	r = ara_sys5(__NR_mremap, map_page(len), ARA_PAGE_SIZE, ARA_PAGE_SIZE,
+		     MREMAP_MAYMOVE | MREMAP_FIXED, page);
+	if ((uint64_t)r != page)
+		ara_fatal("cannot replace the inherited system-call page", r);
 }
 
 void ara_svc_page_protect(void)

@@ -61,9 +61,11 @@ struct ara_thread {
 	/*
 	 * An execve's DOM0 memory while the kernel executes the new image
 	 * (execve.c). A vfork child shares this memory and never returns to
-	 * free it: its parent does (clone.c).
+	 * free it, nor give back the DOM0 handler stack it runs on
+	 * (exec_stack): its parent does (clone.c).
 	 */
 	void *exec_request;
+	uint64_t exec_stack;
 };
 
 /*

@@ -29,9 +29,10 @@
 #include <stdint.h>
 
 #include "ara/boot.h"
+#include "ara/gate.h"
 #include "sigframe.h"
 
-#define PAGE 4096u
+#define PAGE ARA_PAGE_SIZE
 #define SIGSYS 31
 #define SYS_SECCOMP 1
 #define SA_SIGINFO 0x4u
@@ -139,7 +140,40 @@ static void reserve(uint64_t start, uint64_t end)
 	}
 }
 
-/* The boot handler: the trapped call, made from this page. */
+/*
+ * rt_sigprocmask for the interrupted code: on the mask rt_sigreturn
+ * restores (the handler's own would be undone), SIGSYS never blocked.
+ */
+static long sigprocmask_for(struct ara_ucontext *uc, long how, uint64_t set_at, uint64_t old_at,
+			    uint64_t size)
+{
+	const uint64_t sigsys = UINT64_C(1) << (SIGSYS - 1);
+	uint64_t set;
+
+	if (size != sizeof(uint64_t))
+		return -22; /* EINVAL */
+	if (old_at)
+		*(uint64_t *)(uintptr_t)old_at = uc->uc_sigmask;
+	if (!set_at)
+		return 0;
+	set = *(const uint64_t *)(uintptr_t)set_at;
+	if (how == 0 /* SIG_BLOCK */)
+		uc->uc_sigmask |= set;
+	else if (how == 1 /* SIG_UNBLOCK */)
+		uc->uc_sigmask &= ~set;
+	else if (how == 2 /* SIG_SETMASK */)
+		uc->uc_sigmask = set;
+	else
+		return -22;
+	uc->uc_sigmask &= ~sigsys;
+	return 0;
+}
+
+/*
+ * The boot handler: the trapped call, made from this page. Only trusted
+ * code runs here before libara's initialisation (the dynamic linker,
+ * libc's start-up), which makes no thread and installs no handler.
+ */
 static void boot_sigsys(int sig, void *info, void *ucontext)
 {
 	const uint8_t *si = info;
@@ -152,8 +186,11 @@ static void boot_sigsys(int sig, void *info, void *ucontext)
 	__builtin_memcpy(&nr, si + SIGINFO_SYSCALL, sizeof(nr));
 	if (code != SYS_SECCOMP)
 		return;
-	x[0] = (uint64_t)sys(nr, (long)x[0], (long)x[1], (long)x[2], (long)x[3], (long)x[4],
-			     (long)x[5]);
+	if (nr == __NR_rt_sigprocmask)
+		x[0] = (uint64_t)sigprocmask_for(uc, (long)x[0], x[1], x[2], x[3]);
+	else
+		x[0] = (uint64_t)sys(nr, (long)x[0], (long)x[1], (long)x[2], (long)x[3],
+				     (long)x[4], (long)x[5]);
 }
 
 static void install_boot_handler(void)
@@ -234,9 +271,12 @@ static uint64_t map_interp(long fd, Elf64_Ehdr *eh)
 				for (uint64_t a = bias + file_end; a < bias + page_up(file_end); a++)
 					*(volatile uint8_t *)(uintptr_t)a = 0;
 			}
-			if (page_up(p->p_vaddr + p->p_memsz) > page_up(file_end)) {
-				r = sys(__NR_mmap, (long)(bias + page_up(file_end)),
-					(long)(page_up(p->p_vaddr + p->p_memsz) - page_up(file_end)),
+			/* Without file bytes, the bss starts on its own first page. */
+			const uint64_t anon = p->p_filesz ? page_up(file_end) : start;
+
+			if (page_up(p->p_vaddr + p->p_memsz) > anon) {
+				r = sys(__NR_mmap, (long)(bias + anon),
+					(long)(page_up(p->p_vaddr + p->p_memsz) - anon),
 					prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 				if (failed(r))
 					fail("cannot map the dynamic linker's bss");

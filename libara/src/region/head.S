@@ -49,8 +49,8 @@ ara_region_svc:
 
 /*
  * void ara_region_enter(uint64_t entry, uint64_t sp): to the dynamic
- * linker's entry with the kernel's initial stack and registers as the
- * kernel would leave them (zero).
+ * linker's entry with the kernel's initial stack; the argument registers,
+ * x29 and x30 zero (nothing of the boot code's is secret).
  */
 	.globl	ara_region_enter
 	.hidden	ara_region_enter

@@ -27,6 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ara_elf_app_interp(&src, interp) == ARA_ELF_OK)
 		FUZZ_CHECK(interp[0] == '/' &&
 			   memchr(interp, '\0', sizeof(interp)) != NULL);
+	FUZZ_CHECK(ara_elf_app_runs_after_ara(&src) <= ARA_ELF_E_NEEDED_PATH);
+	FUZZ_CHECK(ara_elf_libraries_from_system(&src) <= ARA_ELF_E_NEEDED_PATH);
 	if (ara_elf_gate(&src, &gate, &section) == ARA_ELF_OK) {
 		FUZZ_CHECK(section == NULL && !gate.text.nobits);
 		check_region(&gate.text, size);
