@@ -5,8 +5,9 @@
  * The end of the trap path (signal.c): gives back the DOM0 stack the gate
  * claimed for it (none for a new thread's start, clone.c: stack_index is
  * ARA_NO_STACK, all ones), and makes rt_sigreturn on frame, a frame in the calling
- * thread's own DOM0 slot (thread.h). The system call is made from libara's
- * text, the only place the filter lets rt_sigreturn through. Every register
+ * thread's own DOM0 slot (thread.h). The system call is made on ARA's
+ * system-call page (svc_page.h), the only place the filter lets
+ * rt_sigreturn through. Every register
  * and POR_EL0 come from the frame; nothing of this code survives it.
  */
 #include <asm/unistd.h>

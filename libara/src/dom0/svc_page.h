@@ -4,12 +4,14 @@
  * filter lets a system call through unchecked (seccomp.c).
  *
  * One page of DOM0 code, mapped at initialisation with DOM0's key (so App
- * code cannot execute it), holding nothing but `svc #0; ret` pairs. Every
- * system call DOM0 makes branches there (sys.h, clone.S, sigreturn.S,
- * unblock.S). Before, the filter let through any svc in libara's text;
- * now the allowed range is eight bytes of code that do nothing else, and
- * it is one page whose address need not follow libara's: the piece an
- * image started by exec could find where the inherited filter expects it.
+ * code cannot execute it), built from libara/src/region/: `svc #0; ret`
+ * pairs at fixed offsets, through which every system call DOM0 makes goes
+ * (sys.h, clone.S, sigreturn.S, unblock.S), and the boot code of an image
+ * that an App's execve started (execve.c), which runs before that image's
+ * libara makes the page its own. Before, the filter let through any svc in
+ * libara's text; now only this page's, and its address need not follow
+ * libara's: an image started by execve gets it where the inherited filter
+ * expects it.
  */
 #ifndef ARA_DOM0_SVC_PAGE_H
 #define ARA_DOM0_SVC_PAGE_H
