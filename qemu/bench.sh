@@ -4,15 +4,16 @@
 # guest, with tests/bench/ara_bench run under ara-loader. Builds nothing:
 # qemu/ara.sh bench builds the arm64 tree first.
 #
-# Usage: bench.sh [--iterations N] [--repeats R] [--pairs K] [--keep DIR]
-#                 ARM64_BUILD_DIR
+# Usage: bench.sh [--iterations N] [--repeats R] [--pairs K] [--spawns S]
+#                 [--keep DIR] ARM64_BUILD_DIR
 #   --iterations N  wall clock: operations per repetition (default 5000)
 #   --repeats R     wall clock: repetitions, median reported (default 5)
 #   --pairs K       instruction counts: measurements per operation (default 3)
+#   --spawns S      execve: starts per repetition (default 20)
 #   --keep DIR      keep the guest logs, the plugin's trace and the per-batch
 #                   counts in DIR
 #
-# Two guest boots:
+# Three guest boots (the third: what an execve from an ARA App costs):
 #  1. wall clock: ara_bench's own table (median/min/max ns per operation and
 #     ratios of the medians, all measured in that one run);
 #  2. guest instructions per operation: QEMU's libinsn plugin, told to match
@@ -27,6 +28,10 @@
 #     (clock reads, loop entry) has cancelled out; the table gives the median
 #     of the K, their spread, and as a check I(N2) / N2, which includes the
 #     fixed cost and should agree.
+#  3. execve: spawn_bench starts a program that does nothing (exit_zero)
+#     --spawns times, natively and under ara-loader (each start then an
+#     execve ARA mediates, the program running under ARA), in one boot; the
+#     table gives both medians and their ratio.
 # Why not whole-boot counts: docs/performance.md.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
@@ -49,26 +54,30 @@ MARK='hint #0x7e'
 # Batches per run of ara_bench in the counting boot; I(N) is their median.
 BATCHES=3
 
-iterations=5000 repeats=5 pairs=3 keep=
+iterations=5000 repeats=5 pairs=3 spawns=20 keep=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--iterations) iterations=${2:?}; shift 2 ;;
 	--repeats) repeats=${2:?}; shift 2 ;;
 	--pairs) pairs=${2:?}; shift 2 ;;
+	--spawns) spawns=${2:?}; shift 2 ;;
 	--keep) keep=${2:?}; shift 2 ;;
 	-*) usage ;;
 	*) break ;;
 	esac
 done
 [ $# -eq 1 ] || usage
-for v in "$iterations" "$repeats" "$pairs"; do
-	[[ $v =~ ^[1-9][0-9]*$ ]] || die "--iterations, --repeats and --pairs take whole numbers >= 1"
+for v in "$iterations" "$repeats" "$pairs" "$spawns"; do
+	[[ $v =~ ^[1-9][0-9]*$ ]] ||
+		die "--iterations, --repeats, --pairs and --spawns take whole numbers >= 1"
 done
 # run-guest.sh embeds directories at their real path.
 build=$(cd "$1" 2>/dev/null && pwd -P) || die "no build directory $1"
 loader=$build/loader/ara-loader
 bench=$build/tests/bench/ara_bench
-for f in "$loader" "$bench" "$bench.ara-manifest"; do
+spawn=$build/tests/bench/spawn_bench
+target=$build/tests/bench/exit_zero
+for f in "$loader" "$bench" "$bench.ara-manifest" "$spawn" "$spawn.ara-manifest" "$target"; do
 	[ -f "$f" ] || die "$f is missing: build the arm64 tree first (qemu/ara.sh bench does)"
 done
 
@@ -177,7 +186,34 @@ paste -d' ' "$work/runs.txt" "$work/batches.txt" | awk -v batches="$BATCHES" '
 			med["socket"] / med["secure_call"]
 	}' >"$work/insns.txt"
 
+# --- 3. execve ------------------------------------------------------------
+{
+	echo '#!/bin/sh'
+	echo 'set -e'
+	printf 'printf "native: "; %q --iterations %s --repeats %s %q\n' \
+		"$spawn" "$spawns" "$repeats" "$target"
+	printf 'printf "ara: "; %q %q --iterations %s --repeats %s %q\n' \
+		"$loader" "$spawn" "$spawns" "$repeats" "$target"
+} >"$work/guest/spawn.sh"
+chmod +x "$work/guest/spawn.sh"
+step "execve: spawn_bench --iterations $spawns --repeats $repeats, natively and under ara-loader"
+"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 1800 \
+	--embed "$build" --embed "$work/guest" -- "$work/guest/spawn.sh" | tee "$work/spawn.log" ||
+	die "the execve run failed (status $?)"
+awk '
+	/^(native|ara): spawn_bench: / {
+		match($0, /median [0-9]+/); med[$1] = substr($0, RSTART + 7, RLENGTH - 7)
+	}
+	END {
+		if (!med["native:"] || !med["ara:"]) { print "no spawn_bench result" > "/dev/stderr"; exit 1 }
+		printf "execve of a program that does nothing, started and waited for (wall clock):\n"
+		printf "native %d ns, from an ARA App (under ARA) %d ns: ratio %.1f\n",
+			med["native:"], med["ara:"], med["ara:"] / med["native:"]
+	}' "$work/spawn.log" >"$work/spawn.txt" || die "cannot read spawn_bench's results"
+
 step "results"
 cat "$work/wall.txt"
 echo
 cat "$work/insns.txt"
+echo
+cat "$work/spawn.txt"

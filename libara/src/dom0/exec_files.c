@@ -40,8 +40,9 @@
 
 /*
  * What execve passes on of this process: libara and the entry object as
- * the loader sealed them (read-only DOM0 mappings of those memfds, whose
- * descriptors are then closed), and the dynamic linker it runs.
+ * the loader sealed them (copied into read-only DOM0 memory, so that each
+ * memfd stays mapped once, where ld.so put it, and its descriptor can be
+ * closed), and the dynamic linker it runs.
  */
 struct kept_object {
 	const uint8_t *bytes;
@@ -53,15 +54,23 @@ static struct ara_file_id kept_ldso;
 static void keep(struct kept_object *k, int32_t fd)
 {
 	struct stat st;
+	uint64_t len, done = 0;
 	long at;
 
 	if (ara_sys2(__NR_fstat, fd, &st) != 0 || st.st_size <= 0)
 		ara_fatal("fstat of a loader memfd failed", fd);
-	at = ara_sys6(__NR_mmap, 0, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	len = ((uint64_t)st.st_size + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1);
+	at = ara_sys6(__NR_mmap, 0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ara_sys_failed(at))
-		ara_fatal("cannot map a loader memfd", at);
-	ara_protect((uint64_t)at, ((uint64_t)st.st_size + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1),
-		    PROT_READ, ARA_DOM0);
+		ara_fatal("cannot map memory for a copy of a loader memfd", at);
+	while (done < (uint64_t)st.st_size) {
+		long n = ara_sys4(__NR_pread64, fd, at + done, (uint64_t)st.st_size - done, done);
+
+		if (n <= 0)
+			ara_fatal("cannot read a loader memfd", n);
+		done += (uint64_t)n;
+	}
+	ara_protect((uint64_t)at, len, PROT_READ, ARA_DOM0);
 	*k = (struct kept_object){ .bytes = (const uint8_t *)at, .size = (uint64_t)st.st_size };
 }
 

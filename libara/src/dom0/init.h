@@ -25,7 +25,7 @@ void ara_seccomp_install(void);
 
 /*
  * exec_files.c: keeps what execve passes on (libara and the entry object,
- * mapped read-only in DOM0; the dynamic linker, the file mapped at
+ * copied into read-only DOM0 memory; the dynamic linker, the file mapped at
  * ldso_pc). Before the filter.
  */
 void ara_execve_init(uint64_t ldso_pc);
