@@ -90,6 +90,10 @@ enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src);
  */
 enum ara_elf_err ara_elf_dynamic(const struct ara_elf_src *src, Elf64_Ehdr *eh, Elf64_Phdr *dyn);
 
+/* Entry i (below p_filesz / sizeof(Elf64_Dyn)) of the dynamic section dyn. */
+enum ara_elf_err ara_elf_dyn(const struct ara_elf_src *src, const Elf64_Phdr *dyn, uint64_t i,
+			     Elf64_Dyn *d);
+
 /* The file offset of [vaddr, vaddr + len) inside one PT_LOAD's file bytes. */
 enum ara_elf_err ara_elf_vaddr_to_offset(const struct ara_elf_src *src, const Elf64_Ehdr *eh,
 					 uint64_t vaddr, uint64_t len, uint64_t *off);

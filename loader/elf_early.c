@@ -80,6 +80,12 @@ enum ara_elf_err ara_elf_dynamic(const struct ara_elf_src *src, Elf64_Ehdr *eh, 
 	return ARA_ELF_OK;
 }
 
+enum ara_elf_err ara_elf_dyn(const struct ara_elf_src *src, const Elf64_Phdr *dyn, uint64_t i,
+			     Elf64_Dyn *d)
+{
+	return ara_elf_read(src, dyn->p_offset + i * sizeof(*d), d, sizeof(*d));
+}
+
 enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src)
 {
 	Elf64_Ehdr eh;
@@ -95,7 +101,7 @@ enum ara_elf_err ara_elf_app_runs_after_ara(const struct ara_elf_src *src)
 	for (uint64_t i = 0; i < dyn.p_filesz / sizeof(Elf64_Dyn); i++) {
 		Elf64_Dyn d;
 
-		err = ara_elf_read(src, dyn.p_offset + i * sizeof(d), &d, sizeof(d));
+		err = ara_elf_dyn(src, &dyn, i, &d);
 		if (err != ARA_ELF_OK)
 			return err;
 		if (d.d_tag == DT_NULL)

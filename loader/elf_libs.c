@@ -46,7 +46,7 @@ enum ara_elf_err ara_elf_libraries_from_system(const struct ara_elf_src *src)
 	for (uint64_t i = 0; i < dyn.p_filesz / sizeof(Elf64_Dyn); i++) {
 		Elf64_Dyn d;
 
-		err = ara_elf_read(src, dyn.p_offset + i * sizeof(d), &d, sizeof(d));
+		err = ara_elf_dyn(src, &dyn, i, &d);
 		if (err != ARA_ELF_OK)
 			return err;
 		if (d.d_tag == DT_NULL)
@@ -65,7 +65,7 @@ enum ara_elf_err ara_elf_libraries_from_system(const struct ara_elf_src *src)
 	for (uint64_t i = 0; err == ARA_ELF_OK && i < dyn.p_filesz / sizeof(Elf64_Dyn); i++) {
 		Elf64_Dyn d;
 
-		err = ara_elf_read(src, dyn.p_offset + i * sizeof(d), &d, sizeof(d));
+		err = ara_elf_dyn(src, &dyn, i, &d);
 		if (err != ARA_ELF_OK || d.d_tag == DT_NULL)
 			break;
 		if (d.d_tag != DT_NEEDED)
