@@ -28,6 +28,7 @@ set(ARA_DOM0_COMPILE_OPTIONS
 # another directory (tests/variants).
 set(ARA_DOM0_DIR ${CMAKE_CURRENT_SOURCE_DIR} CACHE INTERNAL "")
 set(ARA_DOM0_SOURCES
+  src/boot_comm.c
   src/domains.c
   src/maps.c
   src/procpath.c

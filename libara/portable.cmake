@@ -1,6 +1,7 @@
 # ara_core: pure, libc-free functions shared by the host tools, the loader and
 # DOM0 (which compiles the same sources with its own flags, see dom0.cmake).
 add_library(ara_core STATIC
+  src/boot_comm.c
   src/domains.c
   src/heap.c
   src/interrupt.c

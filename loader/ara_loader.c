@@ -390,6 +390,7 @@ int main(int argc, char **argv)
 	boot.libara_fd = obj[ARA_ROLE_LIBARA].fd;
 	boot.entry_fd = obj[ARA_ROLE_ENTRY].fd;
 	boot.interp_fd = -1; /* the kernel maps the dynamic linker: no inherited filter */
+	ara_boot_comm(boot.comm, opt.app);
 	memcpy(boot.app_sha256, obj[ARA_ROLE_APP].sha256, ARA_SHA256_BYTES);
 	memcpy(boot.libara_sha256, obj[ARA_ROLE_LIBARA].sha256, ARA_SHA256_BYTES);
 	memcpy(boot.entry_sha256, obj[ARA_ROLE_ENTRY].sha256, ARA_SHA256_BYTES);

@@ -335,6 +335,17 @@ int main(int argc, char **argv)
 	check(status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
 	      "posix_spawn: death by SIGTERM, wait status 0x%x", status);
 	check_exit("execve chain of 3", run(child, "nest", "3", self_hex), 40);
+	check_exit("a started program's name is its file's, as the kernel gives it",
+		   run(child, "comm", "spawn_child", NULL), 0);
+	{
+		char comm[32] = "";
+		FILE *f = fopen("/proc/self/comm", "r");
+
+		check(f && fgets(comm, sizeof(comm), f) && !strcmp(comm, "spawn_app\n"),
+		      "this App's name is \"%s\", expected spawn_app", comm);
+		if (f)
+			fclose(f);
+	}
 	check_exit("the started program cannot ptrace or read its parent",
 		   run(child, "attack", NULL, NULL), 0);
 	fork_exec(child);

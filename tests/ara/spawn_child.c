@@ -12,6 +12,7 @@
  *   attack                   ptrace and process_vm_readv the parent: both refused
  *   wait                     read stdin until end of file, then exit 0
  *   grandchild APP_HEX       exit 0 if under ARA with a parent that is not APP_HEX
+ *   comm NAME                exit 0 if the process's name (/proc/self/comm) is NAME
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -136,6 +137,20 @@ int main(int argc, char **argv)
 			return 1;
 		hex(info.exec_parent_sha256, parent);
 		return memcmp(info.exec_parent_sha256, zero, 32) && strcmp(parent, argv[2]) ? 0 : 1;
+	}
+	if (!strcmp(argv[1], "comm") && argc == 3) {
+		char comm[32] = "";
+		FILE *f = fopen("/proc/self/comm", "r");
+
+		if (!f || !fgets(comm, sizeof(comm), f))
+			return 1;
+		fclose(f);
+		comm[strcspn(comm, "\n")] = '\0';
+		if (strcmp(comm, argv[2]) != 0) {
+			printf("spawn-child: comm is \"%s\", expected \"%s\"\n", comm, argv[2]);
+			return 1;
+		}
+		return 0;
 	}
 	if (!strcmp(argv[1], "wait")) {
 		char c;

@@ -152,6 +152,13 @@ static void *remapper(void *p)
 			wrong++;
 		remaps++;
 	}
+	/*
+	 * Stay until the signaller has stopped, as the callers do: it sends
+	 * this thread signals until the callers finish, and one sent just
+	 * as this loop ended would otherwise die with the thread.
+	 */
+	while (!signalling_done)
+		usleep(1000);
 	return NULL;
 }
 

@@ -21,6 +21,7 @@
 #define ARA_BOOT_MAGIC 0x42415241u /* "ARAB" read as little-endian bytes */
 #define ARA_BOOT_VERSION 2u
 #define ARA_SHA256_BYTES 32u
+#define ARA_BOOT_COMM_BYTES 16u /* TASK_COMM_LEN: 15 characters and a NUL */
 
 /*
  * Exit status of a process whose libara initialisation failed (a message on
@@ -51,6 +52,12 @@
 /* ELF sections of the entry object that libara tags (see entry/README.md). */
 #define ARA_GATE_TEXT_SECTION ".ara_gate"
 #define ARA_GATE_DATA_SECTION ".ara_gate_data"
+
+/*
+ * out: the name Linux gives a process that execve started from path (its
+ * base name, at most 15 bytes), NUL-padded. libara/src/boot_comm.c.
+ */
+void ara_boot_comm(char out[ARA_BOOT_COMM_BYTES], const char *path);
 
 /* A section of the entry object, as linked: sh_addr relative to the load base. */
 struct ara_boot_region {
@@ -91,6 +98,12 @@ struct ara_boot {
 	uint32_t reserved_count;
 	uint64_t sigmask;   /* the App's signal mask at execve, restored after initialisation */
 	uint8_t parent_app_sha256[ARA_SHA256_BYTES]; /* the App that called execve */
+	/*
+	 * The process's name (/proc/<pid>/comm), as the kernel would have set
+	 * it: the base name of the file execve was given. The kernel sets
+	 * the dynamic linker's (ara-loader) or a descriptor number (execve.c).
+	 */
+	char comm[ARA_BOOT_COMM_BYTES];
 	struct ara_boot_range reserved[ARA_BOOT_RESERVED_MAX]; /* ancestors' ARA ranges */
 };
 

@@ -203,6 +203,14 @@ static long exec_request(struct ara_exec_req *r, uint64_t dirfd, uint64_t app_pa
 	if (ret != 0)
 		return ret;
 	r->boot = ara_boot_block;
+	if (r->path[0] == '\0') { /* the kernel names it by the descriptor */
+		char fd_name[ARA_EXEC_FD_PATH_BYTES];
+
+		ara_exec_fd_link(fd_name, "", (long)(int)dirfd);
+		ara_boot_comm(r->boot.comm, fd_name);
+	} else {
+		ara_boot_comm(r->boot.comm, r->path);
+	}
 	memset(r->boot.manifest_sha256, 0, sizeof(r->boot.manifest_sha256));
 	memcpy(r->boot.parent_app_sha256, ara_boot_block.app_sha256, ARA_SHA256_BYTES);
 	/* A script: its interpreter is the program (the script is its argument). */

@@ -238,6 +238,20 @@ static void restore_exec_mask(void)
 		ara_fatal("restoring the signal mask across execve failed", r);
 }
 
+/*
+ * The process's name, as the kernel would have given it had it executed the
+ * App (it executed the dynamic linker, or ARA's boot image).
+ */
+static void name_process(void)
+{
+	char comm[ARA_BOOT_COMM_BYTES];
+
+	memcpy(comm, ara_boot_block.comm, sizeof(comm));
+	comm[sizeof(comm) - 1] = '\0';
+	if (comm[0] && ara_sys5(__NR_prctl, PR_SET_NAME, comm, 0, 0, 0) != 0)
+		ara_fatal("prctl(PR_SET_NAME) failed", 0);
+}
+
 /* The gate as mapped must be what the loader hashed in the entry object. */
 static void check_gate(uint64_t gate)
 {
@@ -306,5 +320,6 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 
 	ara_seccomp_install();
 	restore_exec_mask();
+	name_process();
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }
