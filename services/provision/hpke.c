@@ -252,35 +252,37 @@ static int key_schedule(const uint8_t shared[ARA_HPKE_NSECRET], const uint8_t *i
 	return r;
 }
 
-int ara_hpke_setup_base_s(const uint8_t pk_r[ARA_HPKE_NPK], const uint8_t sk_e[ARA_HPKE_NSK],
-			  const uint8_t *info, size_t info_len, uint8_t enc[ARA_HPKE_NPK],
-			  struct ara_hpke_ctx *ctx)
+/* SetupBaseS/R once the DH value is known: the KEM's shared secret, the key schedule. */
+static int setup(int r, uint8_t dh_out[ARA_HPKE_NSECRET], const uint8_t enc[ARA_HPKE_NPK],
+		 const uint8_t pk_r[ARA_HPKE_NPK], const uint8_t *info, size_t info_len,
+		 struct ara_hpke_ctx *ctx)
 {
-	uint8_t dh_out[ARA_HPKE_NSECRET], shared[ARA_HPKE_NSECRET];
-	int r = dh(sk_e, pk_r, dh_out, enc);
+	uint8_t shared[ARA_HPKE_NSECRET];
 
 	if (r == 0)
 		r = kem_secret(dh_out, enc, pk_r, shared);
 	if (r == 0)
 		r = key_schedule(shared, info, info_len, ctx);
-	mbedtls_platform_zeroize(dh_out, sizeof(dh_out));
+	mbedtls_platform_zeroize(dh_out, ARA_HPKE_NSECRET);
 	mbedtls_platform_zeroize(shared, sizeof(shared));
 	return r;
+}
+
+int ara_hpke_setup_base_s(const uint8_t pk_r[ARA_HPKE_NPK], const uint8_t sk_e[ARA_HPKE_NSK],
+			  const uint8_t *info, size_t info_len, uint8_t enc[ARA_HPKE_NPK],
+			  struct ara_hpke_ctx *ctx)
+{
+	uint8_t dh_out[ARA_HPKE_NSECRET];
+
+	return setup(dh(sk_e, pk_r, dh_out, enc), dh_out, enc, pk_r, info, info_len, ctx);
 }
 
 int ara_hpke_setup_base_r(const uint8_t enc[ARA_HPKE_NPK], const uint8_t sk_r[ARA_HPKE_NSK],
 			  const uint8_t *info, size_t info_len, struct ara_hpke_ctx *ctx)
 {
-	uint8_t dh_out[ARA_HPKE_NSECRET], shared[ARA_HPKE_NSECRET], pk_r[ARA_HPKE_NPK];
-	int r = dh(sk_r, enc, dh_out, pk_r);
+	uint8_t dh_out[ARA_HPKE_NSECRET], pk_r[ARA_HPKE_NPK];
 
-	if (r == 0)
-		r = kem_secret(dh_out, enc, pk_r, shared);
-	if (r == 0)
-		r = key_schedule(shared, info, info_len, ctx);
-	mbedtls_platform_zeroize(dh_out, sizeof(dh_out));
-	mbedtls_platform_zeroize(shared, sizeof(shared));
-	return r;
+	return setup(dh(sk_r, enc, dh_out, pk_r), dh_out, enc, pk_r, info, info_len, ctx);
 }
 
 /* base_nonce XOR I2OSP(seq, Nn) (RFC 9180 5.2). */

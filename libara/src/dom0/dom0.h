@@ -15,6 +15,12 @@
 #include "regions.h"
 
 /* string.c */
+/*
+ * out = prefix, then fd in decimal (a descriptor path such as
+ * "/proc/thread-self/fd/3"); out must hold the prefix and 21 more bytes.
+ * Returns the length.
+ */
+size_t ara_put_fd(char *out, const char *prefix, long fd);
 void ara_memzero(void *p, size_t n);
 int ara_ct_eq(const void *a, const void *b, size_t n) __attribute__((warn_unused_result));
 

@@ -41,27 +41,6 @@ static size_t put_str(char *out, const char *s)
 	return n;
 }
 
-static size_t put_dec(char *out, uint64_t v)
-{
-	char digits[20];
-	size_t n = 0, len = 0;
-
-	do
-		digits[n++] = (char)('0' + v % 10);
-	while ((v /= 10) > 0);
-	while (n > 0)
-		out[len++] = digits[--n];
-	out[len] = '\0';
-	return len;
-}
-
-void ara_exec_fd_link(char *out, const char *prefix, long fd)
-{
-	size_t n = put_str(out, prefix);
-
-	put_dec(out + n, (uint64_t)fd); /* descriptors passed here are >= 0 */
-}
-
 static int has_prefix(const char *s, const char *prefix)
 {
 	while (*prefix && *s == *prefix)
@@ -197,7 +176,7 @@ long ara_exec_script_args(struct ara_exec_req *r, long dirfd, uint64_t flags)
 	if (r->path[0] == '/' || dirfd == AT_FDCWD) {
 		len = put_str(name, r->path);
 	} else {
-		ara_exec_fd_link(name, "/dev/fd/", dirfd);
+		ara_put_fd(name, "/dev/fd/", dirfd);
 		len = strlen(name);
 		if (r->path[0] || !(flags & AT_EMPTY_PATH)) {
 			len += put_str(name + len, "/");
@@ -266,12 +245,10 @@ long ara_exec_loader_vectors(struct ara_exec_req *r)
 	const char *tunables = NULL;
 	size_t n = 0, len;
 
-	len = put_str(r->preload, "/proc/self/fd/");
-	len += put_dec(r->preload + len, (uint64_t)r->entry.fd);
-	len += put_str(r->preload + len, " /proc/self/fd/");
-	put_dec(r->preload + len, (uint64_t)r->libara.fd);
-	ara_exec_fd_link(r->app_link, "/proc/self/fd/", r->program.fd);
-	ara_exec_fd_link(r->boot_env, ARA_BOOT_ENV "=", r->boot_file.fd);
+	len = ara_put_fd(r->preload, "/proc/self/fd/", r->entry.fd);
+	ara_put_fd(r->preload + len, " /proc/self/fd/", r->libara.fd);
+	ara_put_fd(r->app_link, "/proc/self/fd/", r->program.fd);
+	ara_put_fd(r->boot_env, ARA_BOOT_ENV "=", r->boot_file.fd);
 
 	/* interp --preload L --argv0 A /proc/self/fd/N, argv[1..], NULL; envp, 2 more, NULL */
 	r->vec = (uint64_t *)ara_dom0_calloc(7 + r->argc + r->envc + 3, sizeof(uint64_t));

@@ -113,7 +113,7 @@ static long reopen(long fd, int flags)
 {
 	char link[ARA_EXEC_FD_PATH_BYTES];
 
-	ara_exec_fd_link(link, "/proc/thread-self/fd/", fd);
+	ara_put_fd(link, "/proc/thread-self/fd/", fd);
 	return ara_sys4(__NR_openat, AT_FDCWD, link, flags, 0);
 }
 

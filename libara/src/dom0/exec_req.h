@@ -49,8 +49,6 @@ struct ara_exec_req {
 /* exec_args.c */
 /* "ara: execve refused: why: what" on stderr. */
 void ara_exec_refuse(const char *why, const char *what);
-/* out = prefix and fd in decimal (at most ARA_EXEC_FD_PATH_BYTES). */
-void ara_exec_fd_link(char *out, const char *prefix, long fd);
 /* The App's path, argv and envp into r (EFAULT, ENAMETOOLONG, E2BIG, ENOMEM). */
 long ara_exec_copy_strings(struct ara_exec_req *r, uint64_t app_path, uint64_t app_argv,
 			   uint64_t app_envp);

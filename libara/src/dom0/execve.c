@@ -206,7 +206,7 @@ static long exec_request(struct ara_exec_req *r, uint64_t dirfd, uint64_t app_pa
 	if (r->path[0] == '\0') { /* the kernel names it by the descriptor */
 		char fd_name[ARA_EXEC_FD_PATH_BYTES];
 
-		ara_exec_fd_link(fd_name, "", (long)(int)dirfd);
+		ara_put_fd(fd_name, "", (long)(int)dirfd);
 		ara_boot_comm(r->boot.comm, fd_name);
 	} else {
 		ara_boot_comm(r->boot.comm, r->path);

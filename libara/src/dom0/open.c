@@ -35,25 +35,6 @@
 #define ARA_PATH_MAX 4096u
 #define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
 
-/*
- * "/proc/thread-self/fd/<fd>" into buf: this thread's descriptor table,
- * which need not be the process's (clone without CLONE_FILES).
- */
-static void fd_path(char buf[48], long fd)
-{
-	static const char prefix[] = "/proc/thread-self/fd/";
-	char digits[20];
-	size_t n = 0, len = sizeof(prefix) - 1;
-
-	memcpy(buf, prefix, len);
-	do
-		digits[n++] = (char)('0' + fd % 10);
-	while ((fd /= 10) > 0);
-	while (n > 0)
-		buf[len++] = digits[--n];
-	buf[len] = '\0';
-}
-
 /* Is the file behind an O_PATH descriptor one App code may not open? Fails closed. */
 static int denied(long probe)
 {
@@ -65,7 +46,8 @@ static int denied(long probe)
 		return 1;
 	if (fs.f_type != PROC_SUPER_MAGIC)
 		return 0;
-	fd_path(link, probe);
+	/* this thread's table, which need not be the process's (clone without CLONE_FILES) */
+	ara_put_fd(link, "/proc/thread-self/fd/", probe);
 	n = ara_sys4(__NR_readlinkat, AT_FDCWD, link, target, sizeof(target));
 	return n <= 0 || (size_t)n >= sizeof(target) || ara_proc_path_denied(target, (size_t)n);
 }
@@ -159,7 +141,7 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 		 * symbolic link it then holds fails with ELOOP, as the App's open
 		 * would have.
 		 */
-		fd_path(link, probe);
+		ara_put_fd(link, "/proc/thread-self/fd/", probe);
 		fd = ara_sys4(__NR_openat, AT_FDCWD, link, (long)(flags & ~(uint64_t)(O_CREAT | O_NOFOLLOW)),
 			      0);
 		ara_sys1(__NR_close, probe);

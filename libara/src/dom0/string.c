@@ -108,3 +108,21 @@ int ara_ct_eq(const void *a, const void *b, size_t n)
 		d |= x[i] ^ y[i];
 	return d == 0;
 }
+
+size_t ara_put_fd(char *out, const char *prefix, long fd)
+{
+	char digits[20];
+	uint64_t v = fd < 0 ? (uint64_t)0 - (uint64_t)fd : (uint64_t)fd;
+	size_t n = 0, len = strlen(prefix);
+
+	memcpy(out, prefix, len);
+	if (fd < 0)
+		out[len++] = '-';
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	while (n > 0)
+		out[len++] = digits[--n];
+	out[len] = '\0';
+	return len;
+}
