@@ -72,9 +72,11 @@ apt-get update -q -o DPkg::Lock::Timeout=600 >/dev/null
 
 # Packages: one list per purpose, so a failure names what it was for.
 host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-certificates"
-host_libs="libseccomp-dev libcapstone-dev libcmocka-dev"
+host_libs="libseccomp-dev libcapstone-dev libcmocka-dev libtss2-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
-arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64"
+arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libtss2-dev:arm64"
+# The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host.
+tpm="swtpm swtpm-tools"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -90,6 +92,7 @@ install "host libraries" $host_libs
 install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
 install "QEMU build dependencies" $qemu_build
+install "the software TPM" $tpm
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"
