@@ -20,8 +20,11 @@ need_cmd cpio cpio
 # that the root file system has the merged /usr layout (built below); apt
 # would otherwise pick the alternative usrmerge, which converts a system at
 # install time and pulls in 60 MB of perl.
+# tpm2-tss's runtime libraries: ara-tpm-quote (the tpm evidence backend's
+# device side) and the tpm verifier that ara-provision links.
 packages="busybox-static libc6 libgcc-s1 libseccomp2 libcapstone4 libcmocka0
-	cmake usr-is-merged dash"
+	cmake usr-is-merged dash
+	libtss2-mu0 libtss2-sys1 libtss2-rc0 libtss2-tctildr0 libtss2-tcti-device0"
 
 init="$ARA_QEMU_DIR/guest/init"
 key=$(stamp_of "$0" "$init" <(printf '%s\n' "$GUEST_KERNEL_PKG" "$GUEST_KERNEL_SUITE"))
