@@ -15,6 +15,10 @@ const char *ara_strerror(int status)
 		[ARA_E_NOTSUP] = "not supported by this build",
 		[ARA_E_SECURITY] = "request violates ARA's policy",
 		[ARA_E_INTERNAL] = "internal error in a service",
+		[ARA_E_NO_EVIDENCE] = "no platform evidence in this process (ARA_EVIDENCE unset, or a forked child)",
+		[ARA_E_REFUSED] = "the provisioner refused",
+		[ARA_E_BADMSG] = "a provisioning message did not decode or verify",
+		[ARA_E_NOENT] = "no such provisioning session or secret handle",
 	};
 
 	if (status < 0 || status >= ARA_STATUS_COUNT)

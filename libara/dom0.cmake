@@ -75,6 +75,11 @@ list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
   ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c
   ${ARA_DOM0_DIR}/../loader/elf_libs.c)
+# Service modules (services/README.md): provisioning, with the crypto it
+# shares with the provisioner.
+foreach(f hpke wire p256 binding dev_evidence instance session secret_services tpm_evidence)
+  list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/provision/${f}.c)
+endforeach()
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 
 # ARA's system-call page (src/dom0/svc_page.h): head.S and boot.c linked as
@@ -116,7 +121,7 @@ function(ara_dom0_library target output_name)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name} NO_SONAME OFF)
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
   target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
-    ${ARA_DOM0_DIR}/../loader)
+    ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision)
   target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)

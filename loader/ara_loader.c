@@ -305,6 +305,20 @@ static void check_libara(const struct object *o)
 			ara_role_name(o->role), o->path);
 }
 
+/*
+ * The digest of this loader's own file, for the platform evidence: what a
+ * platform measurement of the executed loader (Linux IMA's) must match.
+ */
+static void hash_self(uint8_t out[ARA_SHA256_BYTES])
+{
+	int fd = open_regular("loader", "/proc/self/exe");
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || ara_sha256_fd(fd, 0, (uint64_t)st.st_size, out) != 0)
+		ara_die(ARA_EXIT_IO, "loader /proc/self/exe: cannot hash: %s", strerror(errno));
+	close(fd);
+}
+
 /* Records a gate section for libara, digest of its file bytes included. */
 static void gate_region(const struct object *o, const struct ara_elf_section *s,
 			struct ara_boot_region *r)
@@ -394,6 +408,7 @@ int main(int argc, char **argv)
 	memcpy(boot.app_sha256, obj[ARA_ROLE_APP].sha256, ARA_SHA256_BYTES);
 	memcpy(boot.libara_sha256, obj[ARA_ROLE_LIBARA].sha256, ARA_SHA256_BYTES);
 	memcpy(boot.entry_sha256, obj[ARA_ROLE_ENTRY].sha256, ARA_SHA256_BYTES);
+	hash_self(boot.loader_sha256);
 
 	ara_launch(&(struct ara_launch){
 		.interp = interp,

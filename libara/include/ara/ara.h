@@ -34,6 +34,10 @@ enum ara_status {
 	ARA_E_NOTSUP = 7,    /* known function, not supported in this build */
 	ARA_E_SECURITY = 8,  /* request violates ARA's policy */
 	ARA_E_INTERNAL = 9,  /* a service returned an undocumented value */
+	ARA_E_NO_EVIDENCE = 10, /* no platform evidence in this process (ara/provision.h) */
+	ARA_E_REFUSED = 11,     /* the provisioner refused: its REFUSE message says why */
+	ARA_E_BADMSG = 12,      /* a provisioning message did not decode or verify */
+	ARA_E_NOENT = 13,       /* no such session or secret handle */
 	ARA_STATUS_COUNT
 };
 

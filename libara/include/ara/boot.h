@@ -19,7 +19,7 @@
 
 #define ARA_BOOT_ENV "ARA_BOOT_FD"
 #define ARA_BOOT_MAGIC 0x42415241u /* "ARAB" read as little-endian bytes */
-#define ARA_BOOT_VERSION 2u
+#define ARA_BOOT_VERSION 3u
 #define ARA_SHA256_BYTES 32u
 #define ARA_BOOT_COMM_BYTES 16u /* TASK_COMM_LEN: 15 characters and a NUL */
 
@@ -105,6 +105,13 @@ struct ara_boot {
 	 */
 	char comm[ARA_BOOT_COMM_BYTES];
 	struct ara_boot_range reserved[ARA_BOOT_RESERVED_MAX]; /* ancestors' ARA ranges */
+	/*
+	 * Version 3: ara-loader's own file, as it read it through
+	 * /proc/self/exe; a platform's measurement of the loader (Linux IMA's)
+	 * must show the same digest (docs/provisioning.md). An image started
+	 * by execve inherits it from the App that called execve.
+	 */
+	uint8_t loader_sha256[ARA_SHA256_BYTES];
 };
 
 #endif

@@ -16,7 +16,7 @@
 
 #define ARA_SEALS_REQUIRED (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 
-static const char *env_get(char **envp, const char *name)
+const char *ara_env_get(char **envp, const char *name)
 {
 	for (; *envp; envp++) {
 		const char *e = *envp, *n = name;
@@ -31,7 +31,7 @@ static const char *env_get(char **envp, const char *name)
 
 int ara_env_is(char **envp, const char *name, const char *value)
 {
-	const char *v = env_get(envp, name);
+	const char *v = ara_env_get(envp, name);
 
 	if (!v)
 		return 0;
@@ -56,7 +56,7 @@ static long parse_fd(const char *s)
 
 void ara_boot_load(char **envp, struct ara_boot *out)
 {
-	const char *value = env_get(envp, ARA_BOOT_ENV);
+	const char *value = ara_env_get(envp, ARA_BOOT_ENV);
 	long fd, seals, got;
 	char extra;
 

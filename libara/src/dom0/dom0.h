@@ -22,6 +22,8 @@
  */
 size_t ara_put_fd(char *out, const char *prefix, long fd);
 void ara_memzero(void *p, size_t n);
+/* entropy.c: len bytes from the kernel's getrandom; 0, or -1. */
+int ara_random_bytes(void *out, size_t len);
 int ara_ct_eq(const void *a, const void *b, size_t n) __attribute__((warn_unused_result));
 
 /* log.c: messages to the process's stderr, formatted in a DOM0 buffer. */
@@ -76,6 +78,7 @@ void ara_services_init(void);
 long ara_dispatch(uint64_t fid, uint64_t app_arg);
 
 /* open.c: openat and openat2 performed for App code, or -errno. */
+void ara_open_init(void); /* before the filter: which devices are TPMs */
 long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode);
 long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size);
 

@@ -28,3 +28,10 @@ int mbedtls_hardware_poll(void *data, unsigned char *output, size_t len, size_t 
 	*olen = done;
 	return 0;
 }
+
+int ara_random_bytes(void *out, size_t len)
+{
+	size_t got;
+
+	return mbedtls_hardware_poll(NULL, out, len, &got) == 0 && got == len ? 0 : -1;
+}

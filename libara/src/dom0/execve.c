@@ -213,6 +213,7 @@ static long exec_request(struct ara_exec_req *r, uint64_t dirfd, uint64_t app_pa
 	}
 	memset(r->boot.manifest_sha256, 0, sizeof(r->boot.manifest_sha256));
 	memcpy(r->boot.parent_app_sha256, ara_boot_block.app_sha256, ARA_SHA256_BYTES);
+	memcpy(r->boot.loader_sha256, ara_boot_block.loader_sha256, ARA_SHA256_BYTES);
 	/* A script: its interpreter is the program (the script is its argument). */
 	for (unsigned int depth = 0;; depth++) {
 		fd = ara_exec_open_program(r, (long)(int)dirfd, flags, &size);

@@ -10,7 +10,9 @@
  *   2. allocate the domains' keys (and tag the page DOM0);
  *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
- *   5. build the service table and the gate's control block;
+ *   5. build the service table and the gate's control block, and, if
+ *      ARA_EVIDENCE names a backend, make the provisioning instance key
+ *      and its platform evidence (services/provision/instance.c);
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1);
  *   7. tag DOM0 and DOM1 pages with their keys;
  *   8. close the loader's descriptors, check no rseq area is registered,
@@ -38,6 +40,7 @@
 #include "init.h"
 #include "interrupted.h"
 #include "live.h"
+#include "instance.h"
 #include "mem.h"
 #include "svc_page.h"
 #include "sys.h"
@@ -297,6 +300,8 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	check_gate(gate);
 	ara_interrupted_init(gate, cb.stack_base, cb.stack_stride);
 	ara_services_init();
+	ara_provision_init(envp); /* the instance key and its evidence, if configured */
+	ara_open_init();	  /* from now on App code opens no TPM */
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
 
 	/* The protected set must be complete before the scan skips it. */

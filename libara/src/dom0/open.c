@@ -12,10 +12,16 @@
  * opens that same file for the App through /proc/thread-self/fd/N, which cannot
  * name another file whatever happens to the path meanwhile. A file the App
  * creates is made with O_EXCL, so it is new, and procfs makes no files.
+ *
+ * App code may not open a TPM either (character devices of the kernel's
+ * "tpm" and "tpmrm" drivers, whatever their path): with one, it could have
+ * the TPM quote a binding of its own key, and the tpm evidence backend
+ * rests on only ARA asking (docs/provisioning.md).
  */
 #include <asm/statfs.h>
 #include <linux/fcntl.h>
 #include <linux/openat2.h>
+#include <linux/stat.h>
 
 #include "dom0.h"
 #include "mem.h"
@@ -35,6 +41,67 @@
 #define ARA_PATH_MAX 4096u
 #define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
 
+/* The majors of the TPM drivers' character devices (0: none registered). */
+static uint32_t tpm_majors[2];
+
+/* "  NNN name" of /proc/devices: NNN if name is the word given, else 0. */
+static uint32_t major_of(const char *line, size_t len, const char *name)
+{
+	size_t i = 0, n = 0;
+	uint32_t major = 0;
+
+	while (i < len && line[i] == ' ')
+		i++;
+	for (; i < len && line[i] >= '0' && line[i] <= '9' && major < 100000; i++)
+		major = major * 10 + (uint32_t)(line[i] - '0');
+	if (i == len || line[i] != ' ')
+		return 0;
+	i++;
+	while (name[n] && i + n < len && line[i + n] == name[n])
+		n++;
+	return name[n] == '\0' && i + n == len ? major : 0;
+}
+
+void ara_open_init(void)
+{
+	static char text[8192];
+	long fd = ara_sys4(__NR_openat, AT_FDCWD, "/proc/devices", O_RDONLY | O_CLOEXEC, 0);
+	long got = 0, r;
+	size_t start = 0;
+
+	if (fd < 0)
+		ara_fatal("cannot open /proc/devices", fd);
+	while ((r = ara_sys3(__NR_read, fd, text + got, sizeof(text) - 1 - (size_t)got)) > 0)
+		got += r;
+	ara_sys1(__NR_close, fd);
+	if (r < 0 || (size_t)got == sizeof(text) - 1)
+		ara_fatal("cannot read /proc/devices", r);
+	/* The character devices come first, up to "Block devices:". */
+	for (size_t i = 0; i <= (size_t)got; i++) {
+		if (i < (size_t)got && text[i] != '\n')
+			continue;
+		if (i - start >= 14 && memcmp(text + start, "Block devices:", 14) == 0)
+			break;
+		if (!tpm_majors[0])
+			tpm_majors[0] = major_of(text + start, i - start, "tpm");
+		if (!tpm_majors[1])
+			tpm_majors[1] = major_of(text + start, i - start, "tpmrm");
+		start = i + 1;
+	}
+}
+
+static int is_tpm(long probe)
+{
+	struct statx stx;
+
+	if (ara_sys5(__NR_statx, probe, "", AT_EMPTY_PATH, STATX_TYPE, &stx) != 0)
+		return 1;
+	if ((stx.stx_mode & S_IFMT) != S_IFCHR)
+		return 0;
+	return (tpm_majors[0] && stx.stx_rdev_major == tpm_majors[0]) ||
+	       (tpm_majors[1] && stx.stx_rdev_major == tpm_majors[1]);
+}
+
 /* Is the file behind an O_PATH descriptor one App code may not open? Fails closed. */
 static int denied(long probe)
 {
@@ -42,6 +109,8 @@ static int denied(long probe)
 	char link[48], target[ARA_PATH_MAX];
 	long n;
 
+	if (is_tpm(probe))
+		return 1;
 	if (ara_sys2(__NR_fstatfs, probe, &fs) != 0)
 		return 1;
 	if (fs.f_type != PROC_SUPER_MAGIC)

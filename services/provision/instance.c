@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The provisioning instance of a process (instance.h), in DOM0: made at
+ * initialisation, before any App code runs, and its tables of sessions
+ * and secrets.
+ */
+#include <linux/time.h>
+
+#include "dev_evidence.h"
+#include "dom0/boot.h"
+#include "dom0/dom0.h"
+#include "dom0/live.h"
+#include "dom0/mem.h"
+#include "dom0/sys.h"
+#include "instance.h"
+#include "tpm_evidence.h"
+
+struct ara_instance *ara_instance(void)
+{
+	return ara_live->provision;
+}
+
+static uint64_t realtime_seconds(void)
+{
+	struct timespec ts;
+
+	if (ara_sys2(__NR_clock_gettime, CLOCK_REALTIME, &ts) != 0)
+		ara_fatal("clock_gettime(CLOCK_REALTIME) failed", 0);
+	return (uint64_t)ts.tv_sec;
+}
+
+/* The instance key: HPKE's DeriveKeyPair over fresh kernel randomness. */
+static void make_instance_key(struct ara_instance *in)
+{
+	uint8_t ikm[32];
+	int r;
+
+	if (ara_random_bytes(ikm, sizeof(ikm)))
+		ara_fatal("getrandom for the instance key failed", 0);
+	r = ara_hpke_derive_keypair(ikm, sizeof(ikm), in->sk, in->pub);
+	ara_memzero(ikm, sizeof(ikm));
+	if (r)
+		ara_fatal("making the instance key failed", r);
+}
+
+static void take_digests(struct ara_wire_digests *d)
+{
+	const struct ara_boot *b = &ara_boot_block;
+
+	memcpy(d->loader, b->loader_sha256, sizeof(d->loader));
+	memcpy(d->manifest, b->manifest_sha256, sizeof(d->manifest));
+	memcpy(d->libara, b->libara_sha256, sizeof(d->libara));
+	memcpy(d->entry, b->entry_sha256, sizeof(d->entry));
+	memcpy(d->app, b->app_sha256, sizeof(d->app));
+}
+
+static void dev_insecure_evidence(struct ara_instance *in, const uint8_t binding[32])
+{
+	struct ara_msg m = { .len = 0 };
+
+	ara_msg_str(&m, "ara: platform evidence from the dev-insecure backend: INSECURE, "
+			"anyone can forge it; for development only\n");
+	ara_msg_emit(&m);
+	in->evidence = ara_dom0_calloc(1, ARA_DEV_INSECURE_EVIDENCE_BYTES);
+	if (!in->evidence)
+		ara_fatal("no DOM0 memory for the evidence", 0);
+	if (ara_dev_insecure_evidence(binding, in->evidence))
+		ara_fatal("making dev-insecure evidence failed", 0);
+	in->evidence_len = ARA_DEV_INSECURE_EVIDENCE_BYTES;
+}
+
+void ara_provision_init(char **envp)
+{
+	const char *backend = ara_env_get(envp, "ARA_EVIDENCE");
+	struct ara_instance *in;
+	struct ara_wire_attest bound;
+	uint8_t binding[32];
+
+	if (!backend)
+		return;
+	in = ara_dom0_calloc(1, sizeof(*in));
+	if (!in)
+		ara_fatal("no DOM0 memory for the provisioning instance", 0);
+	if (strcmp(backend, "dev-insecure") == 0)
+		in->backend = ARA_EVIDENCE_DEV_INSECURE;
+	else if (strcmp(backend, "tpm") == 0)
+		in->backend = ARA_EVIDENCE_TPM;
+	else
+		ara_fatal("ARA_EVIDENCE names no evidence backend (dev-insecure or tpm)", 0);
+	make_instance_key(in);
+	in->issued_at = realtime_seconds();
+	take_digests(&in->digests);
+
+	bound = (struct ara_wire_attest){ .backend = in->backend,
+					  .issued_at = in->issued_at,
+					  .instance_pub = in->pub,
+					  .digests = in->digests };
+	if (ara_provision_binding(&bound, binding))
+		ara_fatal("hashing the evidence binding failed", 0);
+	if (in->backend == ARA_EVIDENCE_DEV_INSECURE)
+		dev_insecure_evidence(in, binding);
+	else
+		ara_tpm_evidence(envp, binding, &in->evidence, &in->evidence_len);
+	ara_live->provision = in;
+}
+
+/* A fresh id for slot i: never 0, and a slot's ids differ between uses. */
+static uint32_t next_id(struct ara_instance *in, size_t i)
+{
+	in->generation = (in->generation + 1) & 0xffffffu;
+	return in->generation << 8 | (uint32_t)(i + 1);
+}
+
+struct ara_session *ara_session_claim(struct ara_instance *in)
+{
+	struct ara_session *found = NULL;
+
+	ara_live_lock(&ara_live->provision_lock);
+	for (size_t i = 0; i < ARA_PROVISION_SESSIONS && !found; i++) {
+		if (in->sessions[i].state == ARA_SLOT_FREE) {
+			found = &in->sessions[i];
+			found->state = ARA_SLOT_BUSY;
+			found->id = next_id(in, i);
+		}
+	}
+	ara_live_unlock(&ara_live->provision_lock);
+	return found;
+}
+
+struct ara_session *ara_session_take(struct ara_instance *in, uint32_t id)
+{
+	struct ara_session *found = NULL;
+	size_t i = (id & 0xffu) - 1; /* wraps to a huge index for slot byte 0 */
+
+	ara_live_lock(&ara_live->provision_lock);
+	if (i < ARA_PROVISION_SESSIONS && in->sessions[i].id == id &&
+	    in->sessions[i].state == ARA_SLOT_ACTIVE) {
+		found = &in->sessions[i];
+		found->state = ARA_SLOT_BUSY;
+	}
+	ara_live_unlock(&ara_live->provision_lock);
+	return found;
+}
+
+void ara_session_release(struct ara_instance *in, struct ara_session *s, enum ara_slot_state to)
+{
+	/* All but the state (which only the lock's holder changes): the share's key too. */
+	if (to == ARA_SLOT_FREE)
+		ara_memzero((uint8_t *)s + sizeof(s->state), sizeof(*s) - sizeof(s->state));
+	ara_live_lock(&ara_live->provision_lock);
+	s->state = to;
+	ara_live_unlock(&ara_live->provision_lock);
+	(void)in;
+}
+
+/* The active secret with this handle, with the lock held; NULL if none. */
+static struct ara_secret *secret_locked(struct ara_instance *in, uint32_t handle)
+{
+	size_t i = (handle & 0xffu) - 1;
+
+	if (i < ARA_PROVISION_SECRETS && in->secrets[i].handle == handle &&
+	    in->secrets[i].state == ARA_SLOT_ACTIVE)
+		return &in->secrets[i];
+	return NULL;
+}
+
+uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t name_len,
+			  const uint8_t *value, size_t len)
+{
+	uint32_t handle = 0;
+
+	ara_live_lock(&ara_live->provision_lock);
+	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !handle; i++) {
+		struct ara_secret *s = &in->secrets[i];
+
+		if (s->state != ARA_SLOT_FREE)
+			continue;
+		memcpy(s->name, name, name_len);
+		s->name_len = (uint32_t)name_len;
+		memcpy(s->value, value, len);
+		s->len = (uint32_t)len;
+		s->handle = handle = next_id(in, i);
+		s->state = ARA_SLOT_ACTIVE;
+	}
+	ara_live_unlock(&ara_live->provision_lock);
+	return handle;
+}
+
+int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint32_t *len)
+{
+	struct ara_secret *s;
+	int r = -1;
+
+	ara_live_lock(&ara_live->provision_lock);
+	if ((s = secret_locked(in, handle))) {
+		memcpy(out, s->value, s->len);
+		*len = s->len;
+		r = 0;
+	}
+	ara_live_unlock(&ara_live->provision_lock);
+	return r;
+}
+
+int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
+			uint32_t *name_len, uint32_t *len)
+{
+	struct ara_secret *s;
+	int r = -1;
+
+	ara_live_lock(&ara_live->provision_lock);
+	if ((s = secret_locked(in, handle))) {
+		memcpy(name, s->name, s->name_len);
+		*name_len = s->name_len;
+		*len = s->len;
+		r = 0;
+	}
+	ara_live_unlock(&ara_live->provision_lock);
+	return r;
+}
+
+int ara_secret_destroy(struct ara_instance *in, uint32_t handle)
+{
+	struct ara_secret *s;
+	int r = -1;
+
+	ara_live_lock(&ara_live->provision_lock);
+	if ((s = secret_locked(in, handle))) {
+		ara_memzero(s, sizeof(*s)); /* state FREE with the rest */
+		r = 0;
+	}
+	ara_live_unlock(&ara_live->provision_lock);
+	return r;
+}

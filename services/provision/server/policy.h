@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The provisioner's policy: which evidence it accepts, which measured
+ * digests it expects, how old evidence may be, and the secrets it holds.
+ * The file format is in docs/provisioning.md ("The policy file"); every
+ * error names the file, the line and what is wrong.
+ */
+#ifndef ARA_PROVISION_POLICY_H
+#define ARA_PROVISION_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tpm_verify.h"
+#include "wire.h"
+
+#define ARA_POLICY_SECRETS_MAX 64u
+
+struct ara_policy_secret {
+	char name[ARA_WIRE_NAME_MAX + 1];
+	size_t name_len;
+	uint8_t value[ARA_WIRE_SECRET_MAX];
+	size_t len;
+};
+
+struct ara_policy {
+	unsigned backends; /* bit 1 << enum ara_evidence_backend per accepted backend */
+	uint32_t max_age;  /* seconds; evidence may also be up to ARA_POLICY_SKEW ahead */
+	struct ara_wire_digests expect;
+	int expect_manifest; /* 0: any manifest (the others pin what it names) */
+	struct ara_tpm_policy tpm; /* ak_pub set by tpm-ak; loader_sha256 = expect.loader */
+	struct ara_policy_secret secrets[ARA_POLICY_SECRETS_MAX];
+	size_t n_secrets;
+};
+
+/* Clock difference tolerated between device and provisioner, seconds. */
+#define ARA_POLICY_SKEW 60u
+
+/*
+ * Reads path into *p. 0, or -1 with one line in why ("FILE:LINE: ...").
+ * Secrets read from files are wiped from every buffer but *p.
+ */
+int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t why_cap);
+
+/*
+ * The same from text (NUL-terminated, changed in place); name is the file
+ * name for messages and the directory that relative paths start from.
+ */
+int ara_policy_parse(const char *name, char *text, struct ara_policy *p, char *why,
+		     size_t why_cap);
+
+/* The secret of that name, or NULL. */
+const struct ara_policy_secret *ara_policy_secret(const struct ara_policy *p, const uint8_t *name,
+						  size_t name_len);
+
+/* Wipes every secret in *p. */
+void ara_policy_wipe(struct ara_policy *p);
+
+#endif

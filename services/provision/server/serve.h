@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One provisioning session over a connected socket (serve.c). */
+#ifndef ARA_PROVISION_SERVE_H
+#define ARA_PROVISION_SERVE_H
+
+#include <stdio.h>
+
+#include "policy.h"
+
+/* Seconds a peer may take for its message before the session is dropped. */
+#define ARA_SERVE_TIMEOUT 30
+
+/*
+ * Runs the session on fd: CHALLENGE, ATTEST, then DELIVER or REFUSE. Logs
+ * one line to log, "session ID (PEER): delivered ..." or "... refused
+ * (REASON): WHY". Returns 0 if the secret was delivered, else the enum
+ * ara_refusal. Never closes fd.
+ */
+int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log);
+
+#endif

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tpm backend's device side: ara-tpm-quote in a child (tpm_evidence.h). */
+#include <linux/fcntl.h>
+#include <linux/signal.h>
+
+#include "dom0/boot.h"
+#include "dom0/dom0.h"
+#include "dom0/sys.h"
+#include "tpm_evidence.h"
+#include "wire.h"
+
+/* Socket constants, from libc's headers (the kernel's uapi has none of them). */
+#define AF_UNIX 1
+#define SOCK_STREAM 1
+#define SOCK_CLOEXEC O_CLOEXEC
+#define MSG_NOSIGNAL 0x4000
+#define SHUT_WR 1
+#define EINTR 4
+
+/*
+ * The child: the socket as its stdin and stdout, no other descriptor of
+ * ours, an empty environment, then the program. Its copy of DOM0 goes with
+ * the execve; if that fails it exits at once.
+ */
+__attribute__((noreturn)) static void run_child(long sock, const char *path)
+{
+	char *const argv[] = { (char *)"ara-tpm-quote", (char *)"quote", NULL };
+	char *const envp[] = { NULL };
+
+	if (ara_sys3(__NR_dup3, sock, 0, 0) == 0 && ara_sys3(__NR_dup3, sock, 1, 0) == 1 &&
+	    ara_sys3(__NR_close_range, 3, ~0u, 0) == 0)
+		ara_sys3(__NR_execve, path, argv, envp);
+	ara_sys_exit_group(127);
+}
+
+static void send_all(long sock, const uint8_t *p, size_t n)
+{
+	while (n) {
+		long w = ara_sys6(__NR_sendto, sock, (long)p, (long)n, MSG_NOSIGNAL, 0, 0);
+
+		if (w == -EINTR)
+			continue;
+		if (w <= 0)
+			ara_fatal("sending the binding to ara-tpm-quote failed", w);
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+/* Everything the child writes, up to ARA_WIRE_EVIDENCE_MAX bytes. */
+static size_t read_all(long sock, uint8_t *buf)
+{
+	size_t len = 0;
+
+	for (;;) {
+		long r = ara_sys3(__NR_read, sock, buf + len, ARA_WIRE_EVIDENCE_MAX + 1 - len);
+
+		if (r == -EINTR)
+			continue;
+		if (r < 0)
+			ara_fatal("reading ara-tpm-quote's evidence failed", r);
+		if (r == 0)
+			return len;
+		len += (size_t)r;
+		if (len > ARA_WIRE_EVIDENCE_MAX)
+			ara_fatal("ara-tpm-quote wrote more than the largest evidence",
+				  ARA_WIRE_EVIDENCE_MAX);
+	}
+}
+
+static void reap(long pid)
+{
+	int status = 0;
+	long r;
+
+	do
+		r = ara_sys4(__NR_wait4, pid, &status, 0, 0);
+	while (r == -EINTR);
+	if (r != pid)
+		ara_fatal("waiting for ara-tpm-quote failed", r);
+	if ((status & 0x7f) != 0 || (status >> 8 & 0xff) != 0)
+		ara_fatal("ara-tpm-quote failed (wait status below; its message is above)", status);
+}
+
+void ara_tpm_evidence(char **envp, const uint8_t binding[32], uint8_t **evidence, size_t *len)
+{
+	const char *path = ara_env_get(envp, "ARA_TPM_QUOTE");
+	int sv[2];
+	long pid, r;
+	uint8_t *buf;
+
+	if (!path || path[0] != '/')
+		ara_fatal("ARA_EVIDENCE=tpm needs ARA_TPM_QUOTE, the absolute path of ara-tpm-quote", 0);
+	buf = ara_dom0_calloc(1, ARA_WIRE_EVIDENCE_MAX + 1);
+	if (!buf)
+		ara_fatal("no DOM0 memory for the tpm evidence", 0);
+	r = ara_sys4(__NR_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+	if (r != 0)
+		ara_fatal("socketpair for ara-tpm-quote failed", r);
+	pid = ara_sys5(__NR_clone, SIGCHLD, 0, 0, 0, 0);
+	if (pid == 0)
+		run_child(sv[1], path);
+	ara_sys1(__NR_close, sv[1]);
+	if (ara_sys_failed(pid))
+		ara_fatal("starting ara-tpm-quote failed", pid);
+	send_all(sv[0], binding, 32);
+	if (ara_sys2(__NR_shutdown, sv[0], SHUT_WR) != 0)
+		ara_fatal("shutdown of the socket to ara-tpm-quote failed", 0);
+	*len = read_all(sv[0], buf);
+	ara_sys1(__NR_close, sv[0]);
+	reap(pid);
+	if (*len == 0)
+		ara_fatal("ara-tpm-quote wrote no evidence", 0);
+	*evidence = buf;
+}

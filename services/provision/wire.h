@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The provisioning wire format, version 1 (docs/provisioning.md has a table
+ * per message). Three messages make a session:
+ *
+ *   provisioner -> device  CHALLENGE  a fresh nonce
+ *   device -> provisioner  ATTEST     evidence for the instance key, the
+ *                                     measured digests, a fresh key share
+ *                                     and the instance key's signature over
+ *                                     the session transcript
+ *   provisioner -> device  DELIVER    the secret, HPKE-sealed to the share
+ *                     or   REFUSE     a reason code and a line of text
+ *
+ * Every message is a 12-byte header (magic "ARAP", version, type, flags,
+ * body length) and a body; integers are big-endian. The App carries these
+ * bytes and may change any of them: the decoders below check every length
+ * against the bytes actually there and return views into the caller's
+ * buffer, never copies, never allocations. They use no libc beyond
+ * memcpy/memcmp, so DOM0 links the same code as the provisioner.
+ */
+#ifndef ARA_PROVISION_WIRE_H
+#define ARA_PROVISION_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARA_WIRE_MAGIC "ARAP"
+#define ARA_WIRE_VERSION 1u
+#define ARA_WIRE_HEADER 12u
+#define ARA_WIRE_SHA256 32u
+#define ARA_WIRE_POINT 65u /* uncompressed SEC1 P-256 point */
+#define ARA_WIRE_SIG 64u   /* ECDSA P-256 r || s, 32 bytes each */
+#define ARA_WIRE_NONCE 32u
+
+#define ARA_WIRE_NAME_MAX 64u		 /* secret names: [A-Za-z0-9._-]{1,64} */
+#define ARA_WIRE_EVIDENCE_MAX (512u << 10) /* the largest backend's (tpm) */
+#define ARA_WIRE_SECRET_MAX 1024u
+#define ARA_WIRE_TEXT_MAX 200u /* a REFUSE's reason text */
+/* The largest body of any message: an ATTEST with the largest evidence. */
+#define ARA_WIRE_BODY_MAX (ARA_WIRE_EVIDENCE_MAX + 1024u)
+
+enum ara_wire_type {
+	ARA_WIRE_CHALLENGE = 1,
+	ARA_WIRE_ATTEST = 2,
+	ARA_WIRE_DELIVER = 3,
+	ARA_WIRE_REFUSE = 4,
+};
+
+/* Platform-evidence backends (docs/provisioning.md). */
+enum ara_evidence_backend {
+	ARA_EVIDENCE_DEV_INSECURE = 1, /* a key everyone has: development only */
+	ARA_EVIDENCE_TPM = 2,	       /* TPM 2.0 quote over Linux IMA's PCR */
+};
+
+enum ara_wire_result {
+	ARA_WIRE_OK = 0,
+	ARA_WIRE_E_SHORT = -1,	 /* fewer bytes than the header or a length says */
+	ARA_WIRE_E_LONG = -2,	 /* more bytes than the message holds */
+	ARA_WIRE_E_MAGIC = -3,	 /* not "ARAP" */
+	ARA_WIRE_E_VERSION = -4, /* a version this code does not speak */
+	ARA_WIRE_E_TYPE = -5,	 /* another message than expected */
+	ARA_WIRE_E_FIELD = -6,	 /* a field out of its range (flags, names, sizes) */
+	ARA_WIRE_E_SPACE = -7,	 /* the output buffer is too small */
+};
+
+/* Reasons a provisioner gives in a REFUSE (its log says more). */
+enum ara_refusal {
+	ARA_REFUSE_MALFORMED = 1,  /* a message did not decode */
+	ARA_REFUSE_BACKEND = 2,	   /* the policy does not accept this evidence backend */
+	ARA_REFUSE_EVIDENCE = 3,   /* the evidence does not verify or bind the instance key */
+	ARA_REFUSE_MEASUREMENT = 4, /* a measured digest is not the policy's */
+	ARA_REFUSE_STALE = 5,	   /* the evidence is older than the policy allows */
+	ARA_REFUSE_SESSION = 6,	   /* the session signature does not verify */
+	ARA_REFUSE_SECRET = 7,	   /* no such secret for this App */
+	ARA_REFUSE_INTERNAL = 8,   /* the provisioner failed */
+};
+
+/* The measured identity an instance's evidence binds. */
+struct ara_wire_digests {
+	uint8_t loader[ARA_WIRE_SHA256];
+	uint8_t manifest[ARA_WIRE_SHA256];
+	uint8_t libara[ARA_WIRE_SHA256];
+	uint8_t entry[ARA_WIRE_SHA256];
+	uint8_t app[ARA_WIRE_SHA256];
+};
+
+struct ara_wire_attest {
+	uint8_t backend; /* enum ara_evidence_backend */
+	uint64_t issued_at; /* when the evidence was made: seconds since the epoch */
+	const uint8_t *instance_pub; /* ARA_WIRE_POINT bytes */
+	struct ara_wire_digests digests;
+	const uint8_t *share_pub; /* ARA_WIRE_POINT bytes */
+	const uint8_t *name;
+	size_t name_len;
+	const uint8_t *evidence;
+	size_t evidence_len;
+	const uint8_t *sig; /* ARA_WIRE_SIG bytes */
+	/* Encoded bytes of the message before sig: what sig covers, with the challenge. */
+	size_t signed_len;
+};
+
+struct ara_wire_deliver {
+	const uint8_t *enc; /* ARA_WIRE_POINT bytes */
+	const uint8_t *ct;
+	size_t ct_len; /* the secret's length plus the AEAD tag */
+};
+
+struct ara_wire_refuse {
+	uint16_t code; /* enum ara_refusal, or a code this version does not know */
+	const uint8_t *text;
+	size_t text_len;
+};
+
+/* Is name a valid secret name ([A-Za-z0-9._-]{1,64})? */
+int ara_wire_name_ok(const uint8_t *name, size_t len);
+
+/*
+ * The header of msg: its type and the whole message's length (header and
+ * body). ARA_WIRE_E_SHORT if fewer than ARA_WIRE_HEADER bytes are given; a
+ * stream reader reads the header, then *total - ARA_WIRE_HEADER more bytes.
+ * Refuses bodies over ARA_WIRE_BODY_MAX before anything is read.
+ */
+int ara_wire_peek(const uint8_t *msg, size_t len, uint8_t *type, size_t *total);
+
+/* Decoders: the whole of msg must be exactly one message of that type. */
+int ara_wire_decode_challenge(const uint8_t *msg, size_t len, const uint8_t **nonce);
+int ara_wire_decode_attest(const uint8_t *msg, size_t len, struct ara_wire_attest *out);
+int ara_wire_decode_deliver(const uint8_t *msg, size_t len, struct ara_wire_deliver *out);
+int ara_wire_decode_refuse(const uint8_t *msg, size_t len, struct ara_wire_refuse *out);
+
+/* Encoders: *written bytes into out[cap], or ARA_WIRE_E_SPACE / _FIELD. */
+int ara_wire_encode_challenge(const uint8_t nonce[ARA_WIRE_NONCE], uint8_t *out, size_t cap,
+			      size_t *written);
+/*
+ * An ATTEST without its signature: a->sig is ignored, the signature's
+ * ARA_WIRE_SIG bytes at the end are left for ara_wire_attest_set_sig, and
+ * a->signed_len is set to the bytes it covers.
+ */
+int ara_wire_encode_attest(struct ara_wire_attest *a, uint8_t *out, size_t cap, size_t *written);
+void ara_wire_attest_set_sig(uint8_t *msg, size_t len, const uint8_t sig[ARA_WIRE_SIG]);
+int ara_wire_encode_deliver(const uint8_t enc[ARA_WIRE_POINT], const uint8_t *ct, size_t ct_len,
+			    uint8_t *out, size_t cap, size_t *written);
+int ara_wire_encode_refuse(uint16_t code, const char *text, uint8_t *out, size_t cap,
+			   size_t *written);
+
+#endif

@@ -1,0 +1,237 @@
+#!/bin/sh
+# End-to-end provisioning in the POE guest: ara-provision with a policy made
+# from the App's manifest, and provision_app under ara-loader, one CASE per
+# ctest test. Each case names what the provisioner must do (deliver, or
+# refuse for one reason) and checks it on both sides: the provisioner's log
+# line with the reason, and what the App saw. Any "BREACH" in the App's
+# output fails the test (ctest's FAIL_REGULAR_EXPRESSION), as does a
+# missing log line.
+#
+# Usage: provision.sh CASE BUILD_DIR [BACKEND]
+#   BACKEND: dev-insecure (default) or tpm (the guest must have a TPM and
+#   IMA; tests/provision/tpm_enrol.sh is run first).
+set -u
+case=$1 build=$2 backend=${3:-dev-insecure}
+here=$(cd "$(dirname "$0")" && pwd)
+loader=$build/loader/ara-loader
+provision=$build/services/ara-provision
+app=$build/tests/provision/provision_app
+tools=$build/tests/provision
+tmp=$(mktemp -d) || exit 1
+server=
+cleanup() {
+	[ -n "$server" ] && kill "$server" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "provision[$case]: FAILED: $*"
+	echo "--- provisioner log"
+	cat "$tmp/server.log" 2>/dev/null
+	exit 1
+}
+
+secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+echo "media-key $secret" >"$tmp/secrets"
+
+# The evidence backend's environment for ara-loader's process.
+ara_env="ARA_EVIDENCE=$backend"
+if [ "$backend" = tpm ]; then
+	ara_env="$ara_env ARA_TPM_QUOTE=$build/services/evidence/ara-tpm-quote"
+	sh "$here/tpm_enrol.sh" "$build" "$tmp/ak.pem" || fail "enrolling the TPM's attestation key"
+fi
+
+digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+
+# write_policy BACKENDS MAX_AGE: the policy of the genuine App and libara.
+write_policy() {
+	m=$app.ara-manifest
+	{
+		for b in $1; do echo "backend $b"; done
+		echo "max-age $2"
+		echo "loader $(sha256sum "$loader" | cut -d' ' -f1)"
+		echo "libara $(digest_of libara "$m")"
+		echo "entry $(digest_of entry "$m")"
+		echo "app $(digest_of app "$m")"
+		echo "secrets secrets"
+		if [ -f "$tmp/ak.pem" ]; then echo "tpm-ak ak.pem"; fi
+		if [ "${3:-}" = unused-ak ]; then echo "tpm-ak $here/unused-ak.pem"; fi
+	} >"$tmp/policy"
+}
+
+# start_server SESSIONS [LISTEN...]: the provisioner, serving that many sessions.
+start_server() {
+	n=$1
+	shift
+	[ $# -gt 0 ] || set -- --unix "$tmp/sock"
+	"$provision" --policy "$tmp/policy" --sessions "$n" --log "$tmp/server.log" "$@" &
+	server=$!
+}
+
+# run_app [--manifest M] [--app A] MODE ARGS...: provision_app under ara-loader.
+run_app() {
+	manifest=$app.ara-manifest the_app=$app
+	while :; do
+		case $1 in
+		--manifest) manifest=$2; shift 2 ;;
+		--app) the_app=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	env $ara_env "$loader" --manifest "$manifest" "$the_app" "$@" >"$tmp/app.out" 2>&1
+	app_status=$?
+	sed 's/^/  app: /' "$tmp/app.out"
+}
+
+# finish: the provisioner served its sessions and exited 0 (within 60 s:
+# if the App never came, the provisioner would wait for it for ever).
+finish() {
+	for _ in $(seq 600); do
+		kill -0 "$server" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$server" 2>/dev/null; then
+		sed 's/^/  provisioner: /' "$tmp/server.log"
+		fail "ara-provision is still waiting for a session after 60 s"
+	fi
+	wait "$server" || fail "ara-provision exited with status $?"
+	server=
+	sed 's/^/  provisioner: /' "$tmp/server.log"
+}
+
+expect_log() { grep -q -- "$1" "$tmp/server.log" || fail "the provisioner's log has no '$1'"; }
+expect_app() { grep -q -- "$1" "$tmp/app.out" || fail "the App did not print '$1'"; }
+expect_status() { [ "$app_status" = "$1" ] || fail "the App exited with $app_status, not $1"; }
+
+# refused REASON CODE MODE ARGS...: one session that must be refused.
+refused() {
+	reason=$1 code=$2
+	shift 2
+	start_server 1
+	run_app "$@"
+	finish
+	expect_log "refused ($reason)"
+	expect_app "refused $code "
+	expect_status 0
+	echo "ara-evidence: provision $case: refused ($reason), as the policy requires: $(sed -n 's/.*refused ([a-z]*): //p' "$tmp/server.log")"
+}
+
+# variant_manifest APP LIBARA OUT: a manifest for a one-byte variant.
+variant_manifest() {
+	"$build/loader/ara-manifest" --libara "$2" --entry "$build/entry/libara-entry.so" \
+		--app "$1" -o "$3" >/dev/null || fail "ara-manifest"
+}
+
+case $case in
+deliver)
+	write_policy "$backend" 300
+	start_server 1
+	run_app fetch "$tmp/sock" media-key "ARA provisioning test message"
+	finish
+	expect_status 0
+	expect_log "delivered 'media-key' (32 bytes)"
+	want=$("$tools/hmac_sha256" "$secret" "ARA provisioning test message")
+	expect_app "secret 'media-key', 32 bytes"
+	expect_app "hmac $want"
+	echo "ara-evidence: provision deliver ($backend): the App's HMAC through ARA matches the provisioned secret's, computed outside ARA"
+	;;
+tcp)
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null
+	write_policy "$backend" 300
+	start_server 1 --tcp 127.0.0.1:0
+	for _ in $(seq 100); do
+		port=$(sed -n 's/.*listening on tcp 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/server.log" 2>/dev/null)
+		[ -n "$port" ] && break
+		sleep 0.1
+	done
+	[ -n "$port" ] || fail "the provisioner names no TCP port"
+	run_app fetch "tcp:127.0.0.1:$port" media-key "over tcp"
+	finish
+	expect_status 0
+	expect_log "delivered 'media-key'"
+	expect_app "hmac $("$tools/hmac_sha256" "$secret" "over tcp")"
+	echo "ara-evidence: provision over TCP port $port: delivered"
+	;;
+scan)
+	write_policy "$backend" 300
+	start_server 1
+	run_app scan "$tmp/sock" media-key "$secret"
+	finish
+	expect_status 0
+	expect_log "delivered 'media-key'"
+	expect_app "the secret not found"
+	;;
+app-byte)
+	write_policy "$backend" 300
+	cp "$app" "$tmp/app"
+	"$tools/flip_byte" "$tmp/app" "ARA-PROVISION-APP-VARIANT:" || fail "flip_byte"
+	[ "$(cmp -l "$app" "$tmp/app" | wc -l)" = 1 ] || fail "the copy differs in more than one byte"
+	variant_manifest "$tmp/app" "$build/libara/libara.so" "$tmp/app.ara-manifest"
+	refused measurement 4 --manifest "$tmp/app.ara-manifest" --app "$tmp/app" \
+		fetch "$tmp/sock" media-key x
+	expect_log "the App measured"
+	;;
+libara-byte)
+	write_policy "$backend" 300
+	cp "$build/libara/libara.so" "$tmp/libara.so"
+	"$tools/flip_byte" "$tmp/libara.so" "ARA-DOM0-CANARY: if you can read this, DOM0 leake" ||
+		fail "flip_byte"
+	[ "$(cmp -l "$build/libara/libara.so" "$tmp/libara.so" | wc -l)" = 1 ] ||
+		fail "the copy differs in more than one byte"
+	variant_manifest "$app" "$tmp/libara.so" "$tmp/app.ara-manifest"
+	refused measurement 4 --manifest "$tmp/app.ara-manifest" fetch "$tmp/sock" media-key x
+	expect_log "libara measured"
+	;;
+stale)
+	write_policy "$backend" 2
+	refused stale 5 stale "$tmp/sock" media-key 5
+	;;
+replay)
+	write_policy "$backend" 300
+	start_server 2
+	run_app replay "$tmp/sock" media-key
+	finish
+	expect_status 0
+	expect_log "session 1 (.*): delivered"
+	expect_log "session 2 (.*): refused (session)"
+	expect_app "refused 6 "
+	echo "ara-evidence: provision replay: the first session's ATTEST, replayed in a second session, was refused"
+	;;
+relay-share) write_policy "$backend" 300; refused session 6 relay-share "$tmp/sock" media-key ;;
+unsigned-share) write_policy "$backend" 300; refused session 6 unsigned-share "$tmp/sock" media-key ;;
+other-instance) write_policy "$backend" 300; refused evidence 3 other-instance "$tmp/sock" media-key ;;
+dev-in-production)
+	write_policy tpm 300 unused-ak
+	refused backend 2 fetch "$tmp/sock" media-key x
+	expect_log "dev-insecure backend"
+	;;
+no-secret) write_policy "$backend" 300; refused secret 7 fetch "$tmp/sock" other-key x ;;
+truncated | oversized | random)
+	write_policy "$backend" 300
+	start_server 2
+	run_app "$case" "$tmp/sock" media-key
+	expect_app "refused 1 "
+	# The provisioner lives on: the next session is served.
+	run_app fetch "$tmp/sock" media-key after
+	finish
+	expect_log "session 1 (.*): refused (malformed)"
+	expect_log "session 2 (.*): delivered"
+	echo "ara-evidence: provision $case ATTEST: refused (malformed: $(sed -n 's/.*refused (malformed): //p' "$tmp/server.log")); the next session was served"
+	;;
+open-tpm)
+	# App code opens no TPM, by its name or by a node of its own.
+	for dev in /dev/tpmrm0 /dev/tpm0; do
+		run_app open-tpm "$dev"
+		expect_status 0
+		[ "$(grep -c ': Permission denied$' "$tmp/app.out")" = 2 ] ||
+			fail "App code's opens of $dev were not both refused with EACCES"
+	done
+	echo "ara-evidence: provision open-tpm: App code's opens of /dev/tpmrm0, /dev/tpm0 and nodes of its own for them were refused (EACCES)"
+	;;
+*)
+	echo "provision.sh: no case '$case'"
+	exit 2
+	;;
+esac
+echo "provision[$case]: passed"

@@ -1,0 +1,428 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * An ARA App that provisions a secret, and the attacks a compromised App
+ * (or a relay it works with) can make on provisioning. tests/provision/
+ * provision.sh runs it against ara-provision and checks both sides.
+ *
+ *   provision_app fetch SOCK NAME MSG        the secret; then its HMAC of MSG
+ *   provision_app scan SOCK NAME SECRETHEX   the secret; then search every
+ *                                            byte the App can read for it
+ *   provision_app stale SOCK NAME SECONDS    wait, then fetch
+ *   provision_app replay SOCK NAME           a second session with the
+ *                                            first one's ATTEST
+ *   provision_app relay-share SOCK NAME      ATTEST with the relay's own key
+ *                                            share in place of ARA's
+ *   provision_app unsigned-share SOCK NAME   ... and signed by the relay's key
+ *   provision_app other-instance SOCK NAME   ... instance key replaced too
+ *   provision_app truncated|oversized|random SOCK NAME
+ *                                            malformed ATTESTs
+ *   provision_app open-tpm DEVICE            App code opens the TPM, by its
+ *                                            path and by a node of its own
+ *
+ * SOCK is a Unix socket path or tcp:HOST:PORT. Prints "provision-app:
+ * delivered", "provision-app: refused CODE (TEXT)" or "BREACH ..." (the
+ * attack got what it must not); exit 0 unless something failed to run.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ara/provision.h"
+#include "binding.h"
+#include "client.h"
+#include "hpke.h"
+#include "p256.h"
+#include "wire.h"
+
+#define REPLY_MAX 2048
+
+/* provision.sh makes a one-byte variant of this App by changing the digit. */
+__attribute__((used)) static const char variant_mark[] = "ARA-PROVISION-APP-VARIANT:0";
+
+__attribute__((noreturn)) static void die(const char *what)
+{
+	fprintf(stderr, "provision-app: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* Connects, retrying for 20 s while the provisioner starts. */
+static int connect_to(const char *spec)
+{
+	for (int tries = 0; tries < 200; tries++) {
+		int fd;
+
+		if (strncmp(spec, "tcp:", 4) == 0) {
+			struct sockaddr_in sa = { .sin_family = AF_INET };
+			const char *colon = strrchr(spec + 4, ':');
+			char host[64];
+
+			if (!colon || colon - (spec + 4) >= (long)sizeof(host))
+				die("bad tcp:HOST:PORT");
+			snprintf(host, sizeof(host), "%.*s", (int)(colon - (spec + 4)), spec + 4);
+			if (inet_pton(AF_INET, host, &sa.sin_addr) != 1)
+				die("bad tcp host");
+			sa.sin_port = htons((uint16_t)atoi(colon + 1));
+			fd = socket(AF_INET, SOCK_STREAM, 0);
+			if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+				return fd;
+		} else {
+			struct sockaddr_un sa = { .sun_family = AF_UNIX };
+
+			snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", spec);
+			fd = socket(AF_UNIX, SOCK_STREAM, 0);
+			if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+				return fd;
+		}
+		if (fd >= 0)
+			close(fd);
+		usleep(100000);
+	}
+	die("connect");
+}
+
+static void send_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w <= 0)
+			die("send");
+		p += w;
+		n -= (size_t)w;
+	}
+}
+
+static void print_hex(const char *label, const uint8_t *p, size_t n)
+{
+	printf("provision-app: %s ", label);
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
+/* The provisioner's answer: "refused", or "delivered" (to whom it may concern). */
+static int report_reply(const uint8_t *reply, long len)
+{
+	struct ara_wire_refuse f;
+	struct ara_wire_deliver d;
+
+	if (len > 0 && ara_wire_decode_refuse(reply, (size_t)len, &f) == ARA_WIRE_OK) {
+		printf("provision-app: refused %u (%.*s)\n", f.code, (int)f.text_len, f.text);
+		return 0;
+	}
+	if (len > 0 && ara_wire_decode_deliver(reply, (size_t)len, &d) == ARA_WIRE_OK) {
+		printf("BREACH: the provisioner delivered to a forged ATTEST\n");
+		return 1;
+	}
+	printf("provision-app: no reply the protocol knows (%ld bytes)\n", len);
+	return 0;
+}
+
+static int fetch(const char *sock, const char *name, uint32_t *handle)
+{
+	struct ara_provision_refusal why;
+	int fd = connect_to(sock);
+	int st = ara_provision_fetch(fd, name, handle, &why);
+
+	close(fd);
+	if (st == ARA_E_REFUSED)
+		printf("provision-app: refused %u (%s)\n", why.code, why.text);
+	else if (st != ARA_OK)
+		printf("provision-app: fetch failed: %s\n", ara_strerror(st));
+	else
+		printf("provision-app: delivered, handle %#x\n", *handle);
+	return st;
+}
+
+/* Uses the secret through ARA: its name and length, and an HMAC of msg. */
+static int use_secret(uint32_t handle, const char *msg)
+{
+	struct ara_secret_info_arg info = { .handle = handle };
+	struct ara_secret_hmac_arg h = { .msg = (uintptr_t)msg, .msg_len = (uint32_t)strlen(msg),
+					 .handle = handle };
+	int st;
+
+	if ((st = secure_call(ARA_FID_SECRET_INFO, &info)) != ARA_OK ||
+	    (st = secure_call(ARA_FID_SECRET_HMAC, &h)) != ARA_OK) {
+		printf("provision-app: using the secret failed: %s\n", ara_strerror(st));
+		return 1;
+	}
+	printf("provision-app: secret '%.*s', %u bytes\n", (int)info.name_len, info.name,
+	       info.length);
+	print_hex("hmac", h.mac, sizeof(h.mac));
+	return 0;
+}
+
+static size_t unhex(const char *s, uint8_t *out, size_t cap)
+{
+	size_t n = strlen(s) / 2;
+
+	if (n > cap)
+		exit(2);
+	for (size_t i = 0; i < n; i++)
+		if (sscanf(s + 2 * i, "%2hhx", &out[i]) != 1)
+			exit(2);
+	return n;
+}
+
+/*
+ * Searches every byte the App can read for the secret: each mapping of
+ * /proc/self/maps, a page at a time, copied by the kernel into a pipe (a
+ * page the App's keys forbid comes back EFAULT instead of a fault). The
+ * last len - 1 bytes of a page stay in front of the next one, so a copy
+ * across a page boundary is found too.
+ */
+static int scan(const uint8_t *secret, size_t len)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi, readable = 0, refused = 0;
+	char line[512], perms[5];
+	int p[2], found = 0;
+	static uint8_t buf[1024 + 4096];
+
+	if (!maps || pipe(p) || len == 0 || len > 1024)
+		die("maps, pipe or secret");
+	while (fgets(line, sizeof(line), maps)) {
+		size_t carry = 0, have;
+
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) != 3 || perms[0] != 'r')
+			continue;
+		for (unsigned long a = lo; a < hi; a += 4096) {
+			if (write(p[1], (const void *)a, 4096) != 4096) {
+				refused++;
+				carry = 0;
+				continue;
+			}
+			if (read(p[0], buf + carry, 4096) != 4096)
+				die("read pipe");
+			readable++;
+			have = carry + 4096;
+			for (size_t i = 0; i + len <= have; i++)
+				if (memcmp(buf + i, secret, len) == 0) {
+					printf("BREACH: the secret is readable near %#lx\n", a);
+					found = 1;
+				}
+			carry = len - 1;
+			memmove(buf, buf + have - carry, carry);
+		}
+	}
+	fclose(maps);
+	printf("ara-evidence: provision scan: %lu App-readable pages searched, %lu refused by the kernel "
+	       "(pkeys), the secret %s\n",
+	       readable, refused, found ? "FOUND" : "not found");
+	return found;
+}
+
+/* One session by hand: the challenge, and ARA's ATTEST for it. */
+struct manual {
+	int fd;
+	uint8_t challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
+	uint8_t *attest;
+	uint32_t attest_len, session;
+};
+
+static void begin(struct manual *m, const char *sock, const char *name)
+{
+	struct ara_provision_begin_arg b = { 0 };
+	int st;
+
+	m->fd = connect_to(sock);
+	if (ara_provision_recv(m->fd, m->challenge, sizeof(m->challenge)) != sizeof(m->challenge))
+		die("no CHALLENGE");
+	m->attest = malloc(ARA_PROVISION_ATTEST_MAX);
+	if (!m->attest)
+		die("malloc");
+	b.challenge = (uintptr_t)m->challenge;
+	b.challenge_len = sizeof(m->challenge);
+	b.name = (uintptr_t)name;
+	b.name_len = (uint32_t)strlen(name);
+	b.attest = (uintptr_t)m->attest;
+	b.attest_cap = ARA_PROVISION_ATTEST_MAX;
+	st = secure_call(ARA_FID_PROVISION_BEGIN, &b);
+	if (st != ARA_OK) {
+		fprintf(stderr, "provision-app: PROVISION_BEGIN: %s\n", ara_strerror(st));
+		exit(1);
+	}
+	m->attest_len = b.attest_len;
+	m->session = b.session;
+}
+
+static long reply_of(int fd, uint8_t *reply)
+{
+	return ara_provision_recv(fd, reply, REPLY_MAX);
+}
+
+/* A key pair of the attacker's own, outside ARA. */
+static void own_key(uint8_t sk[ARA_HPKE_NSK], uint8_t pk[ARA_HPKE_NPK])
+{
+	uint8_t ikm[32];
+
+	if (getrandom(ikm, sizeof(ikm), 0) != sizeof(ikm) ||
+	    ara_hpke_derive_keypair(ikm, sizeof(ikm), sk, pk))
+		die("own key");
+}
+
+/*
+ * The relay's edits of a genuine ATTEST: its own key share, and then, as
+ * asked, its own signature over the session and its own instance key.
+ */
+static void substitute(struct manual *m, int resign, int instance)
+{
+	struct ara_wire_attest a;
+	uint8_t sk[ARA_HPKE_NSK], pk[ARA_HPKE_NPK], hash[32], sig[ARA_WIRE_SIG];
+
+	if (ara_wire_decode_attest(m->attest, m->attest_len, &a) != ARA_WIRE_OK)
+		die("ARA's ATTEST does not decode");
+	own_key(sk, pk);
+	memcpy((uint8_t *)a.share_pub, pk, ARA_WIRE_POINT);
+	if (instance)
+		memcpy((uint8_t *)a.instance_pub, pk, ARA_WIRE_POINT);
+	if (resign) {
+		if (ara_provision_session_hash(m->challenge, sizeof(m->challenge), m->attest,
+					       a.signed_len, hash) ||
+		    ara_p256_sign(sk, hash, sig))
+			die("signing");
+		ara_wire_attest_set_sig(m->attest, m->attest_len, sig);
+	}
+}
+
+static int relay(const char *sock, const char *name, int resign, int instance)
+{
+	struct manual m;
+	uint8_t reply[REPLY_MAX];
+
+	begin(&m, sock, name);
+	substitute(&m, resign, instance);
+	send_all(m.fd, m.attest, m.attest_len);
+	return report_reply(reply, reply_of(m.fd, reply));
+}
+
+static int replay(const char *sock, const char *name)
+{
+	struct manual first, second;
+	uint8_t reply[REPLY_MAX];
+	struct ara_provision_finish_arg f = { 0 };
+	long len;
+
+	begin(&first, sock, name);
+	send_all(first.fd, first.attest, first.attest_len);
+	len = reply_of(first.fd, reply);
+	f.reply = (uintptr_t)reply;
+	f.reply_len = len < 0 ? 0 : (uint32_t)len;
+	f.session = first.session;
+	printf("provision-app: first session: %s\n",
+	       ara_strerror(secure_call(ARA_FID_PROVISION_FINISH, &f)));
+	/* The second session's challenge is ignored; the first ATTEST goes instead. */
+	begin(&second, sock, name);
+	send_all(second.fd, first.attest, first.attest_len);
+	return report_reply(reply, reply_of(second.fd, reply));
+}
+
+static int malformed(const char *sock, const char *name, const char *kind)
+{
+	struct manual m;
+	uint8_t reply[REPLY_MAX], junk[300];
+
+	begin(&m, sock, name);
+	if (strcmp(kind, "truncated") == 0) {
+		send_all(m.fd, m.attest, m.attest_len / 2);
+	} else if (strcmp(kind, "oversized") == 0) {
+		/* A header announcing a body one byte over the largest message. */
+		uint32_t body = (512u << 10) + 1024u + 1u;
+
+		m.attest[8] = (uint8_t)(body >> 24);
+		m.attest[9] = (uint8_t)(body >> 16);
+		m.attest[10] = (uint8_t)(body >> 8);
+		m.attest[11] = (uint8_t)body;
+		send_all(m.fd, m.attest, m.attest_len);
+	} else {
+		if (getrandom(junk, sizeof(junk), 0) != sizeof(junk))
+			die("getrandom");
+		send_all(m.fd, junk, sizeof(junk));
+	}
+	shutdown(m.fd, SHUT_WR);
+	return report_reply(reply, reply_of(m.fd, reply));
+}
+
+/*
+ * With a TPM, App code could have it quote a binding of a key of its own
+ * (docs/provisioning.md): ARA refuses it the device under any name.
+ */
+static int open_tpm(const char *device)
+{
+	char alias[] = "/tmp/provision-app-tpmXXXXXX";
+	struct stat st;
+	int fd, breach = 0;
+
+	if (stat(device, &st) || !S_ISCHR(st.st_mode))
+		die("the TPM device (run in the TPM guest)");
+	fd = open(device, O_RDWR);
+	if (fd >= 0) {
+		printf("BREACH: App code opened %s\n", device);
+		breach = 1;
+	} else {
+		printf("provision-app: open %s: %s\n", device, strerror(errno));
+	}
+	/* The same device under a name of the App's choosing. */
+	if (!mkdtemp(alias))
+		die("mkdtemp");
+	strcat(alias, "/tpm");
+	if (mknod(alias, S_IFCHR | 0600, st.st_rdev))
+		die("mknod");
+	fd = open(alias, O_RDWR);
+	if (fd >= 0) {
+		printf("BREACH: App code opened the TPM as %s\n", alias);
+		breach = 1;
+	} else {
+		printf("provision-app: open %s (%u:%u): %s\n", alias, major(st.st_rdev),
+		       minor(st.st_rdev), strerror(errno));
+	}
+	return breach;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 2 ? argv[1] : "", *sock = argv[2], *name = argv[3];
+	uint8_t secret[1024];
+	uint32_t handle;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(mode, "fetch") == 0 && argc == 5)
+		return fetch(sock, name, &handle) == ARA_OK ? use_secret(handle, argv[4]) : 0;
+	if (strcmp(mode, "scan") == 0 && argc == 5) {
+		size_t len = unhex(argv[4], secret, sizeof(secret));
+
+		if (fetch(sock, name, &handle) != ARA_OK || use_secret(handle, "scan"))
+			return 1;
+		return scan(secret, len);
+	}
+	if (strcmp(mode, "stale") == 0 && argc == 5) {
+		sleep((unsigned)atoi(argv[4]));
+		fetch(sock, name, &handle);
+		return 0;
+	}
+	if (strcmp(mode, "replay") == 0 && argc == 4)
+		return replay(sock, name);
+	if (strcmp(mode, "relay-share") == 0 && argc == 4)
+		return relay(sock, name, 0, 0);
+	if (strcmp(mode, "unsigned-share") == 0 && argc == 4)
+		return relay(sock, name, 1, 0);
+	if (strcmp(mode, "other-instance") == 0 && argc == 4)
+		return relay(sock, name, 1, 1);
+	if ((strcmp(mode, "truncated") == 0 || strcmp(mode, "oversized") == 0 ||
+	     strcmp(mode, "random") == 0) && argc == 4)
+		return malformed(sock, name, mode);
+	if (strcmp(mode, "open-tpm") == 0 && argc == 3)
+		return open_tpm(argv[2]);
+	fprintf(stderr, "usage: see the comment at the top of provision_app.c\n");
+	return 2;
+}
