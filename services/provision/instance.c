@@ -78,6 +78,19 @@ void ara_provision_init(char **envp)
 
 	if (!backend)
 		return;
+	if (strcmp(backend, "tpm") == 0 && ara_boot_block.svc_page) {
+		/*
+		 * An image started by execve from an ARA App keeps its
+		 * ancestors' filters, which would stop ara-tpm-quote's own
+		 * system calls: no instance here (PROVISION_BEGIN says so).
+		 */
+		struct ara_msg m = { .len = 0 };
+
+		ara_msg_str(&m, "ara: no tpm evidence in a program started by execve from an ARA App; "
+				"provisioning is not available in it\n");
+		ara_msg_emit(&m);
+		return;
+	}
 	in = ara_dom0_calloc(1, sizeof(*in));
 	if (!in)
 		ara_fatal("no DOM0 memory for the provisioning instance", 0);
