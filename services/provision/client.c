@@ -88,17 +88,20 @@ int ara_provision_fetch(int fd, const char *name, uint32_t *handle,
 	b.attest = (uintptr_t)attest;
 	b.attest_cap = ARA_PROVISION_ATTEST_MAX;
 	st = secure_call(ARA_FID_PROVISION_BEGIN, &b);
-	if (st == ARA_OK && send_all(fd, attest, b.attest_len))
-		st = ARA_E_BADMSG;
-	free(attest);
-	if (st != ARA_OK)
+	if (st != ARA_OK) {
+		free(attest);
 		return st;
-	len = ara_provision_recv(fd, reply, sizeof(reply));
+	}
+	/* Unsent, the session still ends in ARA: FINISH with no reply below. */
+	len = send_all(fd, attest, b.attest_len) ? -1 : ara_provision_recv(fd, reply, sizeof(reply));
+	free(attest);
 	f.session = b.session;
 	f.reply = (uintptr_t)reply;
 	f.reply_len = len < 0 ? 0 : (uint32_t)len;
-	/* FINISH even on a bad reply: it ends the session in ARA. */
+	/* FINISH even without a good reply: it ends the session in ARA. */
 	st = secure_call(ARA_FID_PROVISION_FINISH, &f);
+	if (len < 0 && st == ARA_E_BADMSG)
+		return ARA_E_BADMSG;
 	if (st == ARA_E_REFUSED)
 		describe(reply, (size_t)len, refusal);
 	if (st == ARA_OK)

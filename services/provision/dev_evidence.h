@@ -6,7 +6,7 @@
  * anyone can make evidence that verifies: it proves nothing about the
  * platform. It exists so that provisioning can be built and tested on a
  * machine without a TPM; the provisioner refuses it unless its policy says
- * `allow-dev-insecure-evidence yes` (services/provision/server/policy.c).
+ * `backend dev-insecure` (services/provision/server/policy.c).
  *
  * Evidence: "ARAD", u16 version 1, u16 0, then an ECDSA P-256 signature
  * (r || s) over SHA-256(ARA_DEV_INSECURE_LABEL, NUL, binding).

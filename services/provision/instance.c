@@ -124,17 +124,34 @@ static uint32_t next_id(struct ara_instance *in, size_t i)
 	return in->generation << 8 | (uint32_t)(i + 1);
 }
 
+/* Wipes what a session slot holds, but not its state (the lock holder's). */
+static void wipe_session(struct ara_session *s)
+{
+	ara_memzero((uint8_t *)s + sizeof(s->state), sizeof(*s) - sizeof(s->state));
+}
+
 struct ara_session *ara_session_claim(struct ara_instance *in)
 {
-	struct ara_session *found = NULL;
+	struct ara_session *found = NULL, *oldest = NULL;
+	size_t at = 0;
 
 	ara_live_lock(&ara_live->provision_lock);
 	for (size_t i = 0; i < ARA_PROVISION_SESSIONS && !found; i++) {
-		if (in->sessions[i].state == ARA_SLOT_FREE) {
-			found = &in->sessions[i];
-			found->state = ARA_SLOT_BUSY;
-			found->id = next_id(in, i);
-		}
+		struct ara_session *s = &in->sessions[i];
+
+		if (s->state == ARA_SLOT_FREE)
+			found = s, at = i;
+		else if (s->state == ARA_SLOT_ACTIVE && (!oldest || s->begun < oldest->begun))
+			oldest = s, at = i;
+	}
+	if (!found && oldest) {
+		found = oldest;
+		wipe_session(found);
+	}
+	if (found) {
+		found->state = ARA_SLOT_BUSY;
+		found->id = next_id(in, at);
+		found->begun = ++in->sessions_begun;
 	}
 	ara_live_unlock(&ara_live->provision_lock);
 	return found;
@@ -157,9 +174,8 @@ struct ara_session *ara_session_take(struct ara_instance *in, uint32_t id)
 
 void ara_session_release(struct ara_instance *in, struct ara_session *s, enum ara_slot_state to)
 {
-	/* All but the state (which only the lock's holder changes): the share's key too. */
 	if (to == ARA_SLOT_FREE)
-		ara_memzero((uint8_t *)s + sizeof(s->state), sizeof(*s) - sizeof(s->state));
+		wipe_session(s); /* the share's key with the rest */
 	ara_live_lock(&ara_live->provision_lock);
 	s->state = to;
 	ara_live_unlock(&ara_live->provision_lock);

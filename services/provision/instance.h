@@ -28,6 +28,7 @@ enum ara_slot_state {
 struct ara_session {
 	uint32_t state; /* enum ara_slot_state; first: release wipes what follows */
 	uint32_t id;	/* generation << 8 | slot + 1: never 0, never reused soon */
+	uint64_t begun; /* order of PROVISION_BEGINs: the oldest goes first when all are taken */
 	uint8_t share_sk[ARA_HPKE_NSK];
 	uint8_t info[ARA_HPKE_INFO_BYTES];
 	uint8_t name[ARA_WIRE_NAME_MAX];
@@ -52,6 +53,7 @@ struct ara_instance {
 	uint8_t *evidence; /* on the DOM0 heap */
 	size_t evidence_len;
 	uint32_t generation; /* for ids and handles */
+	uint64_t sessions_begun;
 	struct ara_session sessions[ARA_PROVISION_SESSIONS];
 	struct ara_secret secrets[ARA_PROVISION_SECRETS];
 };
@@ -70,7 +72,9 @@ struct ara_instance *ara_instance(void);
  * The session and secret tables, under the instance lock: a call claims a
  * free slot (FREE -> BUSY, with a fresh id) or takes an active one by id
  * (ACTIVE -> BUSY), works on it without the lock, and releases it (to
- * ACTIVE or FREE; FREE wipes it). NULL: all slots in use, or no such id.
+ * ACTIVE or FREE; FREE wipes it). With every session slot taken, a claim
+ * ends the oldest session awaiting FINISH (an App that never finishes
+ * cannot lock itself out). NULL: all slots busy in calls, or no such id.
  */
 struct ara_session *ara_session_claim(struct ara_instance *in);
 struct ara_session *ara_session_take(struct ara_instance *in, uint32_t id);

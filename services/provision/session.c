@@ -16,6 +16,10 @@
 /* The largest reply FINISH reads: a DELIVER with the largest secret. */
 #define REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT)
 #define CHALLENGE_LEN (ARA_WIRE_HEADER + ARA_WIRE_NONCE)
+/* An ATTEST body but for its name and evidence (wire.h, docs/provisioning.md). */
+#define ARA_ATTEST_FIXED                                                                      \
+	(1u + 3u + 8u + ARA_WIRE_POINT + 5u * ARA_WIRE_SHA256 + ARA_WIRE_POINT + 1u + 4u +   \
+	 ARA_WIRE_SIG)
 
 /* The ATTEST for a session, in a DOM0 buffer; signed by the instance key. */
 static enum ara_status write_attest(const struct ara_instance *in, struct ara_session *s,
@@ -51,7 +55,8 @@ static enum ara_status fill_session(const struct ara_instance *in, struct ara_se
 				    struct ara_provision_begin_arg *a, const uint8_t *challenge)
 {
 	uint8_t ikm[32], share_pub[ARA_HPKE_NPK];
-	size_t cap = ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX, len = 0;
+	/* The message's exact size: the DOM0 heap is shared by every service. */
+	size_t cap = ARA_WIRE_HEADER + ARA_ATTEST_FIXED + s->name_len + in->evidence_len, len = 0;
 	uint8_t *msg;
 	enum ara_status st;
 	int r;

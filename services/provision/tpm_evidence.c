@@ -5,6 +5,7 @@
 
 #include "dom0/boot.h"
 #include "dom0/dom0.h"
+#include "dom0/mem.h"
 #include "dom0/sys.h"
 #include "tpm_evidence.h"
 #include "wire.h"
@@ -15,7 +16,13 @@
 #define SOCK_CLOEXEC O_CLOEXEC
 #define MSG_NOSIGNAL 0x4000
 #define SHUT_WR 1
+#define SOL_SOCKET 1
+#define SO_RCVTIMEO 20 /* arm64: SO_RCVTIMEO_OLD, a struct timeval */
 #define EINTR 4
+#define EAGAIN 11
+
+/* Seconds ara-tpm-quote may take between two reads: a quote takes well under one. */
+#define QUOTE_TIMEOUT 60
 
 /*
  * The child: the socket as its stdin and stdout, no other descriptor of
@@ -26,8 +33,10 @@ __attribute__((noreturn)) static void run_child(long sock, const char *path)
 {
 	char *const argv[] = { (char *)"ara-tpm-quote", (char *)"quote", NULL };
 	char *const envp[] = { NULL };
+	/* Above 2 first: the socket may itself be 0 or 1 if those were closed. */
+	long fd = ara_sys3(__NR_fcntl, sock, F_DUPFD, 3);
 
-	if (ara_sys3(__NR_dup3, sock, 0, 0) == 0 && ara_sys3(__NR_dup3, sock, 1, 0) == 1 &&
+	if (fd >= 3 && ara_sys3(__NR_dup3, fd, 0, 0) == 0 && ara_sys3(__NR_dup3, fd, 1, 0) == 1 &&
 	    ara_sys3(__NR_close_range, 3, ~0u, 0) == 0)
 		ara_sys3(__NR_execve, path, argv, envp);
 	ara_sys_exit_group(127);
@@ -47,16 +56,26 @@ static void send_all(long sock, const uint8_t *p, size_t n)
 	}
 }
 
-/* Everything the child writes, up to ARA_WIRE_EVIDENCE_MAX bytes. */
-static size_t read_all(long sock, uint8_t *buf)
+/*
+ * Everything the child writes, up to ARA_WIRE_EVIDENCE_MAX bytes, each read
+ * within QUOTE_TIMEOUT seconds (a hung TPM must not hang the start).
+ */
+static size_t read_all(long sock, long pid, uint8_t *buf)
 {
+	const struct { long sec, usec; } timeout = { QUOTE_TIMEOUT, 0 };
 	size_t len = 0;
 
+	if (ara_sys5(__NR_setsockopt, sock, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof(timeout)))
+		ara_fatal("setting a timeout on ara-tpm-quote's socket failed", 0);
 	for (;;) {
 		long r = ara_sys3(__NR_read, sock, buf + len, ARA_WIRE_EVIDENCE_MAX + 1 - len);
 
 		if (r == -EINTR)
 			continue;
+		if (r == -EAGAIN) {
+			ara_sys2(__NR_kill, pid, SIGKILL);
+			ara_fatal("ara-tpm-quote made no evidence in time (seconds)", QUOTE_TIMEOUT);
+		}
 		if (r < 0)
 			ara_fatal("reading ara-tpm-quote's evidence failed", r);
 		if (r == 0)
@@ -87,7 +106,7 @@ void ara_tpm_evidence(char **envp, const uint8_t binding[32], uint8_t **evidence
 	const char *path = ara_env_get(envp, "ARA_TPM_QUOTE");
 	int sv[2];
 	long pid, r;
-	uint8_t *buf;
+	uint8_t *buf, *exact;
 
 	if (!path || path[0] != '/')
 		ara_fatal("ARA_EVIDENCE=tpm needs ARA_TPM_QUOTE, the absolute path of ara-tpm-quote", 0);
@@ -106,10 +125,16 @@ void ara_tpm_evidence(char **envp, const uint8_t binding[32], uint8_t **evidence
 	send_all(sv[0], binding, 32);
 	if (ara_sys2(__NR_shutdown, sv[0], SHUT_WR) != 0)
 		ara_fatal("shutdown of the socket to ara-tpm-quote failed", 0);
-	*len = read_all(sv[0], buf);
+	*len = read_all(sv[0], pid, buf);
 	ara_sys1(__NR_close, sv[0]);
 	reap(pid);
 	if (*len == 0)
 		ara_fatal("ara-tpm-quote wrote no evidence", 0);
-	*evidence = buf;
+	/* Kept at its size: the DOM0 heap is shared by every service. */
+	exact = ara_dom0_calloc(1, *len);
+	if (!exact)
+		ara_fatal("no DOM0 memory for the tpm evidence", (long)*len);
+	memcpy(exact, buf, *len);
+	ara_dom0_free(buf);
+	*evidence = exact;
 }

@@ -38,8 +38,10 @@
 /*
  * PROVISION_BEGIN: ARA checks the CHALLENGE, makes a fresh key share,
  * signs it with the instance key over this session, and writes the ATTEST
- * message. ARA_E_BADMSG: the challenge does not decode; ARA_E_BUSY: all
- * sessions are in use; ARA_E_INVAL: a bad name or too small a buffer.
+ * message. With ARA_PROVISION_SESSIONS sessions unfinished, it ends the
+ * oldest. ARA_E_BADMSG: the challenge does not decode; ARA_E_BUSY: every
+ * session is inside a call right now; ARA_E_INVAL: a bad name or too small
+ * a buffer.
  */
 struct ara_provision_begin_arg {
 	uint64_t challenge;	/* in: the provisioner's CHALLENGE message */

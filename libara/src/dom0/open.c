@@ -13,10 +13,12 @@
  * name another file whatever happens to the path meanwhile. A file the App
  * creates is made with O_EXCL, so it is new, and procfs makes no files.
  *
- * App code may not open a TPM either (character devices of the kernel's
- * "tpm" and "tpmrm" drivers, whatever their path): with one, it could have
- * the TPM quote a binding of its own key, and the tpm evidence backend
- * rests on only ARA asking (docs/provisioning.md).
+ * App code may not open a TPM either (whatever the path): with one, it
+ * could have the TPM quote a binding of its own key, and the tpm evidence
+ * backend rests on only ARA asking (docs/provisioning.md). Linux numbers
+ * them (drivers/char/tpm/tpm-chip.c, tpm-interface.c): /dev/tpm0 is the
+ * misc device 10:224; every other tpmN and every tpmrmN has the major of
+ * the one "tpm" region in /proc/devices.
  */
 #include <asm/statfs.h>
 #include <linux/fcntl.h>
@@ -41,8 +43,11 @@
 #define ARA_PATH_MAX 4096u
 #define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
 
-/* The majors of the TPM drivers' character devices (0: none registered). */
-static uint32_t tpm_majors[2];
+#define MISC_MAJOR 10u
+#define TPM_MINOR 224u /* /dev/tpm0 (include/linux/miscdevice.h) */
+
+/* The major of the TPM driver's character devices (0: none registered). */
+static uint32_t tpm_major;
 
 /* "  NNN name" of /proc/devices: NNN if name is the word given, else 0. */
 static uint32_t major_of(const char *line, size_t len, const char *name)
@@ -82,10 +87,8 @@ void ara_open_init(void)
 			continue;
 		if (i - start >= 14 && memcmp(text + start, "Block devices:", 14) == 0)
 			break;
-		if (!tpm_majors[0])
-			tpm_majors[0] = major_of(text + start, i - start, "tpm");
-		if (!tpm_majors[1])
-			tpm_majors[1] = major_of(text + start, i - start, "tpmrm");
+		if (!tpm_major)
+			tpm_major = major_of(text + start, i - start, "tpm");
 		start = i + 1;
 	}
 }
@@ -98,8 +101,8 @@ static int is_tpm(long probe)
 		return 1;
 	if ((stx.stx_mode & S_IFMT) != S_IFCHR)
 		return 0;
-	return (tpm_majors[0] && stx.stx_rdev_major == tpm_majors[0]) ||
-	       (tpm_majors[1] && stx.stx_rdev_major == tpm_majors[1]);
+	return (tpm_major && stx.stx_rdev_major == tpm_major) ||
+	       (stx.stx_rdev_major == MISC_MAJOR && stx.stx_rdev_minor == TPM_MINOR);
 }
 
 /* Is the file behind an O_PATH descriptor one App code may not open? Fails closed. */

@@ -9,8 +9,8 @@
  *
  * It listens on every socket given (TCP port 0: one the kernel picks; the
  * "listening" line names it) and serves one session at a time, each with a
- * deadline (serve.h), so a peer that stalls delays the others by at most
- * that. --sessions N: exit after N sessions (for tests), with status 0.
+ * deadline for the peer's whole message (serve.h), so a peer that stalls
+ * or trickles delays the others by at most that. --sessions N: exit after N sessions (for tests), with status 0.
  * Every session ends with one log line, a refusal with its reason.
  */
 #define _GNU_SOURCE /* accept4 */
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -154,6 +155,9 @@ int main(int argc, char **argv)
 	}
 	if (!policy_path || n == 0 || optind != argc)
 		die("%s", "usage: ara-provision --policy FILE [--unix PATH]... [--tcp HOST:PORT]... [--sessions N] [--log FILE]");
+	/* The secrets are in this process from here on: no core dumps of it. */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
+		die("prctl(PR_SET_DUMPABLE): %s", strerror(errno));
 	if (ara_policy_load(policy_path, &policy, why, sizeof(why)))
 		die("policy: %s", why);
 	signal(SIGPIPE, SIG_IGN);

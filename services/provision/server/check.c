@@ -54,6 +54,14 @@ static const char *backend_name(uint8_t backend)
 	}
 }
 
+/* A file name from the device's IMA log, made fit for a log line. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			*s = '?';
+}
+
 static void hex8(char out[17], const uint8_t *d)
 {
 	for (int i = 0; i < 8; i++)
@@ -130,11 +138,20 @@ static int check_evidence(const struct ara_policy *p, const struct ara_wire_atte
 	if (ara_tpm_verify(&p->tpm, a->evidence, a->evidence_len, binding, &claims, tpm_why,
 			   sizeof(tpm_why)))
 		return refuse(ARA_REFUSE_EVIDENCE, why, cap, "tpm evidence: %s", tpm_why);
-	/* The quote proves the log; the log holds the policy's loader (tpm_verify.c). */
-	if (memcmp(claims.loader_sha256, a->digests.loader, ARA_WIRE_SHA256) != 0)
+	/*
+	 * The quote proves the log, and the log holds the policy's loader
+	 * (tpm_verify.c); the instance must name that loader too.
+	 */
+	if (memcmp(claims.loader_sha256, a->digests.loader, ARA_WIRE_SHA256) != 0) {
+		char named[17];
+
+		hex8(named, a->digests.loader);
+		printable(claims.loader_path);
 		return refuse(ARA_REFUSE_MEASUREMENT, why, cap,
-			      "the loader IMA measured (%s) is not the one the instance names",
-			      claims.loader_path);
+			      "the instance names ara-loader sha256 %s..., not the one IMA measured "
+			      "and the policy expects (%s)",
+			      named, claims.loader_path);
+	}
 	return 0;
 }
 

@@ -134,7 +134,7 @@ static int load_secrets(const struct where *pw, const char *arg, struct ara_poli
 	w.file = path;
 	w.line = 0;
 	for (line = strtok_r(text, "\n", &save); line && !r; line = strtok_r(NULL, "\n", &save)) {
-		char name[ARA_WIRE_NAME_MAX + 2], hex[2 * ARA_WIRE_SECRET_MAX + 2];
+		char name[ARA_WIRE_NAME_MAX + 2], hex[2 * ARA_WIRE_SECRET_MAX + 2], extra[2];
 		struct ara_policy_secret *s;
 		int fields;
 		long n;
@@ -142,7 +142,7 @@ static int load_secrets(const struct where *pw, const char *arg, struct ara_poli
 		w.line++;
 		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
 			continue;
-		fields = sscanf(line, "%65s %2049s", name, hex);
+		fields = sscanf(line, "%65s %2049s %1s", name, hex, extra);
 		if (fields != 2 || strlen(name) > ARA_WIRE_NAME_MAX ||
 		    !ara_wire_name_ok((const uint8_t *)name, strlen(name))) {
 			r = fail(&w, "expected 'NAME HEX' with NAME of [A-Za-z0-9._-]{1,64}");

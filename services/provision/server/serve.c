@@ -8,6 +8,7 @@
  * check of check.c has passed.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -27,7 +28,20 @@ struct session {
 	unsigned long id;
 	const char *peer;
 	FILE *log;
+	struct timespec deadline; /* for the peer's message, whole (CLOCK_MONOTONIC) */
 };
+
+/* Milliseconds left before the session's deadline, or 0. */
+static int ms_left(const struct session *s)
+{
+	struct timespec now;
+	long long ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(s->deadline.tv_sec - now.tv_sec) * 1000 +
+	     (s->deadline.tv_nsec - now.tv_nsec) / 1000000;
+	return ms <= 0 ? 0 : ms > 1000000 ? 1000000 : (int)ms;
+}
 
 static int random_bytes(uint8_t *out, size_t n)
 {
@@ -59,15 +73,26 @@ static int send_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Exactly n bytes; the count read before EOF or an error otherwise. */
-static size_t recv_all(int fd, uint8_t *p, size_t n)
+/*
+ * Exactly n bytes before the session's deadline; the count read before
+ * EOF, an error or the deadline otherwise. The deadline holds for the
+ * whole message, so a peer that trickles bytes gains no time.
+ */
+static size_t recv_all(const struct session *s, uint8_t *p, size_t n)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t r = recv(fd, p + got, n - got, 0);
+		struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+		int left = ms_left(s), ready = left ? poll(&pfd, 1, left) : 0;
+		ssize_t r;
 
-		if (r < 0 && errno == EINTR)
+		if (ready < 0 && errno == EINTR)
+			continue;
+		if (ready <= 0)
+			break;
+		r = recv(s->fd, p + got, n - got, MSG_DONTWAIT);
+		if (r < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (r <= 0)
 			break;
@@ -76,7 +101,22 @@ static size_t recv_all(int fd, uint8_t *p, size_t n)
 	return got;
 }
 
-/* Logs the refusal and tells the peer, if it still listens. */
+/* What the peer is told: the reason's kind, not the policy's values. */
+static const char *peer_text(int code)
+{
+	switch (code) {
+	case ARA_REFUSE_MALFORMED: return "the message does not decode";
+	case ARA_REFUSE_BACKEND: return "this evidence backend is not accepted";
+	case ARA_REFUSE_EVIDENCE: return "the evidence does not verify";
+	case ARA_REFUSE_MEASUREMENT: return "a measured digest is not the expected one";
+	case ARA_REFUSE_STALE: return "the evidence is too old";
+	case ARA_REFUSE_SESSION: return "the session signature does not verify";
+	case ARA_REFUSE_SECRET: return "no such secret";
+	default: return "the provisioner failed";
+	}
+}
+
+/* Logs the refusal and tells the peer its kind, if the peer still listens. */
 static int refuse(const struct session *s, int code, const char *why)
 {
 	uint8_t msg[ARA_WIRE_HEADER + 3 + ARA_WIRE_TEXT_MAX];
@@ -85,7 +125,8 @@ static int refuse(const struct session *s, int code, const char *why)
 	fprintf(s->log, "ara-provision: session %lu (%s): refused (%s): %s\n", s->id, s->peer,
 		ara_refusal_name(code), why);
 	fflush(s->log);
-	if (ara_wire_encode_refuse((uint16_t)code, why, msg, sizeof(msg), &len) == ARA_WIRE_OK)
+	if (ara_wire_encode_refuse((uint16_t)code, peer_text(code), msg, sizeof(msg), &len) ==
+	    ARA_WIRE_OK)
 		(void)send_all(s->fd, msg, len);
 	return code;
 }
@@ -101,7 +142,7 @@ static uint8_t *read_attest(const struct session *s, size_t *len)
 	char why[160];
 	int r;
 
-	got = recv_all(s->fd, header, sizeof(header));
+	got = recv_all(s, header, sizeof(header));
 	if (got < sizeof(header)) {
 		snprintf(why, sizeof(why), "the peer sent %zu bytes and closed or timed out", got);
 		refuse(s, ARA_REFUSE_MALFORMED, why);
@@ -125,10 +166,10 @@ static uint8_t *read_attest(const struct session *s, size_t *len)
 		return NULL;
 	}
 	memcpy(msg, header, sizeof(header));
-	got = recv_all(s->fd, msg + sizeof(header), total - sizeof(header));
+	got = recv_all(s, msg + sizeof(header), total - sizeof(header));
 	if (got < total - sizeof(header)) {
 		snprintf(why, sizeof(why),
-			 "truncated ATTEST: %zu of %zu bytes, then the peer closed or timed out",
+			 "truncated ATTEST: %zu of %zu bytes, then the peer closed or missed the deadline",
 			 got + sizeof(header), total);
 		refuse(s, ARA_REFUSE_MALFORMED, why);
 		free(msg);
@@ -180,7 +221,7 @@ static int deliver(const struct session *s, const uint8_t *challenge, size_t cha
 
 int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log)
 {
-	struct session s = { fd, id, peer, log };
+	struct session s = { fd, id, peer, log, { 0, 0 } };
 	uint8_t nonce[ARA_WIRE_NONCE], challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
 	const struct ara_policy_secret *secret = NULL;
 	struct ara_wire_attest a;
@@ -194,6 +235,8 @@ int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *
 		return refuse(&s, ARA_REFUSE_INTERNAL, "no random nonce");
 	if (send_all(fd, challenge, challenge_len))
 		return refuse(&s, ARA_REFUSE_MALFORMED, "the peer left before the CHALLENGE");
+	clock_gettime(CLOCK_MONOTONIC, &s.deadline);
+	s.deadline.tv_sec += ARA_SERVE_TIMEOUT;
 	attest = read_attest(&s, &attest_len);
 	if (!attest)
 		return ARA_REFUSE_MALFORMED;

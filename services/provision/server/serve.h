@@ -7,7 +7,7 @@
 
 #include "policy.h"
 
-/* Seconds a peer may take for its message before the session is dropped. */
+/* Seconds a peer has, from the CHALLENGE on, for its whole ATTEST. */
 #define ARA_SERVE_TIMEOUT 30
 
 /*
