@@ -219,6 +219,11 @@ truncated | oversized | random)
 	expect_log "session 2 (.*): delivered"
 	echo "ara-evidence: provision $case ATTEST: refused (malformed: $(sed -n 's/.*refused (malformed): //p' "$tmp/server.log")); the next session was served"
 	;;
+sessions)
+	run_app sessions
+	expect_status 0
+	expect_app "a fifth unfinished session ends the oldest"
+	;;
 open-tpm)
 	# App code opens no TPM, by its name or by a node of its own.
 	for dev in /dev/tpmrm0 /dev/tpm0; do

@@ -18,6 +18,8 @@
  *                                            malformed ATTESTs
  *   provision_app open-tpm DEVICE            App code opens the TPM, by its
  *                                            path and by a node of its own
+ *   provision_app sessions                   more sessions than ARA keeps,
+ *                                            and a forked child's (none)
  *
  * SOCK is a Unix socket path or tcp:HOST:PORT. Prints "provision-app:
  * delivered", "provision-app: refused CODE (TEXT)" or "BREACH ..." (the
@@ -36,6 +38,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ara/domains.h"
@@ -403,6 +406,70 @@ static int malformed(const char *sock, const char *name, const char *kind)
 	return report_reply(reply, reply_of(m.fd, reply));
 }
 
+static int begin_local(uint32_t *session)
+{
+	uint8_t nonce[ARA_WIRE_NONCE] = { 1 }, challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
+	static uint8_t attest[ARA_PROVISION_ATTEST_MAX];
+	struct ara_provision_begin_arg b = { 0 };
+	size_t len;
+	int st;
+
+	if (ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &len))
+		die("encode");
+	b.challenge = (uintptr_t)challenge;
+	b.challenge_len = (uint32_t)len;
+	b.name = (uintptr_t)"k";
+	b.name_len = 1;
+	b.attest = (uintptr_t)attest;
+	b.attest_cap = sizeof(attest);
+	st = secure_call(ARA_FID_PROVISION_BEGIN, &b);
+	*session = b.session;
+	return st;
+}
+
+static int finish_empty(uint32_t session)
+{
+	struct ara_provision_finish_arg f = { .session = session };
+
+	return secure_call(ARA_FID_PROVISION_FINISH, &f);
+}
+
+/* expect(WHAT, GOT, WANT): 1 and a line if GOT is not WANT. */
+static int expect(const char *what, int got, int want)
+{
+	printf("provision-app: %s: %s%s\n", what, ara_strerror(got), got == want ? "" : " (WRONG)");
+	return got != want;
+}
+
+/*
+ * ARA keeps ARA_PROVISION_SESSIONS unfinished sessions: one more BEGIN
+ * ends the oldest, whose FINISH then finds nothing; a FINISH ends its
+ * session whatever the reply. A forked child has no instance at all.
+ */
+static int sessions(void)
+{
+	uint32_t id[ARA_PROVISION_SESSIONS + 1];
+	int bad = 0, status;
+	pid_t child;
+
+	for (unsigned i = 0; i <= ARA_PROVISION_SESSIONS; i++)
+		bad |= expect("begin", begin_local(&id[i]), ARA_OK);
+	bad |= expect("finish of the oldest, ended by the fifth begin", finish_empty(id[0]),
+		      ARA_E_NOENT);
+	bad |= expect("finish of the second with no reply", finish_empty(id[1]), ARA_E_BADMSG);
+	bad |= expect("finish of the second again", finish_empty(id[1]), ARA_E_NOENT);
+	child = fork();
+	if (child == 0)
+		_exit(expect("begin in a forked child", begin_local(&id[0]), ARA_E_NO_EVIDENCE));
+	if (child < 0 || waitpid(child, &status, 0) != child)
+		die("fork");
+	bad |= !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+	printf("ara-evidence: provision sessions: %s\n",
+	       bad ? "WRONG" : "a fifth unfinished session ends the oldest; FINISH ends a session once; "
+			       "a forked child has no instance");
+	return bad;
+}
+
 /*
  * With a TPM, App code could have it quote a binding of a key of its own
  * (docs/provisioning.md): ARA refuses it the device under any name.
@@ -471,6 +538,8 @@ int main(int argc, char **argv)
 	if ((strcmp(mode, "truncated") == 0 || strcmp(mode, "oversized") == 0 ||
 	     strcmp(mode, "random") == 0) && argc == 4)
 		return malformed(sock, name, mode);
+	if (argc == 2 && strcmp(argv[1], "sessions") == 0)
+		return sessions();
 	if (strcmp(mode, "open-tpm") == 0 && argc == 3)
 		return open_tpm(argv[2]);
 	fprintf(stderr, "usage: see the comment at the top of provision_app.c\n");
