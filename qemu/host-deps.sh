@@ -75,8 +75,10 @@ host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-cert
 host_libs="libseccomp-dev libcapstone-dev libcmocka-dev libtss2-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libtss2-dev:arm64"
-# The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host.
+# The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host; the TPM
+# guest's kernel is built here (flex and bison come with QEMU's list).
 tpm="swtpm swtpm-tools"
+kernel_build="bc perl"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -93,6 +95,7 @@ install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
 install "QEMU build dependencies" $qemu_build
 install "the software TPM" $tpm
+install "the TPM guest's kernel build" $kernel_build
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

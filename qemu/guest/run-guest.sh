@@ -11,6 +11,11 @@
 #   --poe expect|absent  what the guest must find before it runs COMMAND
 #                       (default expect; absent is the control run on an
 #                       unpatched QEMU)
+#   --tpm               boot with a TPM 2.0: QEMU's tpm-tis-device backed by a
+#                       fresh swtpm, and the project's kernel
+#                       (build-tpm-kernel.sh) instead of Debian's, which has no
+#                       driver for it; the guest must find the TPM and IMA
+#                       measuring into it before it runs COMMAND (ara.tpm=expect)
 #   --timeout SECONDS   kill the guest after this long (default 600)
 #   --embed DIR         copy DIR (without .git) into the guest at the same
 #                       absolute path; repeatable. Symlinks are copied as
@@ -24,7 +29,7 @@
 #                       "match=hint #0x7e,trace=on" (see qemu/bench.sh)
 #
 # Exit status: COMMAND's, or 124 if the guest timed out, 125 if the guest
-# refused to run COMMAND (POE state not as expected) or ended without
+# refused to run COMMAND (POE or TPM state not as expected) or ended without
 # reporting a status (kernel panic, QEMU failure), 2 on a usage error.
 set -euo pipefail
 . "$(dirname "$0")/../lib/common.sh"
@@ -35,13 +40,14 @@ usage() {
 	exit 2
 }
 
-qemu=patched machine=virt poe=expect timeout=600 cwd=/ insn_log= plugin_args=
+qemu=patched machine=virt poe=expect tpm=no timeout=600 cwd=/ insn_log= plugin_args=
 embeds=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--qemu) qemu=${2:?}; shift 2 ;;
 	--machine) machine=${2:?}; shift 2 ;;
 	--poe) poe=${2:?}; shift 2 ;;
+	--tpm) tpm=yes; shift ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--embed)
 		[ -d "${2:?}" ] || die "--embed $2: not a directory"
@@ -80,9 +86,25 @@ esac
 [ -x "$qemu_bin" ] || die "not an executable QEMU: $qemu_bin"
 
 guest=$("$ARA_QEMU_DIR/guest/build-guest.sh")
+kernel=$guest/vmlinuz
+if [ $tpm = yes ]; then
+	need_cmd swtpm swtpm
+	kernel=$("$ARA_QEMU_DIR/guest/build-tpm-kernel.sh")/Image
+fi
 
 run=$(mktemp -d "${TMPDIR:-/tmp}/ara-guest.XXXXXX")
-trap 'rm -rf "$run"' EXIT
+swtpm_pid=
+# swtpm normally ends with QEMU (--terminate); this covers a QEMU that never
+# connected, and Ctrl-C.
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	if [ -n "$swtpm_pid" ]; then
+		kill "$swtpm_pid" 2>/dev/null || true
+		wait "$swtpm_pid" 2>/dev/null || true
+	fi
+	rm -rf "$run"
+}
+trap cleanup EXIT
 
 # The per-run overlay: /ara/run.sh plus the embedded directories. Linux
 # unpacks the cpio archives concatenated to the base initramfs over it.
@@ -109,10 +131,45 @@ fi
 cat "$guest/base.cpio" "$run/overlay.cpio" >"$run/initrd"
 info "initramfs: $(du -h "$guest/base.cpio" | cut -f1) base + $(du -h "$run/overlay.cpio" | cut -f1) overlay"
 
+append="console=ttyAMA0 quiet panic=-1 ara.poe=$poe"
 qemu_args=(-M "$machine_opt" -cpu max -smp 2 -m 2G
 	-nographic -no-reboot -nic none
-	-kernel "$guest/vmlinuz" -initrd "$run/initrd"
-	-append "console=ttyAMA0 quiet panic=-1 ara.poe=$poe")
+	-kernel "$kernel" -initrd "$run/initrd")
+if [ $tpm = yes ]; then
+	# A fresh TPM for every boot: its state (owner keys, persistent
+	# handles, NV) lives in $run and goes with it. Started in the
+	# background rather than with --daemon, so that it stays in this
+	# script's process group (a harness that kills the group stops it
+	# too); --terminate ends it when QEMU closes the control channel.
+	# No firmware sends TPM2_Startup (QEMU boots the kernel directly, and
+	# resets the TPM as it starts, so swtpm's --flags startup-clear would
+	# not last): the kernel does, after its first command fails, which it
+	# reports on the console as "A TPM error (256) occurred attempting the
+	# self test" (256: TPM_RC_INITIALIZE), followed by "starting up the
+	# TPM manually". Expected, not a fault.
+	sock="$run/swtpm.sock"
+	[ ${#sock} -lt 108 ] || die "the swtpm socket path is too long for a Unix socket: $sock (set TMPDIR shorter)"
+	mkdir "$run/tpm"
+	swtpm socket --tpm2 --tpmstate dir="$run/tpm" --ctrl type=unixio,path="$sock" \
+		--terminate </dev/null >"$run/swtpm.log" 2>&1 &
+	swtpm_pid=$!
+	# QEMU fails at once if the socket is not there yet.
+	for _ in $(seq 50); do
+		[ -S "$sock" ] && break
+		kill -0 "$swtpm_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if [ ! -S "$sock" ]; then
+		cat "$run/swtpm.log" >&2
+		die "swtpm did not start (its log is above)"
+	fi
+	info "swtpm $(swtpm --version 2>&1 | sed -n "s/^TPM emulator version \([^,]*\).*/\1/p"), pid $swtpm_pid"
+	qemu_args+=(-chardev "socket,id=chrtpm,path=$sock"
+		-tpmdev "emulator,id=tpm0,chardev=chrtpm"
+		-device "tpm-tis-device,tpmdev=tpm0")
+	append+=" ara.tpm=expect"
+fi
+qemu_args+=(-append "$append")
 if [ -n "$insn_log" ]; then
 	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin"
 	# inline=on counts with inline TCG ops instead of a callback per
@@ -120,7 +177,7 @@ if [ -n "$insn_log" ]; then
 	qemu_args+=(-plugin "$plugin,inline=on$plugin_args" -d plugin -D "$insn_log")
 fi
 
-step "booting the guest: $qemu_bin -M $machine_opt (timeout ${timeout}s)"
+step "booting the guest: $qemu_bin -M $machine_opt$([ $tpm = no ] || echo ' with a TPM') (timeout ${timeout}s)"
 t0=$(date +%s)
 set +e
 # stdin is not the terminal: QEMU would otherwise switch it to raw mode.
@@ -134,6 +191,11 @@ set -e
 
 ran=$(( $(date +%s) - t0 ))
 info "guest ran for ${ran}s"
+# swtpm logs only errors: anything in its log is worth seeing.
+if [ $tpm = yes ] && [ -s "$run/swtpm.log" ]; then
+	printf 'run-guest: swtpm logged:\n' >&2
+	sed 's/^/    /' "$run/swtpm.log" >&2
+fi
 # timeout(1) exits 124 after SIGTERM, 137 if it had to SIGKILL QEMU later
 # (which an OOM kill also gives, but sooner).
 if [ "$qemu_status" = 124 ] || { [ "$qemu_status" = 137 ] && [ "$ran" -ge "$timeout" ]; }; then
