@@ -1,53 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The App's side of provisioning (client.h). */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 
 #include "client.h"
+#include "sockio.h"
 #include "wire.h"
 
 #define REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + 16u)
-
-static int recv_exact(int fd, uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t r = recv(fd, p, n, 0);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-static int send_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 long ara_provision_recv(int fd, uint8_t *buf, unsigned long cap)
 {
 	uint8_t type;
 	size_t total;
 
-	if (cap < ARA_WIRE_HEADER || recv_exact(fd, buf, ARA_WIRE_HEADER) ||
+	if (cap < ARA_WIRE_HEADER || ara_recv_exact(fd, buf, ARA_WIRE_HEADER) ||
 	    ara_wire_peek(buf, ARA_WIRE_HEADER, &type, &total) != ARA_WIRE_OK || total > cap ||
-	    recv_exact(fd, buf + ARA_WIRE_HEADER, total - ARA_WIRE_HEADER))
+	    ara_recv_exact(fd, buf + ARA_WIRE_HEADER, total - ARA_WIRE_HEADER))
 		return -1;
 	return (long)total;
 }
@@ -93,7 +62,7 @@ int ara_provision_fetch(int fd, const char *name, uint32_t *handle,
 		return st;
 	}
 	/* Unsent, the session still ends in ARA: FINISH with no reply below. */
-	len = send_all(fd, attest, b.attest_len) ? -1 : ara_provision_recv(fd, reply, sizeof(reply));
+	len = ara_send_all(fd, attest, b.attest_len) ? -1 : ara_provision_recv(fd, reply, sizeof(reply));
 	free(attest);
 	f.session = b.session;
 	f.reply = (uintptr_t)reply;

@@ -47,6 +47,7 @@
 #include "client.h"
 #include "hpke.h"
 #include "p256.h"
+#include "sockio.h"
 #include "wire.h"
 
 #define REPLY_MAX 2048
@@ -97,14 +98,8 @@ static int connect_to(const char *spec)
 
 static void send_all(int fd, const uint8_t *p, size_t n)
 {
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w <= 0)
-			die("send");
-		p += w;
-		n -= (size_t)w;
-	}
+	if (ara_send_all(fd, p, n))
+		die("send");
 }
 
 static void print_hex(const char *label, const uint8_t *p, size_t n)

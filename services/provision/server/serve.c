@@ -22,6 +22,7 @@
 #include "check.h"
 #include "hpke.h"
 #include "serve.h"
+#include "sockio.h"
 
 struct session {
 	int fd;
@@ -54,21 +55,6 @@ static int random_bytes(uint8_t *out, size_t n)
 			return -1;
 		out += got;
 		n -= (size_t)got;
-	}
-	return 0;
-}
-
-static int send_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
 	}
 	return 0;
 }
@@ -127,7 +113,7 @@ static int refuse(const struct session *s, int code, const char *why)
 	fflush(s->log);
 	if (ara_wire_encode_refuse((uint16_t)code, peer_text(code), msg, sizeof(msg), &len) ==
 	    ARA_WIRE_OK)
-		(void)send_all(s->fd, msg, len);
+		(void)ara_send_all(s->fd, msg, len);
 	return code;
 }
 
@@ -204,7 +190,7 @@ static int deliver(const struct session *s, const uint8_t *challenge, size_t cha
 	ara_hpke_ctx_wipe(&ctx);
 	if (!ok)
 		return refuse(s, ARA_REFUSE_INTERNAL, "sealing the secret failed");
-	if (send_all(s->fd, msg, len)) {
+	if (ara_send_all(s->fd, msg, len)) {
 		fprintf(s->log, "ara-provision: session %lu (%s): the peer left before the DELIVER\n",
 			s->id, s->peer);
 		return ARA_REFUSE_INTERNAL;
@@ -233,7 +219,7 @@ int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *
 	if (random_bytes(nonce, sizeof(nonce)) ||
 	    ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &challenge_len))
 		return refuse(&s, ARA_REFUSE_INTERNAL, "no random nonce");
-	if (send_all(fd, challenge, challenge_len))
+	if (ara_send_all(fd, challenge, challenge_len))
 		return refuse(&s, ARA_REFUSE_MALFORMED, "the peer left before the CHALLENGE");
 	clock_gettime(CLOCK_MONOTONIC, &s.deadline);
 	s.deadline.tv_sec += ARA_SERVE_TIMEOUT;
