@@ -80,6 +80,8 @@ list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
 foreach(f hpke wire p256 binding dev_evidence instance session secret_services tpm_evidence)
   list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/provision/${f}.c)
 endforeach()
+list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/chunk_format.c
+  ${ARA_DOM0_DIR}/../services/rts/streams.c)
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 
 # ARA's system-call page (src/dom0/svc_page.h): head.S and boot.c linked as
@@ -121,7 +123,8 @@ function(ara_dom0_library target output_name)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name} NO_SONAME OFF)
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
   target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
-    ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision)
+    ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision
+    ${ARA_DOM0_DIR}/../services/rts)
   target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)

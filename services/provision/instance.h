@@ -91,6 +91,10 @@ uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t n
  */
 int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint32_t *len);
 
+/* As ara_secret_copy, for the secret held under this name. */
+int ara_secret_copy_named(struct ara_instance *in, const uint8_t *name, size_t name_len,
+			  uint8_t *out, uint32_t *len);
+
 /* A handle's name and length; 0, or -1 as above. */
 int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
 			uint32_t *name_len, uint32_t *len);

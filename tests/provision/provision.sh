@@ -32,8 +32,14 @@ fail() {
 	exit 1
 }
 
-secret=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
-echo "media-key $secret" >"$tmp/secrets"
+hex_of() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
+secret=$(hex_of 32)
+# A content key for the RTS cases, provisioned under its key ID.
+content_key=$(hex_of 16) key_id=$(hex_of 16)
+{
+	echo "media-key $secret"
+	echo "kid-$key_id $content_key"
+} >"$tmp/secrets"
 
 # The evidence backend's environment for ara-loader's process.
 ara_env="ARA_EVIDENCE=$backend"
@@ -65,6 +71,7 @@ start_server() {
 	n=$1
 	shift
 	[ $# -gt 0 ] || set -- --unix "$tmp/sock"
+	rm -f "$tmp/sock" "$tmp/server.log"
 	"$provision" --policy "$tmp/policy" --sessions "$n" --log "$tmp/server.log" "$@" &
 	server=$!
 }
@@ -115,6 +122,34 @@ refused() {
 	expect_app "refused $code "
 	expect_status 0
 	echo "ara-evidence: provision $case: refused ($reason), as the policy requires: $(sed -n 's/.*refused ([a-z]*): //p' "$tmp/server.log")"
+}
+
+# rts_stream: a 300000-byte clip sealed as 5 chunks (4 whole, 1 short) under
+# the content key, in $tmp/clip.sealed; the chunks start at 36 + i * 65552.
+rts_stream() {
+	head -c 300000 /dev/urandom >"$tmp/clip"
+	"$build/services/ara-seal-chunks" --key "$content_key" --key-id "$key_id" \
+		"$tmp/clip" "$tmp/clip.sealed" >/dev/null || fail "ara-seal-chunks"
+}
+
+# rts_run [APP ARGS AFTER IN OUT]: provision_app rts over $tmp/clip.sealed.
+rts_run() {
+	start_server 1
+	run_app rts "$tmp/sock" "kid-$key_id" "$tmp/clip.sealed" "$tmp/clip.out" "$@"
+	finish
+	expect_status 0
+}
+
+# flip_at FILE OFFSET: increments one byte of FILE.
+flip_at() {
+	old=$(dd if="$1" bs=1 skip="$2" count=1 2>/dev/null | od -An -tu1 | tr -d ' ')
+	printf "\\$(printf %o $(((old + 1) % 256)))" | dd of="$1" bs=1 seek="$2" count=1 conv=notrunc 2>/dev/null
+}
+
+# expect_clear N: the output is exactly the clip's first N whole chunks.
+expect_clear() {
+	head -c $(($1 * 65536)) "$tmp/clip" | cmp -s - "$tmp/clip.out" ||
+		fail "the output is not the clip's first $1 chunks"
 }
 
 # variant_manifest APP LIBARA OUT: a manifest for a one-byte variant.
@@ -218,6 +253,70 @@ truncated | oversized | random)
 	expect_log "session 1 (.*): refused (malformed)"
 	expect_log "session 2 (.*): delivered"
 	echo "ara-evidence: provision $case ATTEST: refused (malformed: $(sed -n 's/.*refused (malformed): //p' "$tmp/server.log")); the next session was served"
+	;;
+rts)
+	write_policy "$backend" 300
+	rts_stream
+	rts_run
+	expect_app "rts close after 5 chunks: success"
+	cmp -s "$tmp/clip" "$tmp/clip.out" || fail "the clear stream is not the clip"
+	echo "ara-evidence: provision rts: a 300000-byte clip in 5 sealed chunks opened by ARA with the provisioned content key, equal to the clip"
+	;;
+rts-tamper)
+	write_policy "$backend" 300
+	rts_stream
+	flip_at "$tmp/clip.sealed" $((36 + 2 * 65552 + 100))
+	rts_run
+	expect_app "rts chunk 2 refused"
+	expect_app "rts close after 2 chunks: a provisioning message did not decode or verify"
+	expect_clear 2
+	echo "ara-evidence: provision rts-tamper: one byte changed in chunk 2: refused, nothing of it returned, the stream failed"
+	;;
+rts-reorder)
+	write_policy "$backend" 300
+	rts_stream
+	# chunks 1 and 2 swapped
+	{
+		head -c $((36 + 65552)) "$tmp/clip.sealed"
+		tail -c +$((36 + 2 * 65552 + 1)) "$tmp/clip.sealed" | head -c 65552
+		tail -c +$((36 + 65552 + 1)) "$tmp/clip.sealed" | head -c 65552
+		tail -c +$((36 + 3 * 65552 + 1)) "$tmp/clip.sealed"
+	} >"$tmp/swapped"
+	mv "$tmp/swapped" "$tmp/clip.sealed"
+	rts_run
+	expect_app "rts chunk 1 refused"
+	expect_clear 1
+	echo "ara-evidence: provision rts-reorder: chunks 1 and 2 swapped: chunk 1 refused"
+	;;
+rts-truncate)
+	write_policy "$backend" 300
+	rts_stream
+	head -c $((36 + 4 * 65552)) "$tmp/clip.sealed" >"$tmp/cut" && mv "$tmp/cut" "$tmp/clip.sealed"
+	rts_run
+	expect_app "rts chunk 3 refused"
+	expect_clear 3
+	# Whole chunks, but the App stops before the last: CLOSE says so.
+	rts_stream
+	rts_run 2
+	expect_app "rts close after 2 chunks: a provisioning message did not decode or verify"
+	expect_clear 2
+	echo "ara-evidence: provision rts-truncate: the last chunk dropped: chunk 3 (presented as last) refused; a stream closed before its last chunk: refused"
+	;;
+rts-wrong-key)
+	write_policy "$backend" 300
+	rts_stream
+	# The right key ID, another key under it.
+	echo "media-key $secret" >"$tmp/secrets"
+	echo "kid-$key_id $(hex_of 16)" >>"$tmp/secrets"
+	rts_run
+	expect_app "rts chunk 0 refused"
+	# A key ID no key is held for.
+	flip_at "$tmp/clip.sealed" 8
+	start_server 1
+	run_app rts "$tmp/sock" "kid-$key_id" "$tmp/clip.sealed" "$tmp/clip.out"
+	finish
+	expect_app "rts open: no such provisioning session or secret handle"
+	echo "ara-evidence: provision rts-wrong-key: another key under the key ID: chunk 0 refused; a key ID with no key: the stream does not open"
 	;;
 sessions)
 	run_app sessions

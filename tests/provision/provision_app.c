@@ -20,6 +20,10 @@
  *                                            path and by a node of its own
  *   provision_app sessions                   more sessions than ARA keeps,
  *                                            and a forked child's (none)
+ *   provision_app rts SOCK NAME IN OUT [N]   the content key NAME, then the
+ *                                            sealed chunk stream IN opened by
+ *                                            ARA into OUT (only N chunks, then
+ *                                            close: a stream cut short)
  *
  * SOCK is a Unix socket path or tcp:HOST:PORT. Prints "provision-app:
  * delivered", "provision-app: refused CODE (TEXT)" or "BREACH ..." (the
@@ -466,6 +470,63 @@ static int sessions(void)
 }
 
 /*
+ * Opens the sealed chunk stream in (services/rts/chunk_format.h) through
+ * ARA into out, chunk by chunk, stopping at the first refusal or after
+ * `stop` chunks; the last chunk is the one before the end of the file.
+ */
+static int rts(const char *sock, const char *name, const char *in_path, const char *out_path,
+	       unsigned stop)
+{
+	static uint8_t header[36], chunk[65536 + 16], clear[65536];
+	struct ara_rts_open_arg o = { .header = (uintptr_t)header, .header_len = sizeof(header) };
+	struct ara_rts_close_arg c;
+	FILE *in = fopen(in_path, "rb"), *out = fopen(out_path, "wb");
+	uint32_t handle, chunk_size;
+	unsigned n = 0;
+	int st;
+
+	if (!in || !out || fread(header, 1, sizeof(header), in) != sizeof(header))
+		die("the stream or the output");
+	if (fetch(sock, name, &handle) != ARA_OK)
+		return 1;
+	chunk_size = (uint32_t)header[32] << 24 | (uint32_t)header[33] << 16 |
+		     (uint32_t)header[34] << 8 | header[35];
+	if (chunk_size == 0 || chunk_size > 65536)
+		chunk_size = 65536; /* ARA refuses the header; the App need not know why */
+	st = secure_call(ARA_FID_RTS_STREAM_OPEN, &o);
+	printf("provision-app: rts open: %s\n", ara_strerror(st));
+	if (st != ARA_OK)
+		return 0;
+	for (;;) {
+		struct ara_rts_chunk_arg a = { .in = (uintptr_t)chunk, .out = (uintptr_t)clear,
+					       .out_cap = sizeof(clear), .stream = o.stream };
+		size_t got = fread(chunk, 1, chunk_size + 16, in);
+		int c0;
+
+		if (got == 0 || n == stop)
+			break;
+		c0 = fgetc(in); /* the final chunk: nothing follows it */
+		a.final = c0 == EOF;
+		if (c0 != EOF)
+			ungetc(c0, in);
+		a.in_len = (uint32_t)got;
+		st = secure_call(ARA_FID_RTS_STREAM_CHUNK, &a);
+		if (st != ARA_OK) {
+			printf("provision-app: rts chunk %u refused: %s\n", n, ara_strerror(st));
+			break;
+		}
+		if (fwrite(clear, 1, a.out_len, out) != a.out_len)
+			die("write");
+		n++;
+	}
+	c.stream = o.stream;
+	st = secure_call(ARA_FID_RTS_STREAM_CLOSE, &c);
+	printf("provision-app: rts close after %u chunks: %s\n", n, ara_strerror(st));
+	fclose(in);
+	return fclose(out) ? 1 : 0;
+}
+
+/*
  * With a TPM, App code could have it quote a binding of a key of its own
  * (docs/provisioning.md): ARA refuses it the device under any name.
  */
@@ -533,6 +594,8 @@ int main(int argc, char **argv)
 	if ((strcmp(mode, "truncated") == 0 || strcmp(mode, "oversized") == 0 ||
 	     strcmp(mode, "random") == 0) && argc == 4)
 		return malformed(sock, name, mode);
+	if (strcmp(mode, "rts") == 0 && (argc == 6 || argc == 7))
+		return rts(sock, name, argv[4], argv[5], argc == 7 ? (unsigned)atoi(argv[6]) : ~0u);
 	if (argc == 2 && strcmp(argv[1], "sessions") == 0)
 		return sessions();
 	if (strcmp(mode, "open-tpm") == 0 && argc == 3)

@@ -32,6 +32,7 @@ struct ara_live {
 	int32_t threads_pid; /* thread.c: the process whose threads the slots hold */
 	int provision_lock;  /* services/provision: sessions and secrets */
 	void *provision;     /* services/provision/instance.c: this process's instance, on the heap */
+	void *rts;	     /* services/rts/streams.c: the stream table, on the heap */
 	struct ara_heap heap;
 };
 

@@ -37,6 +37,7 @@
 struct listener {
 	int fd;
 	char name[128];
+	char unix_path[108]; /* removed at exit; empty for TCP */
 };
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -64,10 +65,12 @@ static void listen_unix(struct listener *l, const char *path)
 	if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(l->fd, 16))
 		die("--unix %s: cannot listen", path);
 	snprintf(l->name, sizeof(l->name), "unix %s", path);
+	memcpy(l->unix_path, sa.sun_path, sizeof(l->unix_path));
 }
 
 static void listen_tcp(struct listener *l, const char *spec)
 {
+	l->unix_path[0] = '\0';
 	char host[64], port[16];
 	const char *colon = strrchr(spec, ':');
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
@@ -177,5 +180,8 @@ int main(int argc, char **argv)
 				serve_one(&l[i], &policy, ++served, log);
 	}
 	ara_policy_wipe(&policy);
+	for (size_t i = 0; i < n; i++)
+		if (l[i].unix_path[0])
+			unlink(l[i].unix_path);
 	return 0;
 }

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * RTS_STREAM_OPEN, _CHUNK, _CLOSE (ara/provision.h, docs/rts.md), in DOM0.
+ *
+ * A chunk is copied into DOM0, opened there, and only a chunk that verified
+ * is copied out; the index comes from the stream's own count, never from
+ * the App, so reordered or replayed chunks do not open. A stream that
+ * failed once stays failed. The content key lives only in the stream's GCM
+ * context, which closing wipes.
+ */
+#include "ara/provision.h"
+#include "ara/service.h"
+#include "chunk_format.h"
+#include "dom0/dom0.h"
+#include "dom0/live.h"
+#include "dom0/mem.h"
+#include "instance.h"
+
+struct ara_rts_stream {
+	uint32_t state; /* enum ara_slot_state */
+	uint32_t id;
+	int failed, ended;
+	uint32_t next; /* index of the next chunk */
+	struct ara_rts_header header;
+	mbedtls_gcm_context gcm;
+	uint8_t in[ARA_RTS_CHUNK_MAX + ARA_RTS_TAG_BYTES];
+	uint8_t out[ARA_RTS_CHUNK_MAX];
+};
+
+/* The stream table, on the DOM0 heap, made at the first OPEN (under the lock). */
+static struct ara_rts_stream *table(void)
+{
+	struct ara_rts_stream *t;
+
+	ara_live_lock(&ara_live->provision_lock);
+	t = ara_live->rts;
+	ara_live_unlock(&ara_live->provision_lock);
+	if (t)
+		return t;
+	t = ara_dom0_calloc(ARA_RTS_STREAMS, sizeof(*t));
+	if (!t)
+		return NULL;
+	ara_live_lock(&ara_live->provision_lock);
+	if (ara_live->rts) { /* another thread was first */
+		ara_live_unlock(&ara_live->provision_lock);
+		ara_dom0_free(t);
+		return ara_live->rts;
+	}
+	ara_live->rts = t;
+	ara_live_unlock(&ara_live->provision_lock);
+	return t;
+}
+
+/* Claims a free stream (FREE -> BUSY), or takes an open one by id (ACTIVE -> BUSY). */
+static struct ara_rts_stream *grab(struct ara_rts_stream *t, uint32_t id)
+{
+	static uint32_t generation;
+	struct ara_rts_stream *found = NULL;
+
+	ara_live_lock(&ara_live->provision_lock);
+	for (uint32_t i = 0; i < ARA_RTS_STREAMS && !found; i++) {
+		if (id == 0 && t[i].state == ARA_SLOT_FREE) {
+			found = &t[i];
+			generation = (generation + 1) & 0xffffffu;
+			found->id = generation << 8 | (i + 1);
+		} else if (id != 0 && t[i].id == id && t[i].state == ARA_SLOT_ACTIVE) {
+			found = &t[i];
+		}
+	}
+	if (found)
+		found->state = ARA_SLOT_BUSY;
+	ara_live_unlock(&ara_live->provision_lock);
+	return found;
+}
+
+static void release(struct ara_rts_stream *s, enum ara_slot_state to)
+{
+	if (to == ARA_SLOT_FREE) {
+		mbedtls_gcm_free(&s->gcm); /* zeroizes the key schedule */
+		ara_memzero((uint8_t *)s + sizeof(s->state), sizeof(*s) - sizeof(s->state));
+	}
+	ara_live_lock(&ara_live->provision_lock);
+	s->state = to;
+	ara_live_unlock(&ara_live->provision_lock);
+}
+
+static enum ara_status stream_open(void *arg)
+{
+	struct ara_rts_open_arg *a = arg;
+	struct ara_instance *in = ara_instance();
+	uint8_t header[ARA_RTS_HEADER_BYTES], key[ARA_WIRE_SECRET_MAX];
+	char name[ARA_RTS_KEY_NAME_BYTES];
+	struct ara_rts_stream *t, *s;
+	uint32_t key_len = 0;
+	enum ara_status st;
+	int r;
+
+	if (!in)
+		return ARA_E_NO_EVIDENCE;
+	if (a->header_len != sizeof(header))
+		return ARA_E_BADMSG;
+	if ((st = ara_copy_from_app(header, a->header, sizeof(header))) != ARA_OK)
+		return st;
+	if (!(t = table()))
+		return ARA_E_NOMEM;
+	if (!(s = grab(t, 0)))
+		return ARA_E_BUSY;
+	if (ara_rts_header_decode(header, sizeof(header), &s->header)) {
+		release(s, ARA_SLOT_FREE);
+		return ARA_E_BADMSG;
+	}
+	ara_rts_key_name(s->header.key_id, name);
+	if (ara_secret_copy_named(in, (const uint8_t *)name, sizeof(name), key, &key_len)) {
+		release(s, ARA_SLOT_FREE);
+		return ARA_E_NOENT;
+	}
+	mbedtls_gcm_init(&s->gcm);
+	r = (key_len == 16 || key_len == 32) &&
+	    mbedtls_gcm_setkey(&s->gcm, MBEDTLS_CIPHER_ID_AES, key, key_len * 8) == 0;
+	ara_memzero(key, sizeof(key));
+	if (!r) {
+		release(s, ARA_SLOT_FREE);
+		return ARA_E_INVAL; /* a secret of that name that is no AES key */
+	}
+	a->stream = s->id;
+	release(s, ARA_SLOT_ACTIVE);
+	return ARA_OK;
+}
+
+/* Opens the next chunk of s from a->in into s->out; ARA_OK or why not. */
+static enum ara_status open_chunk(struct ara_rts_stream *s, struct ara_rts_chunk_arg *a)
+{
+	enum ara_status st;
+
+	if (s->failed || s->ended)
+		return ARA_E_BADMSG;
+	if (a->in_len <= ARA_RTS_TAG_BYTES || a->in_len > s->header.chunk_size + ARA_RTS_TAG_BYTES)
+		return ARA_E_BADMSG;
+	if (a->out_cap < a->in_len - ARA_RTS_TAG_BYTES)
+		return ARA_E_INVAL;
+	if ((st = ara_copy_from_app(s->in, a->in, a->in_len)) != ARA_OK)
+		return st;
+	if (ara_rts_open(&s->gcm, &s->header, s->next, a->final != 0, s->in, a->in_len, s->out))
+		return ARA_E_BADMSG;
+	a->out_len = a->in_len - ARA_RTS_TAG_BYTES;
+	st = ara_copy_to_app(a->out, s->out, a->out_len);
+	ara_memzero(s->out, a->out_len);
+	if (st == ARA_OK) {
+		s->next++;
+		s->ended = a->final != 0;
+	}
+	return st;
+}
+
+static enum ara_status stream_chunk(void *arg)
+{
+	struct ara_rts_chunk_arg *a = arg;
+	struct ara_rts_stream *t = ara_live->rts, *s;
+	enum ara_status st;
+
+	if (!t || a->stream == 0 || !(s = grab(t, a->stream)))
+		return ARA_E_NOENT;
+	st = open_chunk(s, a);
+	if (st == ARA_E_BADMSG)
+		s->failed = 1;
+	release(s, ARA_SLOT_ACTIVE);
+	return st;
+}
+
+static enum ara_status stream_close(void *arg)
+{
+	struct ara_rts_close_arg *a = arg;
+	struct ara_rts_stream *t = ara_live->rts, *s;
+	int whole;
+
+	if (!t || a->stream == 0 || !(s = grab(t, a->stream)))
+		return ARA_E_NOENT;
+	whole = s->ended && !s->failed;
+	release(s, ARA_SLOT_FREE);
+	return whole ? ARA_OK : ARA_E_BADMSG;
+}
+
+ARA_SERVICE(svc_rts_open, .fid = ARA_FID_RTS_STREAM_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+	    .arg_size = sizeof(struct ara_rts_open_arg), .name = "rts_stream_open",
+	    .handler = stream_open);
+ARA_SERVICE(svc_rts_chunk, .fid = ARA_FID_RTS_STREAM_CHUNK, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+	    .arg_size = sizeof(struct ara_rts_chunk_arg), .name = "rts_stream_chunk",
+	    .handler = stream_chunk);
+ARA_SERVICE(svc_rts_close, .fid = ARA_FID_RTS_STREAM_CLOSE, .flags = ARA_SVC_IN,
+	    .arg_size = sizeof(struct ara_rts_close_arg), .name = "rts_stream_close",
+	    .handler = stream_close);
