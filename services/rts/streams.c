@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * RTS_STREAM_OPEN, _CHUNK, _CLOSE (ara/provision.h, docs/rts.md), in DOM0.
+ * RTS_STREAM_OPEN, _CHUNK, _CLOSE (ara/rts.h, docs/rts.md), in DOM0.
  *
  * A chunk is copied into DOM0, opened there, and only a chunk that verified
  * is copied out; the index comes from the stream's own count, never from
@@ -9,6 +9,7 @@
  * context, which closing wipes.
  */
 #include "ara/provision.h"
+#include "ara/rts.h"
 #include "ara/service.h"
 #include "chunk_format.h"
 #include "dom0/dom0.h"

@@ -47,6 +47,7 @@
 
 #include "ara/domains.h"
 #include "ara/provision.h"
+#include "ara/rts.h"
 #include "binding.h"
 #include "client.h"
 #include "hpke.h"
