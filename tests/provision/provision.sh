@@ -196,6 +196,7 @@ scan)
 	expect_status 0
 	expect_log "delivered 'media-key'"
 	expect_app "the secret not found"
+	grep '^ara-evidence: provision scan' "$tmp/app.out"
 	;;
 app-byte)
 	write_policy "$backend" 300
