@@ -230,24 +230,20 @@ int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint
 	return r;
 }
 
-int ara_secret_copy_named(struct ara_instance *in, const uint8_t *name, size_t name_len,
-			  uint8_t *out, uint32_t *len)
+uint32_t ara_secret_lookup(struct ara_instance *in, const uint8_t *name, size_t name_len)
 {
-	int r = -1;
+	uint32_t handle = 0;
 
 	ara_live_lock(&ara_live->provision_lock);
-	for (size_t i = 0; i < ARA_PROVISION_SECRETS && r; i++) {
+	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !handle; i++) {
 		const struct ara_secret *s = &in->secrets[i];
 
 		if (s->state == ARA_SLOT_ACTIVE && s->name_len == name_len &&
-		    memcmp(s->name, name, name_len) == 0) {
-			memcpy(out, s->value, s->len);
-			*len = s->len;
-			r = 0;
-		}
+		    memcmp(s->name, name, name_len) == 0)
+			handle = s->handle;
 	}
 	ara_live_unlock(&ara_live->provision_lock);
-	return r;
+	return handle;
 }
 
 int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,

@@ -91,9 +91,11 @@ uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t n
  */
 int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint32_t *len);
 
-/* As ara_secret_copy, for the secret held under this name. */
-int ara_secret_copy_named(struct ara_instance *in, const uint8_t *name, size_t name_len,
-			  uint8_t *out, uint32_t *len);
+/*
+ * The handle of the secret held under this name (the first, if it was
+ * provisioned twice), or 0.
+ */
+uint32_t ara_secret_lookup(struct ara_instance *in, const uint8_t *name, size_t name_len);
 
 /* A handle's name and length; 0, or -1 as above. */
 int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,

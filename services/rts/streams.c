@@ -111,7 +111,9 @@ static enum ara_status stream_open(void *arg)
 		return ARA_E_BADMSG;
 	}
 	ara_rts_key_name(s->header.key_id, name);
-	if (ara_secret_copy_named(in, (const uint8_t *)name, sizeof(name), key, &key_len)) {
+	/* A secret destroyed between the two calls is simply not found. */
+	if (ara_secret_copy(in, ara_secret_lookup(in, (const uint8_t *)name, sizeof(name)), key,
+			    &key_len)) {
 		release(s, ARA_SLOT_FREE);
 		return ARA_E_NOENT;
 	}
