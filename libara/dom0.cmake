@@ -82,6 +82,10 @@ foreach(f hpke wire p256 binding dev_evidence instance session secret_services t
 endforeach()
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/chunk_format.c
   ${ARA_DOM0_DIR}/../services/rts/streams.c)
+# The RTM (docs/rtm.md): the log, its documents, the report service.
+foreach(f log doc report)
+  list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rtm/${f}.c)
+endforeach()
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 
 # ARA's system-call page (src/dom0/svc_page.h): head.S and boot.c linked as
@@ -124,7 +128,7 @@ function(ara_dom0_library target output_name)
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
   target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
     ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision
-    ${ARA_DOM0_DIR}/../services/rts)
+    ${ARA_DOM0_DIR}/../services/rts ${ARA_DOM0_DIR}/../services/rtm)
   target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)

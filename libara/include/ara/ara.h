@@ -38,6 +38,8 @@ enum ara_status {
 	ARA_E_REFUSED = 11,     /* the provisioner refused: its REFUSE message says why */
 	ARA_E_BADMSG = 12,      /* a provisioning message did not decode or verify */
 	ARA_E_NOENT = 13,       /* no such session or secret handle */
+	/* Not an error: an RTM log segment is sealed and waits for RTM_EXPORT (ara/rtm.h). */
+	ARA_RTM_SEGMENT_READY = 14,
 	ARA_STATUS_COUNT
 };
 

@@ -25,11 +25,17 @@
 
 #define ARA_SVC_IN 0x1u
 #define ARA_SVC_OUT 0x2u
+/*
+ * The App's argument is a 64-bit value, not a pointer (arg_size 8, alone):
+ * the handler gets it in arg, nothing is copied from or to App memory. For
+ * calls on a hot path whose whole argument fits (RTM_LOG).
+ */
+#define ARA_SVC_VALUE 0x4u
 #define ARA_SVC_ARG_MAX 1024u /* bytes; the copy lives on the DOM0 stack */
 
 struct ara_service {
 	uint32_t fid;
-	uint32_t flags;    /* ARA_SVC_IN | ARA_SVC_OUT */
+	uint32_t flags;    /* ARA_SVC_IN | ARA_SVC_OUT, or ARA_SVC_VALUE */
 	uint32_t arg_size; /* 0: arg is ignored */
 	const char *name;
 	/* arg: DOM0 copy of the App's argument (arg_size bytes, zeroed if not IN) */

@@ -11,6 +11,7 @@
 #include "ara/service.h"
 #include "dom0.h"
 #include "live.h"
+#include "mem.h"
 
 _Static_assert(ARA_GATE_STATUS_NOT_READY == ARA_E_NOT_READY, "gate.S returns it");
 _Static_assert(ARA_GATE_STATUS_BUSY == ARA_E_BUSY, "gate.S returns it");
@@ -31,8 +32,11 @@ static void check_service(const struct ara_service *s)
 		ara_fatal("a service has function ID 0", 0);
 	if (!s->handler)
 		ara_fatal("a service has no handler; function ID", s->fid);
-	if (s->flags & ~(ARA_SVC_IN | ARA_SVC_OUT))
+	if (s->flags & ~(ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE))
 		ara_fatal("a service has unknown flags; function ID", s->fid);
+	if ((s->flags & ARA_SVC_VALUE) && (s->flags != ARA_SVC_VALUE || s->arg_size != 8))
+		ara_fatal("a by-value service has other flags, or a size other than 8; function ID",
+			  s->fid);
 	if (s->arg_size > ARA_SVC_ARG_MAX)
 		ara_fatal("a service's argument exceeds ARA_SVC_ARG_MAX; function ID", s->fid);
 	if ((s->flags != 0) != (s->arg_size != 0))
@@ -93,6 +97,12 @@ long ara_dispatch(uint64_t fid, uint64_t app_arg)
 		return ARA_E_NOFUNC;
 	if (s->arg_size == 0)
 		return filter(s->handler(NULL));
+	if (s->flags & ARA_SVC_VALUE) {
+		memcpy(arg.bytes, &app_arg, sizeof(app_arg));
+		st = s->handler(arg.bytes);
+		ara_memzero(arg.bytes, sizeof(app_arg));
+		return filter(st);
+	}
 	if (app_arg == 0)
 		return ARA_E_INVAL;
 #ifdef ARA_TEST_VARIANT_NO_COPY_IN

@@ -46,7 +46,7 @@
 #include "sys.h"
 #include "thread.h"
 
-#define ARA_DOM0_HEAP_SIZE (4u << 20)
+#define ARA_DOM0_HEAP_SIZE (8u << 20)
 
 /* uapi/asm/hwcap.h from Linux 6.12; Debian 12's cross headers are 6.1. */
 #ifndef HWCAP2_POE

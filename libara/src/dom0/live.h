@@ -33,6 +33,9 @@ struct ara_live {
 	int provision_lock;  /* services/provision: sessions and secrets */
 	void *provision;     /* services/provision/instance.c: this process's instance, on the heap */
 	void *rts;	     /* services/rts/streams.c: the stream table, on the heap */
+	void *cenc;	     /* services/rts/cenc.c: the CENC session table, on the heap */
+	int rtm_lock;	     /* services/rtm: the log */
+	void *rtm;	     /* services/rtm/log.c: the log and its chain, on the heap */
 	struct ara_heap heap;
 };
 

@@ -16,32 +16,48 @@
 
 #define MAPS_MAX (8u << 20) /* refuse a maps file larger than this */
 
-static char *read_maps(size_t *len)
+/* The whole file in a DOM0 buffer, or NULL with *why set. */
+static char *read_maps(size_t *len, const char **why, long *value)
 {
 	size_t cap = 64 * 1024, used = 0;
 	char *buf = ara_dom0_calloc(1, cap);
 	long fd = ara_sys4(__NR_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC, 0);
 
-	if (ara_sys_failed(fd))
-		ara_fatal("cannot open /proc/self/maps", fd);
+	*value = (long)cap;
+	*why = "DOM0 heap exhausted reading /proc/self/maps";
+	if (ara_sys_failed(fd)) {
+		ara_dom0_free(buf);
+		*why = "cannot open /proc/self/maps";
+		*value = fd;
+		return NULL;
+	}
 	for (;;) {
 		long got;
 
 		if (!buf)
-			ara_fatal("DOM0 heap exhausted reading /proc/self/maps", (long)cap);
+			break;
 		if (used == cap) {
 			char *bigger = cap < MAPS_MAX ? ara_dom0_calloc(2, cap) : NULL;
 
-			if (!bigger)
-				ara_fatal("/proc/self/maps is too large", (long)cap);
+			if (!bigger) {
+				*why = "/proc/self/maps is too large, or the DOM0 heap exhausted";
+				ara_dom0_free(buf);
+				buf = NULL;
+				break;
+			}
 			memcpy(bigger, buf, used);
 			ara_dom0_free(buf);
 			buf = bigger;
 			cap *= 2;
 		}
 		got = ara_sys3(__NR_read, fd, buf + used, cap - used);
-		if (ara_sys_failed(got))
-			ara_fatal("cannot read /proc/self/maps", got);
+		if (ara_sys_failed(got)) {
+			*why = "cannot read /proc/self/maps";
+			*value = got;
+			ara_dom0_free(buf);
+			buf = NULL;
+			break;
+		}
 		if (got == 0)
 			break;
 		used += (size_t)got;
@@ -51,20 +67,35 @@ static char *read_maps(size_t *len)
 	return buf;
 }
 
-void ara_maps_foreach(ara_map_fn fn, void *ctx)
+int ara_maps_try_foreach(ara_map_fn fn, void *ctx, const char **why, long *value)
 {
 	size_t len;
-	char *buf = read_maps(&len);
+	char *buf = read_maps(&len, why, value);
 	struct ara_maps_cursor c;
 	struct ara_mapping m;
 	enum ara_maps_status st;
 
+	if (!buf)
+		return -1;
 	ara_maps_init(&c, buf, len);
 	while ((st = ara_maps_next(&c, &m)) == ARA_MAPS_OK)
 		fn(&m, ctx);
-	if (st != ARA_MAPS_END)
-		ara_fatal("/proc/self/maps did not parse; status", st);
 	ara_dom0_free(buf);
+	if (st != ARA_MAPS_END) {
+		*why = "/proc/self/maps did not parse; status";
+		*value = st;
+		return -1;
+	}
+	return 0;
+}
+
+void ara_maps_foreach(ara_map_fn fn, void *ctx)
+{
+	const char *why;
+	long value;
+
+	if (ara_maps_try_foreach(fn, ctx, &why, &value))
+		ara_fatal(why, value);
 }
 
 bool ara_mapping_is(const struct ara_mapping *m, const char *path)

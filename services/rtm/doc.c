@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The RTM's signed documents (services/rtm/rtm_format.h), written in DOM0
+ * from DOM0 state only: the counts and chain under the RTM lock, the code
+ * modules from the kernel's /proc/self/maps, the signature by the instance
+ * key. The bytes are hashed as they are written, so what the App receives
+ * is exactly what was signed; what it does with its copy afterwards the
+ * signature tells.
+ */
+#include "ara/rtm.h"
+#include "dom0/dom0.h"
+#include "dom0/maps_walk.h"
+#include "dom0/mem.h"
+#include "instance.h"
+#include "p256.h"
+#include "rtm_state.h"
+
+#include <mbedtls/sha256.h>
+
+struct writer {
+	mbedtls_sha256_context sha;
+	struct ara_rtm_sink *out;
+	enum ara_status st;
+};
+
+/* Appends n bytes to the document. */
+static void emit(struct writer *w, const void *p, uint32_t n)
+{
+	struct ara_rtm_sink *o = w->out;
+
+	if (w->st != ARA_OK)
+		return;
+	if (o->len > o->cap || n > o->cap - o->len) {
+		w->st = ARA_E_INVAL;
+		return;
+	}
+	if (o->buf)
+		memcpy(o->buf + o->len, p, n);
+	else
+		w->st = ara_copy_to_app(o->app + o->len, p, n);
+	o->len += n;
+}
+
+/* Appends n bytes that the signature covers. */
+static void put(struct writer *w, const void *p, uint32_t n)
+{
+	if (w->st == ARA_OK && mbedtls_sha256_update(&w->sha, p, n))
+		w->st = ARA_E_INTERNAL;
+	emit(w, p, n);
+}
+
+static void put_u64(uint8_t *at, uint64_t v)
+{
+	memcpy(at, &v, sizeof(v)); /* little-endian, as the format says */
+}
+
+struct collect {
+	struct ara_rtm *r;
+	int too_many;
+};
+
+/* Executable mappings that name a file (or [vdso]): where code may be. */
+static void collect_module(const struct ara_mapping *m, void *ctx)
+{
+	struct collect *c = ctx;
+	struct ara_rtm_module *mod;
+
+	if (!(m->perms & ARA_MAP_X) || m->path_len == 0)
+		return;
+	if (c->r->module_count == ARA_RTM_MODULES_MAX || m->path_len > ARA_RTM_MODULE_PATH_MAX) {
+		c->too_many = 1;
+		return;
+	}
+	mod = &c->r->modules[c->r->module_count++];
+	mod->start = m->start;
+	mod->end = m->end;
+	mod->offset = m->offset;
+	mod->path_len = (uint32_t)m->path_len;
+	memset(mod->path, 0, sizeof(mod->path));
+	memcpy(mod->path, m->path, m->path_len);
+}
+
+static enum ara_status collect_modules(struct ara_rtm *r)
+{
+	struct collect c = { r, 0 };
+	const char *why;
+	long value;
+
+	r->module_count = 0;
+	if (ara_maps_try_foreach(collect_module, &c, &why, &value))
+		return ARA_E_NOMEM;
+	return c.too_many ? ARA_E_NOTSUP : ARA_OK;
+}
+
+static void put_header(struct writer *w, const struct ara_rtm *r, const struct ara_instance *in,
+		       uint32_t kind, const uint8_t nonce[ARA_RTM_NONCE_BYTES], uint32_t pending)
+{
+	uint8_t h[ARA_RTM_HEADER_BYTES] = { 0 };
+
+	memcpy(h, ARA_RTM_MAGIC, 8);
+	memcpy(h + ARA_RTM_OFF_KIND, &kind, 4);
+	memcpy(h + ARA_RTM_OFF_MODULES, &r->module_count, 4);
+	memcpy(h + ARA_RTM_OFF_NONCE, nonce, ARA_RTM_NONCE_BYTES);
+	memcpy(h + ARA_RTM_OFF_RUN_ID, r->run_id, ARA_RTM_HASH_BYTES);
+	memcpy(h + ARA_RTM_OFF_CHAIN, r->chain, ARA_RTM_HASH_BYTES);
+	put_u64(h + ARA_RTM_OFF_SEQUENCE, r->sequence);
+	put_u64(h + ARA_RTM_OFF_ENTRIES, r->entries);
+	put_u64(h + ARA_RTM_OFF_SEALED, r->sealed);
+	put_u64(h + ARA_RTM_OFF_DROPPED, r->dropped);
+	put_u64(h + ARA_RTM_OFF_REFUSED, r->refused);
+	memcpy(h + ARA_RTM_OFF_APP, ara_boot_block.app_sha256, ARA_RTM_HASH_BYTES);
+	memcpy(h + ARA_RTM_OFF_PUB, in->pub, ARA_RTM_PUB_BYTES);
+	memcpy(h + ARA_RTM_OFF_PENDING, &pending, 4);
+	put(w, h, sizeof(h));
+}
+
+static void put_module(struct writer *w, const struct ara_rtm_module *m)
+{
+	uint8_t fixed[ARA_RTM_MODULE_FIXED_BYTES] = { 0 };
+	uint32_t padded = (m->path_len + 7u) & ~7u; /* path[] is zeroed past path_len */
+
+	put_u64(fixed, m->start);
+	put_u64(fixed + 8, m->end);
+	put_u64(fixed + 16, m->offset);
+	memcpy(fixed + 24, &m->path_len, 4);
+	put(w, fixed, sizeof(fixed));
+	put(w, m->path, padded);
+}
+
+enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind,
+				  const uint8_t nonce[ARA_RTM_NONCE_BYTES], struct ara_rtm_sink *out)
+{
+	struct ara_instance *in = ara_instance();
+	uint32_t pending = kind == ARA_RTM_DOC_REPORT ? r->fill : 0;
+	struct writer w = { .out = out, .st = ARA_OK };
+	uint8_t hash[ARA_RTM_HASH_BYTES], sig[ARA_RTM_SIG_BYTES];
+	enum ara_status st;
+
+	if (!in)
+		return ARA_E_NO_EVIDENCE;
+	if ((st = collect_modules(r)) != ARA_OK)
+		return st;
+	r->sequence++; /* a number is never reused, even by a document that failed */
+	out->len = 0;
+	mbedtls_sha256_init(&w.sha);
+	if (mbedtls_sha256_starts(&w.sha, 0) ||
+	    mbedtls_sha256_update(&w.sha, (const uint8_t *)ARA_RTM_SIGN_LABEL, ARA_RTM_SIGN_LABEL_BYTES))
+		w.st = ARA_E_INTERNAL;
+	put_header(&w, r, in, kind, nonce, pending);
+	for (uint32_t i = 0; i < r->module_count; i++)
+		put_module(&w, &r->modules[i]);
+	put(&w, r->log[r->active], pending * ARA_RTM_ENTRY_BYTES);
+	if (w.st == ARA_OK && (mbedtls_sha256_finish(&w.sha, hash) || ara_p256_sign(in->sk, hash, sig)))
+		w.st = ARA_E_INTERNAL;
+	mbedtls_sha256_free(&w.sha);
+	emit(&w, sig, sizeof(sig));
+	ara_memzero(hash, sizeof(hash));
+	return w.st;
+}

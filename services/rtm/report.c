@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * RTM_REPORT (ara/rtm.h): the run's state, signed over the verifier's
+ * nonce, written straight into the App's buffer (services/rtm/doc.c).
+ */
+#include "ara/rtm.h"
+#include "ara/service.h"
+#include "dom0/dom0.h"
+#include "rtm_state.h"
+
+static enum ara_status rtm_report(void *arg)
+{
+	struct ara_rtm_report_arg *a = arg;
+	struct ara_rtm_sink out = { .app = a->out, .cap = a->out_cap };
+	struct ara_rtm *r;
+	enum ara_status st;
+
+	if (!(r = ara_rtm_lock()))
+		return ARA_E_NOMEM;
+	st = ara_rtm_write_doc(r, ARA_RTM_DOC_REPORT, a->nonce, &out);
+	ara_rtm_unlock();
+	a->out_len = out.len;
+	return st;
+}
+
+ARA_SERVICE(svc_rtm_report, .fid = ARA_FID_RTM_REPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+	    .arg_size = sizeof(struct ara_rtm_report_arg), .name = "rtm_report",
+	    .handler = rtm_report);

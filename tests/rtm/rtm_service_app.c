@@ -1,0 +1,398 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The RTM's DOM0 log service under ara-loader, without instrumentation: the
+ * App logs entries it chooses and checks, independently of ara-verify, what
+ * DOM0 gives back: reports signed by the instance key over the nonce, the
+ * counts, the pending entries, the segments and the chain over them,
+ * checkpoints in batch mode, and that the log itself cannot be written.
+ *
+ * Usage: rtm_service_app MODE (ctest: tests/rtm/CMakeLists.txt). Prints
+ * "rtm_service: PASS" or FAIL lines.
+ */
+#define _GNU_SOURCE
+#include <mbedtls/sha256.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "ara/ara.h"
+#include "ara/domains.h"
+#include "ara/rtm.h"
+#include "attack.h"
+#include "p256.h"
+#include "rtm_format.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                   \
+	do {                                               \
+		if (!(cond)) {                             \
+			printf("FAIL: " __VA_ARGS__);      \
+			printf("\n");                      \
+			failures++;                        \
+		}                                          \
+	} while (0)
+
+static uint8_t report[ARA_RTM_REPORT_MAX];
+static uint64_t segment[ARA_RTM_SEGMENT_ENTRIES];
+static uint8_t checkpoint[ARA_RTM_CHECKPOINT_MAX];
+
+static int log_entry(unsigned int kind, uint64_t dest)
+{
+	return secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)ara_rtm_entry(kind, dest));
+}
+
+/* The i-th entry this test logs: all three kinds, distinct addresses. */
+static uint64_t nth_entry(uint64_t i)
+{
+	return ara_rtm_entry(1 + i % 3, 0x400000 + 4 * i);
+}
+
+static uint64_t u64_at(const uint8_t *d, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, d + off, sizeof(v));
+	return v;
+}
+
+static uint32_t u32_at(const uint8_t *d, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, d + off, sizeof(v));
+	return v;
+}
+
+/* Checks a document's framing and signature; returns the offset of its pending entries. */
+static size_t check_doc(const char *what, const uint8_t *d, uint32_t len, uint32_t kind,
+			const uint8_t nonce[ARA_RTM_NONCE_BYTES])
+{
+	uint8_t hash[32];
+	size_t at = ARA_RTM_HEADER_BYTES;
+	mbedtls_sha256_context c;
+
+	if (len < ARA_RTM_HEADER_BYTES + ARA_RTM_SIG_BYTES) {
+		CHECK(0, "%s: %u bytes", what, len);
+		return 0;
+	}
+	CHECK(memcmp(d, ARA_RTM_MAGIC, 8) == 0, "%s: magic", what);
+	CHECK(u32_at(d, ARA_RTM_OFF_KIND) == kind, "%s: kind %u", what, u32_at(d, ARA_RTM_OFF_KIND));
+	CHECK(memcmp(d + ARA_RTM_OFF_NONCE, nonce, ARA_RTM_NONCE_BYTES) == 0, "%s: nonce", what);
+	for (uint32_t m = 0; m < u32_at(d, ARA_RTM_OFF_MODULES) && at + 32 <= len; m++)
+		at += 32 + ((u32_at(d, at + 24) + 7u) & ~7u);
+	CHECK(at + 8ull * u32_at(d, ARA_RTM_OFF_PENDING) + ARA_RTM_SIG_BYTES == len,
+	      "%s: length %u does not match its fields", what, len);
+	mbedtls_sha256_init(&c);
+	mbedtls_sha256_starts(&c, 0);
+	mbedtls_sha256_update(&c, (const uint8_t *)ARA_RTM_SIGN_LABEL, ARA_RTM_SIGN_LABEL_BYTES);
+	mbedtls_sha256_update(&c, d, len - ARA_RTM_SIG_BYTES);
+	mbedtls_sha256_finish(&c, hash);
+	mbedtls_sha256_free(&c);
+	CHECK(ara_p256_verify(d + ARA_RTM_OFF_PUB, hash, d + len - ARA_RTM_SIG_BYTES) == 0,
+	      "%s: the signature does not verify under the key it names", what);
+	return at;
+}
+
+static uint32_t get_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES])
+{
+	struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = sizeof(report) };
+	int st;
+
+	memcpy(a.nonce, nonce, sizeof(a.nonce));
+	st = secure_call(ARA_FID_RTM_REPORT, &a);
+	CHECK(st == ARA_OK, "RTM_REPORT: %s", ara_strerror(st));
+	return st == ARA_OK ? a.out_len : 0;
+}
+
+/* H_0 of the run, then H over the given segments. */
+static void chain_start(const uint8_t *run_id, uint8_t h[32])
+{
+	mbedtls_sha256_context c;
+
+	mbedtls_sha256_init(&c);
+	mbedtls_sha256_starts(&c, 0);
+	mbedtls_sha256_update(&c, (const uint8_t *)ARA_RTM_CHAIN_LABEL, ARA_RTM_CHAIN_LABEL_BYTES);
+	mbedtls_sha256_update(&c, run_id, 32);
+	mbedtls_sha256_finish(&c, h);
+	mbedtls_sha256_free(&c);
+}
+
+static void chain_add(uint8_t h[32], const uint64_t *seg)
+{
+	mbedtls_sha256_context c;
+
+	mbedtls_sha256_init(&c);
+	mbedtls_sha256_starts(&c, 0);
+	mbedtls_sha256_update(&c, h, 32);
+	mbedtls_sha256_update(&c, (const uint8_t *)seg, ARA_RTM_SEGMENT_BYTES);
+	mbedtls_sha256_finish(&c, h);
+	mbedtls_sha256_free(&c);
+}
+
+static void fresh_nonce(uint8_t n[ARA_RTM_NONCE_BYTES])
+{
+	if (getrandom(n, ARA_RTM_NONCE_BYTES, 0) != ARA_RTM_NONCE_BYTES) {
+		perror("getrandom");
+		exit(2);
+	}
+}
+
+/* Logs entries [from, to); checks each status; how many said SEGMENT_READY. */
+static unsigned int log_range(uint64_t from, uint64_t to, uint64_t *ready_at)
+{
+	unsigned int ready = 0;
+
+	for (uint64_t i = from; i < to; i++) {
+		int st = secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(i));
+
+		if (st == ARA_RTM_SEGMENT_READY) {
+			ready++;
+			*ready_at = i;
+		} else if (st != ARA_OK) {
+			CHECK(0, "RTM_LOG of entry %llu: %s", (unsigned long long)i, ara_strerror(st));
+			return ready;
+		}
+	}
+	return ready;
+}
+
+/* Three entries, two reports: counts, pending entries, sequence, signature, nonce. */
+static void mode_report(void)
+{
+	uint8_t n1[32], n2[32];
+	uint32_t len;
+	size_t at;
+
+	fresh_nonce(n1);
+	fresh_nonce(n2);
+	CHECK(log_entry(ARA_RTM_ICALL, 0x1000) == ARA_OK, "log icall");
+	CHECK(log_entry(ARA_RTM_RET, 0x2004) == ARA_OK, "log ret");
+	CHECK(log_entry(ARA_RTM_IJMP, 0x3008) == ARA_OK, "log ijmp");
+	len = get_report(n1);
+	at = check_doc("first report", report, len, ARA_RTM_DOC_REPORT, n1);
+	if (!at)
+		return;
+	CHECK(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 1, "first report: sequence");
+	CHECK(u64_at(report, ARA_RTM_OFF_ENTRIES) == 3, "first report: entries %llu",
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_ENTRIES));
+	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 3, "first report: pending");
+	CHECK(u64_at(report, at) == ara_rtm_entry(ARA_RTM_ICALL, 0x1000) &&
+		      u64_at(report, at + 8) == ara_rtm_entry(ARA_RTM_RET, 0x2004) &&
+		      u64_at(report, at + 16) == ara_rtm_entry(ARA_RTM_IJMP, 0x3008),
+	      "first report: the pending entries are not those logged, in order");
+	CHECK(u32_at(report, ARA_RTM_OFF_MODULES) >= 3, "first report: %u code modules",
+	      u32_at(report, ARA_RTM_OFF_MODULES));
+	{
+		struct ara_info_arg info;
+
+		CHECK(secure_call(ARA_FID_INFO, &info) == ARA_OK, "ARA_FID_INFO");
+		CHECK(memcmp(report + ARA_RTM_OFF_APP, info.app_sha256, 32) == 0,
+		      "first report: app digest is not the measured one");
+	}
+	CHECK(log_entry(ARA_RTM_RET, 0x5000) == ARA_OK, "log ret");
+	len = get_report(n2);
+	if (!check_doc("second report", report, len, ARA_RTM_DOC_REPORT, n2))
+		return;
+	CHECK(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 2, "second report: sequence");
+	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 4, "second report: pending");
+	/* A buffer too small gets an error, not a cut document. */
+	{
+		struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = 300 };
+
+		CHECK(secure_call(ARA_FID_RTM_REPORT, &a) == ARA_E_INVAL, "small buffer accepted");
+	}
+}
+
+/* A segment and a bit: SEGMENT_READY exactly at the segment's last entry, the export, the chain. */
+static void mode_seal(void)
+{
+	struct ara_rtm_export_arg e = { .segment = (uintptr_t)segment };
+	uint64_t ready_at = 0;
+	uint8_t nonce[32], h[32];
+	unsigned int ready;
+	size_t at;
+	uint32_t len;
+
+	fresh_nonce(nonce);
+	ready = log_range(0, ARA_RTM_SEGMENT_ENTRIES + 5, &ready_at);
+	CHECK(ready == 1 && ready_at == ARA_RTM_SEGMENT_ENTRIES - 1,
+	      "SEGMENT_READY %u times, last at entry %llu", ready, (unsigned long long)ready_at);
+	CHECK(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK, "export");
+	CHECK(e.index == 0 && e.checkpoint_len == 0, "export: index %llu, checkpoint %u",
+	      (unsigned long long)e.index, e.checkpoint_len);
+	for (uint64_t i = 0; i < ARA_RTM_SEGMENT_ENTRIES; i++)
+		if (segment[i] != nth_entry(i)) {
+			CHECK(0, "segment entry %llu differs", (unsigned long long)i);
+			break;
+		}
+	CHECK(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_E_NOENT, "a second export found a segment");
+	len = get_report(nonce);
+	if (!(at = check_doc("report", report, len, ARA_RTM_DOC_REPORT, nonce)))
+		return;
+	chain_start(report + ARA_RTM_OFF_RUN_ID, h);
+	chain_add(h, segment);
+	CHECK(memcmp(h, report + ARA_RTM_OFF_CHAIN, 32) == 0, "the chain is not H(H_0 || segment)");
+	CHECK(u64_at(report, ARA_RTM_OFF_SEALED) == 1 && u64_at(report, ARA_RTM_OFF_DROPPED) == 0,
+	      "sealed/dropped");
+	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 5 &&
+		      u64_at(report, at) == nth_entry(ARA_RTM_SEGMENT_ENTRIES),
+	      "the pending entries are not the ones after the segment");
+}
+
+/* Two segments sealed, none exported: the first is dropped, and the report says so. */
+static void mode_drop(void)
+{
+	uint64_t ready_at;
+	uint8_t nonce[32];
+
+	fresh_nonce(nonce);
+	CHECK(log_range(0, 2 * ARA_RTM_SEGMENT_ENTRIES, &ready_at) == 2, "two seals");
+	if (!check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
+		return;
+	CHECK(u64_at(report, ARA_RTM_OFF_DROPPED) == 1, "dropped is %llu, not 1",
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_DROPPED));
+}
+
+/* Batch mode: one checkpoint per sealed segment, signed over the batch nonce. */
+static void mode_batch(void)
+{
+	struct ara_rtm_batch_arg b;
+	uint8_t h[32];
+	uint64_t ready_at;
+
+	fresh_nonce(b.nonce);
+	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_OK, "RTM_BATCH");
+	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_INVAL, "a second RTM_BATCH accepted");
+	for (uint64_t s = 0; s < 2; s++) {
+		struct ara_rtm_export_arg e = { .segment = (uintptr_t)segment,
+						.checkpoint = (uintptr_t)checkpoint,
+						.checkpoint_cap = sizeof(checkpoint) };
+
+		CHECK(log_range(s * ARA_RTM_SEGMENT_ENTRIES, (s + 1) * ARA_RTM_SEGMENT_ENTRIES,
+				&ready_at) == 1,
+		      "segment %llu: one seal", (unsigned long long)s);
+		CHECK(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK && e.index == s, "export %llu",
+		      (unsigned long long)s);
+		if (!check_doc("checkpoint", checkpoint, e.checkpoint_len, ARA_RTM_DOC_CHECKPOINT,
+			       b.nonce))
+			return;
+		if (s == 0)
+			chain_start(checkpoint + ARA_RTM_OFF_RUN_ID, h);
+		chain_add(h, segment);
+		CHECK(memcmp(h, checkpoint + ARA_RTM_OFF_CHAIN, 32) == 0, "checkpoint %llu: chain",
+		      (unsigned long long)s);
+		CHECK(u64_at(checkpoint, ARA_RTM_OFF_SEALED) == s + 1 &&
+			      u32_at(checkpoint, ARA_RTM_OFF_PENDING) == 0 &&
+			      u64_at(checkpoint, ARA_RTM_OFF_SEQUENCE) == s + 1,
+		      "checkpoint %llu: counts", (unsigned long long)s);
+	}
+}
+
+/* Entries DOM0 must refuse, and count. */
+static void mode_refused(void)
+{
+	uint8_t nonce[32];
+
+	fresh_nonce(nonce);
+	CHECK(log_entry(0, 0x1000) == ARA_E_INVAL, "kind 0 accepted");
+	CHECK(log_entry(7, 0x1000) == ARA_E_INVAL, "kind 7 accepted");
+	CHECK(log_entry(ARA_RTM_RET, UINT64_C(1) << 50) == ARA_E_INVAL,
+	      "an address beyond user space accepted");
+	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "a good entry refused");
+	if (!check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
+		return;
+	CHECK(u64_at(report, ARA_RTM_OFF_REFUSED) == 3 && u64_at(report, ARA_RTM_OFF_ENTRIES) == 1,
+	      "refused %llu, entries %llu", (unsigned long long)u64_at(report, ARA_RTM_OFF_REFUSED),
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_ENTRIES));
+}
+
+/* Without an instance key: entries are logged, but nothing is signed. */
+static void mode_no_evidence(void)
+{
+	struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = sizeof(report) };
+	struct ara_rtm_batch_arg b = { { 0 } };
+
+	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log without evidence");
+	CHECK(secure_call(ARA_FID_RTM_REPORT, &a) == ARA_E_NO_EVIDENCE, "report without evidence");
+	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_NO_EVIDENCE, "batch without evidence");
+}
+
+static void write_byte(uint64_t addr)
+{
+	attack_probe_running();
+	*(volatile uint8_t *)(uintptr_t)addr = 0x5a;
+}
+
+/*
+ * The App writes into every DOM0 page that holds data (the log among them):
+ * each write must fault on the overlay, and the log the next report shows
+ * must be the one logged.
+ */
+static void mode_log_in_dom0(void)
+{
+	uint8_t nonce[32], before[ARA_RTM_HEADER_BYTES + 64];
+	unsigned int tried = 0;
+	size_t at;
+
+	attack_install_handlers();
+	fresh_nonce(nonce);
+	for (uint64_t i = 0; i < 1000; i++)
+		CHECK(secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(i)) == ARA_OK, "log");
+	if (!(at = check_doc("report before", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
+		return;
+	memcpy(before, report + at, sizeof(before));
+	attack_n_dom0 = attack_ranges(ARA_PKEY_DOM0, attack_dom0, ATTACK_DOM0_MAX);
+	for (size_t r = 0; r < attack_n_dom0; r++) {
+		if (attack_dom0[r].perms[1] != 'w')
+			continue;
+		for (uint64_t p = attack_dom0[r].start; p < attack_dom0[r].end; p += 4096 * 256) {
+			int out;
+
+			attack_set_probe_target(p);
+			out = attack_run(write_byte, p);
+			tried++;
+			/* App code faulted on the overlay, and ARA ended the child. */
+			CHECK(out == OUT_PROBE_DOM2,
+			      "a write to DOM0 at 0x%llx: %s", (unsigned long long)p,
+			      attack_outcome_name(out));
+		}
+	}
+	CHECK(tried >= 16, "only %u DOM0 pages tried", tried);
+	printf("rtm_service: %u writes into DOM0's writable pages, each stopped\n", tried);
+	if (!(at = check_doc("report after", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
+		return;
+	CHECK(memcmp(before, report + at, sizeof(before)) == 0 &&
+		      u64_at(report, ARA_RTM_OFF_ENTRIES) == 1000,
+	      "the log changed");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*run)(void);
+	} modes[] = {
+		{ "report", mode_report },   { "seal", mode_seal },
+		{ "drop", mode_drop },	     { "batch", mode_batch },
+		{ "refused", mode_refused }, { "no-evidence", mode_no_evidence },
+		{ "log-in-dom0", mode_log_in_dom0 },
+	};
+
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s MODE\n", argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if (strcmp(argv[1], modes[i].name) == 0) {
+			modes[i].run();
+			if (failures)
+				return 1;
+			printf("rtm_service: PASS (%s)\n", argv[1]);
+			return 0;
+		}
+	fprintf(stderr, "%s: no mode %s\n", argv[0], argv[1]);
+	return 2;
+}
