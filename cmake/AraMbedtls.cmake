@@ -29,7 +29,7 @@ set(ARA_MBEDTLS_CONFIG_DIR "${CMAKE_CURRENT_LIST_DIR}/mbedtls")
 function(ara_mbedtls_library target config)
   set(sources "")
   foreach(f IN LISTS ARGN)
-    if(IS_ABSOLUTE "${f}")
+    if(IS_ABSOLUTE "${f}" OR f MATCHES "^\\$<")
       list(APPEND sources "${f}")
     else()
       list(APPEND sources "${ARA_MBEDTLS_SRC}/library/${f}")
@@ -62,8 +62,30 @@ ara_mbedtls_library(ara_mbedcrypto ara_tools_config.h ${_ara_mbedtls_common}
   aesce.c aesni.c base64.c entropy_poll.c error.c pem.c)
 
 if(ARA_TARGET_ARM64)
+  # DOM0's code generation (below), but for AES and GCM, which use the ARMv8
+  # AES and polynomial-multiply instructions (aesce.c) and so the vector
+  # registers: aes.c and gcm.c must see __ARM_NEON to call aesce.c at all.
+  # Their own object library, without -mgeneral-regs-only, whose objects go
+  # into the same archive. libara's dispatcher clears the vector registers
+  # after every service (libara/src/dom0/simd_scrub.S), answers aesce.c's
+  # getauxval() itself (libara/src/dom0/hwcap.c), and its link check allows
+  # vector registers in these objects' functions only
+  # (libara/check-self-contained.cmake).
+  set(_ara_dom0_codegen -ffreestanding -fbuiltin -fPIC -fvisibility=hidden
+    -ffixed-x18 -mno-outline-atomics
+    -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables)
+  list(REMOVE_ITEM _ara_mbedtls_common aes.c gcm.c)
+  set(_ara_dom0_simd aes.c gcm.c aesce.c)
+  list(TRANSFORM _ara_dom0_simd PREPEND "${ARA_MBEDTLS_SRC}/library/")
+  add_library(ara_dom0_simd OBJECT ${_ara_dom0_simd})
+  target_include_directories(ara_dom0_simd PRIVATE "${ARA_MBEDTLS_SRC}/include"
+    "${ARA_MBEDTLS_CONFIG_DIR}" "${ARA_MBEDTLS_SRC}/library")
+  target_compile_definitions(ara_dom0_simd PRIVATE
+    "MBEDTLS_CONFIG_FILE=\"ara_dom0_config.h\"")
+  target_compile_options(ara_dom0_simd PRIVATE -Wno-error
+    -Werror=implicit-function-declaration -Wno-undef -O2 ${_ara_dom0_codegen})
   ara_mbedtls_library(ara_dom0_mbedcrypto ara_dom0_config.h ${_ara_mbedtls_common}
-    "${ARA_MBEDTLS_CONFIG_DIR}/ara_dom0_zeroize.c")
+    "${ARA_MBEDTLS_CONFIG_DIR}/ara_dom0_zeroize.c" $<TARGET_OBJECTS:ara_dom0_simd>)
   # DOM0's code generation: no libc and no builtin-to-libc assumptions
   # (-ffreestanding, which implies -fno-builtin; -fbuiltin then lets GCC
   # inline memcpy/memset again: mbedtls's unaligned loads are memcpy calls),
@@ -71,15 +93,12 @@ if(ARA_TARGET_ARM64)
   # registers, never x18 and no libgcc atomics helpers (libara/dom0.cmake
   # says why), no stack protector (its canary lives in libc's TLS), no unwind
   # tables. Sanitizers are never added here: ARA_SANITIZE is for host code.
-  target_compile_options(ara_dom0_mbedcrypto PRIVATE
-    -ffreestanding -fbuiltin -fPIC -fvisibility=hidden -mgeneral-regs-only
-    -ffixed-x18 -mno-outline-atomics
-    -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables)
+  target_compile_options(ara_dom0_mbedcrypto PRIVATE -mgeneral-regs-only ${_ara_dom0_codegen})
 
   # What DOM0 (libara) provides; any other undefined symbol fails the build.
   set(ARA_DOM0_MBEDTLS_ALLOWED
     memcpy memset memmove memcmp strlen strcmp
-    ara_dom0_calloc ara_dom0_free mbedtls_hardware_poll)
+    ara_dom0_calloc ara_dom0_free mbedtls_hardware_poll getauxval)
   add_custom_command(TARGET ara_dom0_mbedcrypto POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -DNM=${CMAKE_NM} -DARCHIVE=$<TARGET_FILE:ara_dom0_mbedcrypto>
             "-DALLOWED=${ARA_DOM0_MBEDTLS_ALLOWED}"

@@ -63,6 +63,8 @@ set(ARA_DOM0_SOURCES
   src/dom0/seccomp_policy.S
   src/dom0/self.c
   src/dom0/signal.c
+  src/dom0/simd_scrub.S
+  src/dom0/hwcap.c
   src/dom0/svc_page.S
   src/dom0/svc_page.c
   src/dom0/sigreturn.S
@@ -145,6 +147,7 @@ ara_dom0_library(ara ara)
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 add_custom_command(TARGET ara POST_BUILD
-  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DLIB=$<TARGET_FILE:ara>
+  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DNM=${CMAKE_NM}
+          -DLIB=$<TARGET_FILE:ara> "-DSIMD_OBJECTS=$<TARGET_OBJECTS:ara_dom0_simd>"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
   VERBATIM)

@@ -46,4 +46,11 @@
 /* A 128-by-64-bit division would call libgcc's __udivti3. */
 #define MBEDTLS_NO_UDBL_DIVISION
 
+/*
+ * The ARMv8 AES instructions where the CPU has them (aesce.c asks
+ * getauxval(AT_HWCAP), which libara answers: libara/src/dom0/hwcap.c), the
+ * table implementation otherwise.
+ */
+#define MBEDTLS_AESCE_C
+
 #endif

@@ -55,4 +55,34 @@ ara_test_call_and_capture:
 	ret
 	.size	ara_test_call_and_capture, . - ara_test_call_and_capture
 
+/*
+ * int ara_test_call_and_capture_simd(uint32_t fid, void *arg, uint64_t out[64])
+ *   -> secure_call's status; out[2n], out[2n + 1] = the low and high halves
+ *      of vn as secure_call left it. Before the call vn holds 0x5a5a...5a
+ *      with n in its lowest byte.
+ */
+	.globl	ara_test_call_and_capture_simd
+	.type	ara_test_call_and_capture_simd, %function
+ara_test_call_and_capture_simd:
+	stp	x29, x30, [sp, #-32]!
+	mov	x29, sp
+	str	x2, [sp, #16]
+	mov	x3, #0x5a5a
+	movk	x3, #0x5a5a, lsl #16
+	movk	x3, #0x5a5a, lsl #32
+	movk	x3, #0x5a5a, lsl #48
+	.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	mov	x4, #\n
+	bfi	x3, x4, #0, #8
+	dup	v\n\().2d, x3
+	.endr
+	bl	secure_call
+	ldr	x2, [sp, #16]
+	.irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31
+	str	q\n, [x2, #16 * \n]
+	.endr
+	ldp	x29, x30, [sp], #32
+	ret
+	.size	ara_test_call_and_capture_simd, . - ara_test_call_and_capture_simd
+
 	.section .note.GNU-stack, "", %progbits

@@ -83,7 +83,7 @@ static long filter(enum ara_status st)
 	return (st >= ARA_OK && st < ARA_STATUS_COUNT) ? st : ARA_E_INTERNAL;
 }
 
-long ara_dispatch(uint64_t fid, uint64_t app_arg)
+static long dispatch(uint64_t fid, uint64_t app_arg)
 {
 	const struct ara_service *s = find(fid); /* fid > UINT32_MAX finds nothing */
 	union {
@@ -126,4 +126,13 @@ long ara_dispatch(uint64_t fid, uint64_t app_arg)
 	/* Every path after the copy-in, a partial one included, wipes it. */
 	ara_memzero(arg.bytes, s->arg_size);
 	return filter(st);
+}
+
+long ara_dispatch(uint64_t fid, uint64_t app_arg)
+{
+	long st = dispatch(fid, app_arg);
+
+	/* Every service, not only those known to use AES: one rule, no list to keep. */
+	ara_simd_scrub();
+	return st;
 }

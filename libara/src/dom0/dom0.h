@@ -76,6 +76,10 @@ void ara_sync_icache(uint64_t p, uint64_t len);
 /* dispatch.c */
 void ara_services_init(void);
 long ara_dispatch(uint64_t fid, uint64_t app_arg);
+/* simd_scrub.S: zeroes what DOM0's AES code may leave in the vector registers. */
+void ara_simd_scrub(void);
+/* hwcap.c: copies AT_HWCAP, which mbedtls asks for through getauxval(). */
+void ara_hwcap_init(char **envp);
 
 /* open.c: openat and openat2 performed for App code, or -errno. */
 void ara_open_init(void); /* before the filter: which devices are TPMs */

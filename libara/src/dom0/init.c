@@ -288,6 +288,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	}
 #endif
 	ara_boot_load(envp, &ara_boot_block);
+	ara_hwcap_init(envp);
 	ara_svc_page_init();
 	ara_verbose = ara_env_is(envp, "ARA_VERBOSE", "1");
 	alloc_keys();
@@ -326,5 +327,6 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_seccomp_install();
 	restore_exec_mask();
 	name_process();
+	ara_simd_scrub(); /* as after a service: nothing of initialisation's crypto stays */
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }
