@@ -155,10 +155,9 @@ static int check_evidence(const struct ara_policy *p, const struct ara_wire_atte
 	return 0;
 }
 
-int ara_check_attest(const struct ara_policy *p, const uint8_t *challenge, size_t challenge_len,
-		     const uint8_t *attest, size_t attest_len, uint64_t now,
-		     struct ara_wire_attest *a, const struct ara_policy_secret **secret, char *why,
-		     size_t cap)
+int ara_check_instance(const struct ara_policy *p, const uint8_t *challenge, size_t challenge_len,
+		       const uint8_t *attest, size_t attest_len, uint64_t now,
+		       struct ara_wire_attest *a, char *why, size_t cap)
 {
 	uint8_t hash[32];
 	int r = ara_wire_decode_attest(attest, attest_len, a);
@@ -180,6 +179,18 @@ int ara_check_attest(const struct ara_policy *p, const uint8_t *challenge, size_
 	if (ara_p256_verify(a->instance_pub, hash, a->sig))
 		return refuse(ARA_REFUSE_SESSION, why, cap,
 			      "the key share is not signed by the attested instance key for this challenge");
+	return 0;
+}
+
+int ara_check_attest(const struct ara_policy *p, const uint8_t *challenge, size_t challenge_len,
+		     const uint8_t *attest, size_t attest_len, uint64_t now,
+		     struct ara_wire_attest *a, const struct ara_policy_secret **secret, char *why,
+		     size_t cap)
+{
+	int r = ara_check_instance(p, challenge, challenge_len, attest, attest_len, now, a, why, cap);
+
+	if (r)
+		return r;
 	*secret = ara_policy_secret(p, a->name, a->name_len);
 	if (!*secret)
 		return refuse(ARA_REFUSE_SECRET, why, cap, "no secret named '%.*s'",
