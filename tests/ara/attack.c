@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "ara/domains.h"
+#include "ara/rtm.h"
 
 /*
  * Set once App-chosen code runs; shared with the parent, which must tell
@@ -171,6 +172,42 @@ const char *attack_outcome_name(int outcome)
 struct range attack_dom0[ATTACK_DOM0_MAX];
 size_t attack_n_dom0;
 
+/*
+ * With ARA_ATTACK_SERVICES=1 (and ARA_EVIDENCE naming a backend): the
+ * services hold state in DOM0 before the attack, as in an App that uses
+ * them: an instance key, an RTM log with entries, a signed report made.
+ * 0, or 1 if a service did not answer as it should.
+ */
+static int load_services(void)
+{
+	static uint8_t report[ARA_RTM_REPORT_MAX];
+	struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = sizeof(report) };
+	int st;
+
+	for (uint64_t i = 0; i < 1000; i++) {
+		st = secure_call(ARA_FID_RTM_LOG,
+				 (void *)(uintptr_t)ara_rtm_entry(ARA_RTM_RET, 0x400000 + 4 * i));
+		if (st != ARA_OK) {
+			printf("FAIL: RTM_LOG: %s\n", ara_strerror(st));
+			return 1;
+		}
+	}
+	memset(a.nonce, 0xa5, sizeof(a.nonce));
+	if ((st = secure_call(ARA_FID_RTM_REPORT, &a)) != ARA_OK) {
+		printf("FAIL: RTM_REPORT: %s\n", ara_strerror(st));
+		return 1;
+	}
+	printf("ara-evidence: services loaded: an instance key, 1000 RTM entries, a %u-byte "
+	       "signed report\n",
+	       a.out_len);
+	return 0;
+}
+
+int attack_load_services(void)
+{
+	return getenv("ARA_ATTACK_SERVICES") ? load_services() : 0;
+}
+
 int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_t n)
 {
 	setvbuf(stdout, NULL, _IONBF, 0); /* an attack that succeeds may end the process abruptly */
@@ -182,6 +219,8 @@ int attack_main(int argc, char **argv, const struct attack_entry *attacks, size_
 		printf("FAIL: not running under ARA\n");
 		return 1;
 	}
+	if (attack_load_services())
+		return 1;
 	attack_n_dom0 = attack_ranges(ARA_PKEY_DOM0, attack_dom0, ATTACK_DOM0_MAX);
 	if (attack_n_dom0 < 4) {
 		printf("FAIL: found %zu DOM0 ranges\n", attack_n_dom0);

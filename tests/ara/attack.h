@@ -44,6 +44,13 @@ size_t attack_ranges(unsigned int pkey, struct range *out, size_t max);
 extern struct range attack_dom0[ATTACK_DOM0_MAX];
 extern size_t attack_n_dom0;
 
+/*
+ * With ARA_ATTACK_SERVICES set, makes the services hold state in DOM0 (an
+ * instance key, an RTM log, a signed report) before the attack; 0, or 1 if
+ * a service failed. attack_main calls it.
+ */
+int attack_load_services(void);
+
 /* An attack of a program: its name on the command line, and its run (0: stopped). */
 struct attack_entry {
 	const char *name;

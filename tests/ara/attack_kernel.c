@@ -1123,6 +1123,8 @@ int main(int argc, char **argv)
 		printf("FAIL: not running under ARA\n");
 		return 1;
 	}
+	if (attack_load_services())
+		return 1;
 	attack_n_dom0 = attack_ranges(ARA_PKEY_DOM0, attack_dom0, ATTACK_DOM0_MAX);
 	/* Before the count of DOM0 ranges: the no-dom0-key variant has fewer. */
 	for (size_t i = 0; i < sizeof(by_symbol) / sizeof(by_symbol[0]); i++)
