@@ -23,6 +23,8 @@ ARM64_BUILD="$ARA_SRC_DIR/build/aarch64"
 # ara-manifest (App manifests) and ara-seccomp-gen (the seccomp policy).
 MANIFEST_TOOL="$HOST_BUILD/loader/ara-manifest"
 SECCOMP_GEN_TOOL="$HOST_BUILD/libara/ara-seccomp-gen"
+# and clang loads the host tree's RTM pass plugin (cmake/AraRtm.cmake).
+RTM_PLUGIN="$HOST_BUILD/services/rtm/instrument/ara_rtm_pass.so"
 
 # configure DIR [cmake args...]
 configure() {
@@ -52,6 +54,9 @@ platform() {
 	# tpm): built here, so that its ten minutes are not spent in a test.
 	"$ARA_QEMU_DIR/guest/build-tpm-kernel.sh"
 	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
+	# The CENC test App's static FFmpeg for arm64 (tests/cenc): built once
+	# here, in view; the arm64 tree's configure then finds it cached.
+	"$ARA_QEMU_DIR/build-ffmpeg.sh" >/dev/null
 	info "platform ready in $(elapsed "$t0")"
 }
 
@@ -61,12 +66,12 @@ in_guest() {
 	platform patched
 	step "building ara-manifest and ara-seccomp-gen for the host"
 	configure "$HOST_BUILD" -DARA_MBEDTLS_SRC="$mbedtls_src"
-	cmake --build "$HOST_BUILD" --target ara-manifest ara-seccomp-gen ||
+	cmake --build "$HOST_BUILD" --target ara-manifest ara-seccomp-gen ara_rtm_pass ||
 		die "build of the host tools failed"
 	step "cross-building for arm64"
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
 		-DARA_MBEDTLS_SRC="$mbedtls_src" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
-		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL"
+		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
 	step "booting the POE guest and running $1"
 	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 600 \
 		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/$1"
@@ -92,7 +97,7 @@ test_all() {
 	step "arm64 cross build and ctest inside the POE guest"
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
 		"${common[@]}" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
-		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL"
+		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
 	t0=$(date +%s)
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"

@@ -79,6 +79,11 @@ arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libts
 # guest's kernel is built here (flex and bison come with QEMU's list).
 tpm="swtpm swtpm-tools"
 kernel_build="bc perl"
+# The CENC interoperability test's clip: made, encrypted and decrypted by
+# Debian's ffmpeg at build time (tests/cenc/make_clip.sh).
+cenc="ffmpeg"
+# The RTM's pass plugin (services/rtm/instrument) and the clang that loads it.
+rtm="llvm-14-dev clang-14 g++"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -94,8 +99,10 @@ install "host libraries" $host_libs
 install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
 install "QEMU build dependencies" $qemu_build
+install "the RTM's instrumentation" $rtm
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
+install "the CENC test's ffmpeg" $cenc
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

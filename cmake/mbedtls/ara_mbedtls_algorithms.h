@@ -19,6 +19,7 @@
 #define MBEDTLS_AES_C
 #define MBEDTLS_AES_ROM_TABLES
 #define MBEDTLS_GCM_C
+#define MBEDTLS_CIPHER_MODE_CTR /* services/rts/cenc_sample.c: ISO 23001-7 cenc */
 
 /* Random bit generators, seeded from the entropy collector; HMAC_DRBG also
  * makes ECDSA signatures deterministic (RFC 6979). */

@@ -158,6 +158,28 @@ variant_manifest() {
 		--app "$1" -o "$3" >/dev/null || fail "ara-manifest"
 }
 
+# cenc_setup: the CENC App (tests/cenc) and the clip that Debian's ffmpeg
+# made and decrypted at build time; its content key is provisioned under its
+# key ID, and the policy is the CENC App's.
+cenc_setup() {
+	clip=$build/tests/cenc/clip
+	app=$build/tests/cenc/cenc_app
+	[ -x "$app" ] || fail "no $app: the arm64 FFmpeg (qemu/build-ffmpeg.sh) was not built"
+	for f in clip.mp4 ref.video ref.audio content-key; do
+		[ -s "$clip/$f" ] || fail "no $clip/$f: ffmpeg was missing on the build machine (qemu/host-deps.sh)"
+	done
+	cat "$clip/content-key" >"$tmp/secrets"
+	write_policy "$backend" 300
+}
+
+# cenc_run [MODE]: the CENC App over the clip, writing $tmp/out.*.
+cenc_run() {
+	start_server 1
+	run_app "$tmp/sock" "$clip/clip.mp4" "$tmp/out" "$@"
+	finish
+	expect_status 0
+}
+
 case $case in
 deliver)
 	write_policy "$backend" 300
@@ -318,6 +340,37 @@ rts-wrong-key)
 	finish
 	expect_app "rts open: no such provisioning session or secret handle"
 	echo "ara-evidence: provision rts-wrong-key: another key under the key ID: chunk 0 refused; a key ID with no key: the stream does not open"
+	;;
+cenc)
+	cenc_setup
+	cenc_run
+	expect_log "delivered 'kid-"
+	expect_app "close: success"
+	secs=$(sed -n 's/^cenc-app: .*: 2 streams, \([0-9]*\)\.[0-9]* s$/\1/p' "$tmp/app.out")
+	[ "${secs:-0}" -ge 10 ] || fail "the clip is not at least 10 s long"
+	for k in video audio; do
+		[ -s "$tmp/out.$k" ] || fail "no $k samples"
+		cmp "$clip/ref.$k" "$tmp/out.$k" || fail "the $k samples differ from FFmpeg's decryption"
+		# Were the clip clear, a decryption that did nothing would pass the comparison.
+		cmp -s "$tmp/out.$k.enc" "$tmp/out.$k" && fail "the $k samples came back still encrypted"
+	done
+	# Both kinds of sample went through ARA: H.264 with maps, AAC whole.
+	grep -Eq "\([1-9][0-9]* with a subsample map, [1-9][0-9]* whole\)" "$tmp/app.out" ||
+		fail "not both kinds of sample (with a subsample map, whole) were decrypted"
+	echo "ara-evidence: provision cenc: a ${secs} s H.264/AAC clip CENC-encrypted by ffmpeg, demuxed by libavformat and decrypted by ARA ($(sed -n 's/^cenc-app: decrypted \(.*\); close.*/\1/p' "$tmp/app.out")): equal to FFmpeg's own decryption, bit for bit ($(wc -c <"$tmp/out.video") + $(wc -c <"$tmp/out.audio") bytes)"
+	;;
+cenc-tamper)
+	cenc_setup
+	cenc_run tamper-map
+	expect_app "a subsample map one byte too long: malformed request"
+	expect_app "refused, nothing written"
+	echo "ara-evidence: provision cenc-tamper: a subsample map that does not add up to its sample: refused, nothing written"
+	;;
+cenc-wrong-kid)
+	cenc_setup
+	cenc_run wrong-kid
+	expect_app "cenc open: no such provisioning session or secret handle"
+	echo "ara-evidence: provision cenc-wrong-kid: a key ID with no provisioned key: no session opens"
 	;;
 sessions)
 	run_app sessions

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The RTM's App-side runtime (docs/rtm.md, "Instrumentation"): the hooks
+ * the pass plugin calls (__ara_rtm_icall/ijmp/ret) and what an App calls to
+ * hand its evidence to a verifier.
+ *
+ * Sealed log segments (and, in batch mode, their checkpoints) are appended,
+ * in order, to the files named by the environment variables
+ * ARA_RTM_SEGMENTS and ARA_RTM_CHECKPOINTS, opened at the first export. A
+ * segment exported with no ARA_RTM_SEGMENTS is discarded (with a warning
+ * on stderr) and the verifier then refuses the run.
+ *
+ * Each function returns ARA_OK, an enum ara_status from ARA, or
+ * ARA_RTM_IO_ERROR when a file could not be written (errno says why; the
+ * runtime names the file on stderr).
+ */
+#ifndef ARA_RTM_RUNTIME_H
+#define ARA_RTM_RUNTIME_H
+
+#include <stdint.h>
+
+#include "ara/rtm.h"
+
+#define ARA_RTM_IO_ERROR (-1)
+
+/*
+ * Exports the sealed segments waiting in DOM0, then writes a signed report
+ * over the verifier's nonce into [out, out + cap) (ARA_RTM_REPORT_MAX is
+ * always enough). *len is its length, or, with ARA_E_INVAL, the length it
+ * needs.
+ */
+int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
+		   uint32_t *len);
+
+/* Batch mode from now on: every sealed segment comes with a checkpoint over nonce. */
+int ara_rtm_batch(const uint8_t nonce[ARA_RTM_NONCE_BYTES]);
+
+/* Exports every sealed segment waiting in DOM0 (ARA_OK when none waits). */
+int ara_rtm_flush_segments(void);
+
+/* The hooks the pass plugin inserts (never called by hand). */
+void __ara_rtm_icall(void *dest);
+void __ara_rtm_ijmp(void *dest);
+void __ara_rtm_ret(void *dest);
+
+#endif

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * RTS_CENC_OPEN, _DECRYPT, _CLOSE (ara/rts.h, docs/rts.md), in DOM0.
+ *
+ * A session holds one content key, found by its key ID among the
+ * provisioned secrets ("kid-<hex>", the name the chunk streams use), as an
+ * AES key schedule and nowhere else; CLOSE wipes it. DECRYPT copies the
+ * subsample map and the sample into buffers made for that call, checks the
+ * map against the sample before it decrypts anything, and copies out only
+ * the whole clear sample; the buffers are wiped before they are freed.
+ */
+#include "ara/provision.h"
+#include "ara/rts.h"
+#include "ara/service.h"
+#include "cenc_sample.h"
+#include "chunk_format.h"
+#include "dom0/dom0.h"
+#include "dom0/live.h"
+#include "dom0/mem.h"
+#include "instance.h"
+
+struct ara_cenc_session {
+	uint32_t state; /* enum ara_slot_state */
+	uint32_t id;
+	mbedtls_aes_context aes;
+};
+
+/* The session table, on the DOM0 heap, made at the first OPEN (under the lock). */
+static struct ara_cenc_session *table(void)
+{
+	struct ara_cenc_session *t;
+
+	ara_live_lock(&ara_live->provision_lock);
+	t = ara_live->cenc;
+	ara_live_unlock(&ara_live->provision_lock);
+	if (t)
+		return t;
+	t = ara_dom0_calloc(ARA_RTS_CENC_SESSIONS, sizeof(*t));
+	if (!t)
+		return NULL;
+	ara_live_lock(&ara_live->provision_lock);
+	if (ara_live->cenc) { /* another thread was first */
+		ara_live_unlock(&ara_live->provision_lock);
+		ara_dom0_free(t);
+		return ara_live->cenc;
+	}
+	ara_live->cenc = t;
+	ara_live_unlock(&ara_live->provision_lock);
+	return t;
+}
+
+/* Claims a free session (FREE -> BUSY), or takes an open one by id (ACTIVE -> BUSY). */
+static struct ara_cenc_session *grab(struct ara_cenc_session *t, uint32_t id)
+{
+	static uint32_t generation;
+	struct ara_cenc_session *found = NULL;
+
+	ara_live_lock(&ara_live->provision_lock);
+	for (uint32_t i = 0; i < ARA_RTS_CENC_SESSIONS && !found; i++) {
+		if (id == 0 && t[i].state == ARA_SLOT_FREE) {
+			found = &t[i];
+			generation = (generation + 1) & 0xffffffu;
+			found->id = generation << 8 | (i + 1);
+		} else if (id != 0 && t[i].id == id && t[i].state == ARA_SLOT_ACTIVE) {
+			found = &t[i];
+		}
+	}
+	if (found)
+		found->state = ARA_SLOT_BUSY;
+	ara_live_unlock(&ara_live->provision_lock);
+	return found;
+}
+
+static void release(struct ara_cenc_session *s, enum ara_slot_state to)
+{
+	if (to == ARA_SLOT_FREE) {
+		mbedtls_aes_free(&s->aes); /* zeroizes the key schedule */
+		s->id = 0;
+	}
+	ara_live_lock(&ara_live->provision_lock);
+	s->state = to;
+	ara_live_unlock(&ara_live->provision_lock);
+}
+
+static enum ara_status cenc_open(void *arg)
+{
+	struct ara_rts_cenc_open_arg *a = arg;
+	struct ara_instance *in = ara_instance();
+	uint8_t key[ARA_WIRE_SECRET_MAX];
+	char name[ARA_RTS_KEY_NAME_BYTES];
+	struct ara_cenc_session *t, *s;
+	uint32_t key_len = 0;
+	int r;
+
+	if (!in)
+		return ARA_E_NO_EVIDENCE;
+	if (!(t = table()))
+		return ARA_E_NOMEM;
+	ara_rts_key_name(a->key_id, name);
+	/* A secret destroyed between the two calls is simply not found. */
+	if (ara_secret_copy(in, ara_secret_lookup(in, (const uint8_t *)name, sizeof(name)), key,
+			    &key_len))
+		return ARA_E_NOENT;
+	if (!(s = grab(t, 0))) {
+		ara_memzero(key, sizeof(key));
+		return ARA_E_BUSY;
+	}
+	mbedtls_aes_init(&s->aes);
+	/* 'cenc' is AES-128; CTR runs the cipher forwards, so decryption uses the encryption key. */
+	r = key_len == 16 && mbedtls_aes_setkey_enc(&s->aes, key, 128) == 0;
+	ara_memzero(key, sizeof(key));
+	if (!r) {
+		release(s, ARA_SLOT_FREE);
+		return ARA_E_INVAL; /* a secret of that name that is no AES-128 key */
+	}
+	a->session = s->id;
+	release(s, ARA_SLOT_ACTIVE);
+	return ARA_OK;
+}
+
+/* Decrypts the sample a names under s's key and copies it out; ARA_OK or why not. */
+static enum ara_status decrypt_sample(struct ara_cenc_session *s, struct ara_rts_cenc_decrypt_arg *a)
+{
+	struct ara_cenc_subsample *map = NULL;
+	uint8_t *sample;
+	enum ara_status st;
+
+	/* Bounds first: they size the copies. */
+	if (a->in_len == 0 || a->in_len > ARA_RTS_CENC_SAMPLE_MAX ||
+	    a->subsample_count > ARA_RTS_CENC_SUBSAMPLES_MAX || (a->iv_len != 8 && a->iv_len != 16) ||
+	    a->out_cap < a->in_len)
+		return ARA_E_INVAL;
+	if (a->subsample_count &&
+	    !(map = ara_dom0_calloc(a->subsample_count, sizeof(*map))))
+		return ARA_E_NOMEM;
+	if (!(sample = ara_dom0_calloc(1, a->in_len))) {
+		ara_dom0_free(map);
+		return ARA_E_NOMEM;
+	}
+	st = map ? ara_copy_from_app(map, a->subsamples, a->subsample_count * sizeof(*map))
+		 : ARA_OK;
+	if (st == ARA_OK && ara_cenc_map_check(map, a->subsample_count, a->in_len))
+		st = ARA_E_INVAL;
+	if (st == ARA_OK)
+		st = ara_copy_from_app(sample, a->in, a->in_len);
+	if (st == ARA_OK && ara_cenc_decrypt(&s->aes, a->iv, a->iv_len, map, a->subsample_count,
+					     sample, a->in_len))
+		st = ARA_E_INTERNAL;
+	if (st == ARA_OK)
+		st = ara_copy_to_app(a->out, sample, a->in_len);
+	if (st == ARA_OK)
+		a->out_len = a->in_len;
+	ara_memzero(sample, a->in_len);
+	ara_dom0_free(sample);
+	ara_dom0_free(map);
+	return st;
+}
+
+static enum ara_status cenc_decrypt(void *arg)
+{
+	struct ara_rts_cenc_decrypt_arg *a = arg;
+	struct ara_cenc_session *t = ara_live->cenc, *s;
+	enum ara_status st;
+
+	if (!t || a->session == 0 || !(s = grab(t, a->session)))
+		return ARA_E_NOENT;
+	st = decrypt_sample(s, a);
+	release(s, ARA_SLOT_ACTIVE);
+	return st;
+}
+
+static enum ara_status cenc_close(void *arg)
+{
+	struct ara_rts_cenc_close_arg *a = arg;
+	struct ara_cenc_session *t = ara_live->cenc, *s;
+
+	if (!t || a->session == 0 || !(s = grab(t, a->session)))
+		return ARA_E_NOENT;
+	release(s, ARA_SLOT_FREE);
+	return ARA_OK;
+}
+
+ARA_SERVICE(svc_rts_cenc_open, .fid = ARA_FID_RTS_CENC_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+	    .arg_size = sizeof(struct ara_rts_cenc_open_arg), .name = "rts_cenc_open",
+	    .handler = cenc_open);
+ARA_SERVICE(svc_rts_cenc_decrypt, .fid = ARA_FID_RTS_CENC_DECRYPT,
+	    .flags = ARA_SVC_IN | ARA_SVC_OUT, .arg_size = sizeof(struct ara_rts_cenc_decrypt_arg),
+	    .name = "rts_cenc_decrypt", .handler = cenc_decrypt);
+ARA_SERVICE(svc_rts_cenc_close, .fid = ARA_FID_RTS_CENC_CLOSE, .flags = ARA_SVC_IN,
+	    .arg_size = sizeof(struct ara_rts_cenc_close_arg), .name = "rts_cenc_close",
+	    .handler = cenc_close);
