@@ -60,8 +60,9 @@ platform() {
 	info "platform ready in $(elapsed "$t0")"
 }
 
-# in_guest PROGRAM: cross-builds the tree and runs one of its programs in the
-# POE guest (patched QEMU, -M virt -cpu max).
+# in_guest COMMAND [ARG...]: cross-builds the tree and runs COMMAND (a path
+# relative to the arm64 tree) in the POE guest (patched QEMU, -M virt -cpu
+# max), which holds the arm64 tree and the source tree at their host paths.
 in_guest() {
 	platform patched
 	step "building ara-manifest and ara-seccomp-gen for the host"
@@ -73,8 +74,10 @@ in_guest() {
 		-DARA_MBEDTLS_SRC="$mbedtls_src" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
 		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
 	step "booting the POE guest and running $1"
+	local cmd=$1
+	shift
 	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 600 \
-		--embed "$ARM64_BUILD" -- "$ARM64_BUILD/$1"
+		--embed "$ARM64_BUILD" --embed "$ARA_SRC_DIR" -- "$ARM64_BUILD/$cmd" "$@"
 }
 
 test_all() {
@@ -109,7 +112,14 @@ test_all() {
 }
 
 case $1 in
-	demo) in_guest tests/platform/poe_demo ;;
+	demo)
+		# POE itself, then ARA end to end (tests/provision/provision.sh, case
+		# demo): provisioning, CENC decryption, an RTM report ara-verify accepts.
+		in_guest tests/platform/poe_demo
+		"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 900 \
+			--embed "$ARM64_BUILD" --embed "$ARA_SRC_DIR" -- \
+			/bin/sh "$ARA_SRC_DIR/tests/provision/provision.sh" demo "$ARM64_BUILD" dev-insecure
+		;;
 	test) test_all ;;
 	bench)
 		in_guest tests/platform/por_switch_bench

@@ -84,6 +84,8 @@ kernel_build="bc perl"
 cenc="ffmpeg"
 # The RTM's pass plugin (services/rtm/instrument) and the clang that loads it.
 rtm="llvm-14-dev clang-14 g++"
+# ara-verify's packed-relocation (SHT_RELR) test fixture: lld links it.
+rtm_verify="lld-14"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -100,6 +102,7 @@ install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
 install "QEMU build dependencies" $qemu_build
 install "the RTM's instrumentation" $rtm
+install "ara-verify's test fixture linker" $rtm_verify
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc

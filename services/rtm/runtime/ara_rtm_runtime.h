@@ -24,10 +24,19 @@
 #define ARA_RTM_IO_ERROR (-1)
 
 /*
+ * The evidence of a whole run, at exit (exit_evidence.c): with
+ * ARA_RTM_NONCE=<64 hex digits> in the environment, when the program exits
+ * the runtime exports the segments still waiting, writes the report over
+ * that nonce to the file ARA_RTM_REPORT names, and the instance's ATTEST
+ * for a CHALLENGE of the same nonce to ARA_RTM_ATTEST (ara-verify --attest).
+ * If it cannot, the process ends with this status instead of the program's.
+ */
+#define ARA_RTM_EXIT_NO_EVIDENCE 97
+
+/*
  * Exports the sealed segments waiting in DOM0, then writes a signed report
  * over the verifier's nonce into [out, out + cap) (ARA_RTM_REPORT_MAX is
- * always enough). *len is its length, or, with ARA_E_INVAL, the length it
- * needs.
+ * always enough; ARA_E_INVAL if cap is too small). *len is its length.
  */
 int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
 		   uint32_t *len);

@@ -1,0 +1,701 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ara-verify's decision (services/rtm/verify/verify.c) and its command
+ * line, on runs built in memory by the TEST DOUBLE writer and signer
+ * (doc_double.c), against real AArch64 fixtures (fixture_main.c,
+ * fixture_sites.S) built as a PIE, a non-PIE executable and a PIE with
+ * packed relocations. Every expected address comes from nm at build time
+ * (fixture_<name>.h); the module tables are laid out the way the kernel
+ * maps the fixture's executable segment, read here with <elf.h>.
+ */
+#include <elf.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "chain.h"
+#include "doc_double.h"
+#include "file_io.h"
+#include "hpke.h"
+#include "fixture_exec.h"
+#include "fixture_pie.h"
+#include "fixture_relr.h"
+#include "verify.h"
+
+#define MODULE_PATH "/app/rtm-fixture"
+#define SEG ARA_RTM_SEGMENT_BYTES
+
+/* One fixture, with its addresses from nm. */
+struct fixture {
+	const char *file;
+	uint64_t callee, caller, twice, apply, ret_bl, ret_blr, ret_blraaz, ret_blrabz, ret_blraa,
+		ret_blrab, not_ret, label;
+	int label_relocated; /* the label's address is in a relocation (PIE) */
+	uint64_t base;	     /* load bias: 0 for ET_EXEC */
+};
+
+#define FIXTURE(P, name, relocated, bias)                                                       \
+	{ RTM_FIXTURE_DIR "/rtm_fixture_" name, P##_fx_callee, P##_fx_caller, P##_fx_twice,      \
+	  P##_fx_apply, P##_fx_ret_bl, P##_fx_ret_blr, P##_fx_ret_blraaz, P##_fx_ret_blrabz,     \
+	  P##_fx_ret_blraa, P##_fx_ret_blrab, P##_fx_not_ret, P##_fx_label, relocated, bias }
+
+static const struct fixture fixtures[] = {
+	FIXTURE(PIE, "pie", 1, 0x5555550000ull),
+	FIXTURE(EXEC, "exec", 0, 0),
+	FIXTURE(RELR, "relr", 1, 0xaaaa00000ull),
+};
+#define RELR_FIXTURE (&fixtures[2])
+
+static uint8_t sk[32], key[ARA_RTM_PUB_BYTES];
+static const uint8_t nonce[32] = { 0x11, 0x22 }, run_id[32] = { 0x33 }, app[32] = { 0x44 },
+		     zero[64];
+
+/* The module record of the fixture's executable segment, as /proc/self/maps shows it. */
+static struct ara_rtm_module fixture_module(const struct fixture *f)
+{
+	uint8_t *elf;
+	size_t size;
+	Elf64_Ehdr eh;
+	struct ara_rtm_module m = { 0 };
+
+	assert_int_equal(ara_rtm_read_file(f->file, &elf, &size), 0);
+	memcpy(&eh, elf, sizeof(eh));
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, elf + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		m.start = f->base + (ph.p_vaddr & ~0xfffull);
+		m.end = f->base + ((ph.p_vaddr + ph.p_memsz + 0xfff) & ~0xfffull);
+		m.offset = ph.p_offset & ~0xfffull;
+	}
+	free(elf);
+	assert_int_not_equal(m.end, 0);
+	m.path = (const uint8_t *)MODULE_PATH;
+	m.path_len = strlen(MODULE_PATH);
+	return m;
+}
+
+/* A run under test: segments, documents, and the verifier's inputs. */
+struct run {
+	const struct fixture *f;
+	uint8_t *segments;
+	size_t nseg;
+	uint64_t pending[64];
+	uint32_t npending;
+	struct ara_rtm_doc w; /* the report's fields, before encoding */
+	uint8_t chain[ARA_RTM_HASH_BYTES];
+	uint8_t report[ARA_RTM_CHECKPOINT_MAX + 64 * 8];
+	size_t report_len;
+	uint8_t checkpoints[8 * ARA_RTM_CHECKPOINT_MAX];
+	size_t checkpoints_len;
+	struct ara_rtm_verify_in in;
+	struct ara_rtm_module_override override;
+	struct ara_rtm_modcache mc;
+	char msg[1024];
+};
+
+static uint64_t rt(const struct run *r, uint64_t vaddr)
+{
+	return r->f->base + vaddr;
+}
+
+/* The valid entries the tests cycle through, as runtime entries. */
+static uint64_t valid_entry(const struct run *r, uint64_t i)
+{
+	const struct fixture *f = r->f;
+	const uint64_t all[] = {
+		ara_rtm_entry(ARA_RTM_RET, rt(r, f->ret_bl)),
+		ara_rtm_entry(ARA_RTM_RET, rt(r, f->ret_blr)),
+		ara_rtm_entry(ARA_RTM_RET, rt(r, f->ret_blraaz)),
+		ara_rtm_entry(ARA_RTM_RET, rt(r, f->ret_blrabz)),
+		ara_rtm_entry(ARA_RTM_RET, rt(r, f->ret_blraa)),
+		ara_rtm_entry(ARA_RTM_RET, rt(r, f->ret_blrab)),
+		ara_rtm_entry(ARA_RTM_ICALL, rt(r, f->callee)),
+		ara_rtm_entry(ARA_RTM_ICALL, rt(r, f->caller)),
+		ara_rtm_entry(ARA_RTM_ICALL, rt(r, f->twice)),
+		ara_rtm_entry(ARA_RTM_ICALL, rt(r, f->apply)),
+		ara_rtm_entry(ARA_RTM_IJMP, rt(r, f->apply)),
+		ara_rtm_entry(f->label_relocated ? ARA_RTM_IJMP : ARA_RTM_RET,
+			      rt(r, f->label_relocated ? f->label : f->ret_bl)),
+	};
+
+	return all[(i + r->nseg) % (sizeof(all) / sizeof(all[0]))];
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void run_init(struct run *r, const struct fixture *f, size_t nseg, uint32_t npending)
+{
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	r->nseg = nseg;
+	r->segments = malloc(nseg ? nseg * SEG : 1);
+	assert_non_null(r->segments);
+	for (size_t s = 0; s < nseg; s++)
+		for (uint32_t k = 0; k < ARA_RTM_SEGMENT_ENTRIES; k++)
+			put64(r->segments + s * SEG + k * 8ull, valid_entry(r, s * 7 + k));
+	r->npending = npending;
+	for (uint32_t k = 0; k < npending; k++)
+		r->pending[k] = valid_entry(r, k);
+	r->w = (struct ara_rtm_doc){ .kind = ARA_RTM_DOC_REPORT, .module_count = 1,
+				     .sequence = nseg + 1, .sealed = nseg, .nonce = nonce,
+				     .run_id = run_id, .chain = r->chain, .app_sha256 = app,
+				     .instance_pub = key, .sig = zero };
+	r->w.modules[0] = fixture_module(f);
+	r->override = (struct ara_rtm_module_override){ .path = MODULE_PATH, .file = f->file };
+	r->mc = (struct ara_rtm_modcache){ .overrides = &r->override, .noverrides = 1 };
+	r->in = (struct ara_rtm_verify_in){ .key = key, .nonce = nonce, .segments = r->segments,
+					    .segments_len = nseg * SEG };
+}
+
+static void run_free(struct run *r)
+{
+	ara_rtm_modcache_free(&r->mc);
+	free(r->segments);
+}
+
+/* H after the first n segments. */
+static void chain_at(const struct run *r, size_t n, uint8_t h[ARA_RTM_HASH_BYTES])
+{
+	assert_int_equal(ara_rtm_chain_start(run_id, h), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ara_rtm_chain_step(h, r->segments + i * SEG), 0);
+}
+
+/* Encodes and signs the report from r->w, r->pending and the chain over r's segments. */
+static void seal_report(struct run *r)
+{
+	chain_at(r, r->w.sealed, r->chain);
+	r->w.pending_count = r->npending;
+	r->w.pending = (const uint8_t *)r->pending; /* the host is little-endian */
+	r->w.entries = r->w.sealed * ARA_RTM_SEGMENT_ENTRIES + r->npending;
+	assert_int_equal(doc_double_encode(&r->w, r->report, sizeof(r->report), &r->report_len), 0);
+	doc_double_sign(r->report, r->report_len);
+	r->in.report = r->report;
+	r->in.report_len = r->report_len;
+}
+
+/* Appends a checkpoint sealing segment index sealed - 1 (sequence = sealed). */
+static void add_checkpoint(struct run *r, uint64_t sequence, uint64_t sealed)
+{
+	struct ara_rtm_doc c = r->w;
+	uint8_t h[ARA_RTM_HASH_BYTES];
+	size_t len;
+
+	chain_at(r, sealed, h);
+	c.kind = ARA_RTM_DOC_CHECKPOINT;
+	c.chain = h;
+	c.sequence = sequence;
+	c.sealed = sealed;
+	c.pending_count = 0;
+	c.entries = sealed * ARA_RTM_SEGMENT_ENTRIES;
+	assert_int_equal(doc_double_encode(&c, r->checkpoints + r->checkpoints_len,
+					   sizeof(r->checkpoints) - r->checkpoints_len, &len),
+			 0);
+	doc_double_sign(r->checkpoints + r->checkpoints_len, len);
+	r->checkpoints_len += len;
+	r->in.checkpoints = r->checkpoints;
+	r->in.checkpoints_len = r->checkpoints_len;
+}
+
+static enum ara_rtm_verdict verify(struct run *r)
+{
+	enum ara_rtm_verdict v = ara_rtm_verify(&r->in, &r->mc, r->msg, sizeof(r->msg));
+
+	print_message("  %s\n", r->msg);
+	return v;
+}
+
+static void expect(struct run *r, enum ara_rtm_verdict want, const char *text)
+{
+	assert_int_equal(verify(r), want);
+	if (strstr(r->msg, text) == NULL)
+		fail_msg("\"%s\" does not say \"%s\"", r->msg, text);
+}
+
+static void test_good_report_verifies(void **state)
+{
+	struct run r;
+	char want[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		run_init(&r, &fixtures[i], 2, 12);
+		seal_report(&r);
+		snprintf(want, sizeof(want),
+			 "OK: %u entries (2 segments, 12 pending), all targets valid",
+			 2 * ARA_RTM_SEGMENT_ENTRIES + 12);
+		expect(&r, ARA_RTM_VERDICT_OK, want);
+		assert_string_equal(r.msg, want);
+		/* Each binary is parsed once, whatever the number of entries. */
+		assert_int_equal(r.mc.nfiles, 1);
+		run_free(&r);
+	}
+}
+
+/* A report of one pending entry e, verified against fixture f. */
+static void expect_entry(const struct fixture *f, uint64_t e, enum ara_rtm_verdict want,
+			 const char *text)
+{
+	struct run r;
+
+	run_init(&r, f, 0, 1);
+	r.pending[0] = e;
+	seal_report(&r);
+	expect(&r, want, text);
+	run_free(&r);
+}
+
+/* The RELR fixture has its relative relocations packed, or it would test nothing new. */
+static void test_relr_fixture_is_packed(void **state)
+{
+	uint8_t *elf;
+	size_t size;
+	Elf64_Ehdr eh;
+	int relr = 0, relative_rela = 0;
+
+	(void)state;
+	assert_int_equal(ara_rtm_read_file(RELR_FIXTURE->file, &elf, &size), 0);
+	memcpy(&eh, elf, sizeof(eh));
+	for (unsigned int i = 0; i < eh.e_shnum; i++) {
+		Elf64_Shdr sh;
+
+		memcpy(&sh, elf + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		relr += sh.sh_type == 19; /* SHT_RELR */
+		for (uint64_t o = 0; sh.sh_type == SHT_RELA && o < sh.sh_size; o += sizeof(Elf64_Rela)) {
+			Elf64_Rela r;
+
+			memcpy(&r, elf + sh.sh_offset + o, sizeof(r));
+			relative_rela += ELF64_R_TYPE(r.r_info) == R_AARCH64_RELATIVE;
+		}
+	}
+	free(elf);
+	assert_int_equal(relr, 1);
+	assert_int_equal(relative_rela, 0);
+}
+
+static void test_illegal_targets_are_named(void **state)
+{
+	char want[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		const struct fixture *f = &fixtures[i];
+		uint64_t b = f->base;
+
+		snprintf(want, sizeof(want),
+			 "REJECTED: entry #0: return to 0x%llx (%s+0x%llx, fx_caller+0x%llx) is not a "
+			 "return site",
+			 (unsigned long long)(b + f->not_ret), MODULE_PATH,
+			 (unsigned long long)f->not_ret, (unsigned long long)(f->not_ret - f->caller));
+		expect_entry(f, ara_rtm_entry(ARA_RTM_RET, b + f->not_ret), ARA_RTM_VERDICT_REJECTED,
+			     want);
+		/* A function entry is no return site. */
+		expect_entry(f, ara_rtm_entry(ARA_RTM_RET, b + f->callee), ARA_RTM_VERDICT_REJECTED,
+			     "is not a return site");
+		snprintf(want, sizeof(want),
+			 "REJECTED: entry #0: indirect call to 0x%llx (%s+0x%llx, fx_twice+0x4) is not "
+			 "a function entry",
+			 (unsigned long long)(b + f->twice + 4), MODULE_PATH,
+			 (unsigned long long)(f->twice + 4));
+		expect_entry(f, ara_rtm_entry(ARA_RTM_ICALL, b + f->twice + 4),
+			     ARA_RTM_VERDICT_REJECTED, want);
+		/* A return site is no function entry, and an address-taken label neither. */
+		expect_entry(f, ara_rtm_entry(ARA_RTM_ICALL, b + f->ret_blr), ARA_RTM_VERDICT_REJECTED,
+			     "is not a function entry");
+		expect_entry(f, ara_rtm_entry(ARA_RTM_ICALL, b + f->label), ARA_RTM_VERDICT_REJECTED,
+			     "is not a function entry");
+		expect_entry(f, ara_rtm_entry(ARA_RTM_IJMP, b + f->not_ret), ARA_RTM_VERDICT_REJECTED,
+			     "indirect jump to");
+		if (f->label_relocated)
+			expect_entry(f, ara_rtm_entry(ARA_RTM_IJMP, b + f->label), ARA_RTM_VERDICT_OK,
+				     "OK: 1 entries");
+		snprintf(want, sizeof(want),
+			 "REJECTED: entry #0: return to 0x%llx is in no code module",
+			 (unsigned long long)(b + 0x7f000000000ull));
+		expect_entry(f, ara_rtm_entry(ARA_RTM_RET, b + 0x7f000000000ull),
+			     ARA_RTM_VERDICT_REJECTED, want);
+		expect_entry(f, ara_rtm_entry(4, b + f->ret_bl), ARA_RTM_VERDICT_REJECTED,
+			     "entry #0: unknown kind 4");
+		/* Each return site, one by one. */
+		expect_entry(f, ara_rtm_entry(ARA_RTM_RET, b + f->ret_blraa), ARA_RTM_VERDICT_OK, "OK");
+		expect_entry(f, ara_rtm_entry(ARA_RTM_RET, b + f->ret_blrabz), ARA_RTM_VERDICT_OK, "OK");
+	}
+}
+
+/* The first illegal entry is named by its number in the run, in a segment or pending. */
+static void test_first_illegal_entry_is_numbered(void **state)
+{
+	const struct fixture *f = &fixtures[0];
+	struct run r;
+	char want[64];
+
+	(void)state;
+	run_init(&r, f, 2, 5);
+	put64(r.segments + SEG + 100 * 8, ara_rtm_entry(ARA_RTM_RET, rt(&r, f->not_ret)));
+	r.pending[3] = ara_rtm_entry(ARA_RTM_RET, rt(&r, f->callee));
+	seal_report(&r);
+	snprintf(want, sizeof(want), "REJECTED: entry #%u: return to",
+		 ARA_RTM_SEGMENT_ENTRIES + 100);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, want);
+	put64(r.segments + SEG + 100 * 8, valid_entry(&r, 0));
+	seal_report(&r);
+	snprintf(want, sizeof(want), "REJECTED: entry #%u: return to",
+		 2 * ARA_RTM_SEGMENT_ENTRIES + 3);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, want);
+	run_free(&r);
+}
+
+/* An address inside a mapping but past every PT_LOAD's file bytes (the fixture is < 1 MiB). */
+static void test_address_outside_segments(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 0, 1);
+	r.w.modules[0].end = r.w.modules[0].start + 0x200000;
+	r.pending[0] = ara_rtm_entry(ARA_RTM_RET, r.w.modules[0].start + 0x100000);
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "is outside the file's loadable segments");
+	run_free(&r);
+}
+
+static void test_flipped_byte_anywhere_is_rejected(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 0, 4);
+	seal_report(&r);
+	for (size_t i = 0; i < r.report_len; i++) {
+		r.report[i] ^= 0x80;
+		expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: ");
+		r.report[i] ^= 0x80;
+	}
+	expect(&r, ARA_RTM_VERDICT_OK, "OK");
+	run_free(&r);
+}
+
+static void test_wrong_key_and_signer(void **state)
+{
+	struct run r;
+	uint8_t ikm[32], other_sk[32], other[ARA_RTM_PUB_BYTES];
+
+	(void)state;
+	memset(ikm, 0x77, sizeof(ikm));
+	assert_int_equal(ara_hpke_derive_keypair(ikm, sizeof(ikm), other_sk, other), 0);
+	run_init(&r, &fixtures[0], 0, 2);
+	seal_report(&r);
+	r.in.key = other;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: signed by another instance key");
+	/* Naming the verifier's key without its signature. */
+	r.w.instance_pub = other;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED,
+	       "REJECTED: report: signature does not verify under the instance key");
+	run_free(&r);
+}
+
+static void test_wrong_nonce_and_app(void **state)
+{
+	struct run r;
+	uint8_t old[32] = { 0x99 }, other_app[32] = { 0x45 };
+
+	(void)state;
+	run_init(&r, &fixtures[0], 0, 2);
+	r.w.nonce = old; /* an old report, replayed */
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: nonce is not the verifier's");
+	r.w.nonce = nonce;
+	seal_report(&r);
+	r.in.app_sha256 = app;
+	expect(&r, ARA_RTM_VERDICT_OK, "OK");
+	r.in.app_sha256 = other_app;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: App digest 44");
+	run_free(&r);
+}
+
+static void test_dropped_and_refused(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 1, 2);
+	r.w.dropped = 1;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: 1 sealed segments were dropped");
+	r.w.dropped = 0;
+	r.w.refused = 3;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: 3 RTM_LOG calls were refused");
+	run_free(&r);
+}
+
+static void test_segments_missing_extra_reordered(void **state)
+{
+	struct run r;
+	uint8_t *more;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 3, 1);
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: 393217 entries (3 segments, 1 pending)");
+	r.in.segments_len = 2 * SEG; /* the last one missing */
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: seals 3 segments, 2 given");
+	r.in.segments = NULL;
+	r.in.segments_len = 0;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: seals 3 segments, 0 given");
+	more = malloc(4 * SEG); /* an extra one */
+	assert_non_null(more);
+	memcpy(more, r.segments, 3 * SEG);
+	memcpy(more + 3 * SEG, r.segments, SEG);
+	r.in.segments = more;
+	r.in.segments_len = 4 * SEG;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: seals 3 segments, 4 given");
+	memcpy(more, r.segments + SEG, SEG); /* 1, 0, 2 */
+	memcpy(more + SEG, r.segments, SEG);
+	memcpy(more + 2 * SEG, r.segments + 2 * SEG, SEG);
+	r.in.segments_len = 3 * SEG;
+	expect(&r, ARA_RTM_VERDICT_REJECTED,
+	       "REJECTED: report: its chain value is not the hash of the segments");
+	memcpy(more, r.segments, 3 * SEG);
+	more[2 * SEG + 5] ^= 1; /* one entry rewritten */
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "its chain value is not the hash of the segments");
+	r.in.segments_len = 3 * SEG - 8;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "not a whole number of");
+	free(more);
+	run_free(&r);
+}
+
+static void test_malformed_report(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 0, 2);
+	seal_report(&r);
+	r.in.report_len--;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: truncated");
+	r.in.report_len = 100;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: truncated");
+	r.in.report_len = r.report_len;
+	r.report[r.report_len - 64 - 8] ^= 1; /* the last pending entry, rewritten */
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: signature does not verify");
+	run_free(&r);
+}
+
+static void test_module_file_missing(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 0, 1);
+	seal_report(&r);
+	r.override.file = RTM_FIXTURE_DIR "/no-such-file";
+	expect(&r, ARA_RTM_VERDICT_ERROR, "cannot read " RTM_FIXTURE_DIR "/no-such-file");
+	run_free(&r);
+	/* Not an ELF file. */
+	run_init(&r, &fixtures[0], 0, 1);
+	seal_report(&r);
+	r.override.file = RTM_FIXTURE_DIR "/fixture_pie.h";
+	expect(&r, ARA_RTM_VERDICT_ERROR, "not an ELF file");
+	run_free(&r);
+}
+
+/* Batch mode: checkpoints 1..3 (one per sealed segment), then a report. */
+static void test_batch(void **state)
+{
+	struct run r;
+	size_t one;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 3, 2);
+	add_checkpoint(&r, 1, 1);
+	one = r.checkpoints_len;
+	add_checkpoint(&r, 2, 2);
+	add_checkpoint(&r, 3, 3);
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: 393216 entries (3 segments, 0 pending, 3 checkpoints)");
+	r.w.sequence = 4;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: 393218 entries (3 segments, 2 pending, 3 checkpoints)");
+	/* A report that does not end the checkpoints: an older sequence. */
+	r.w.sequence = 3;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: sequence 3 sealing 3 segments");
+	r.in.report = NULL;
+	/* The second checkpoint missing. */
+	memmove(r.checkpoints + one, r.checkpoints + 2 * one, one);
+	r.in.checkpoints_len = 2 * one;
+	expect(&r, ARA_RTM_VERDICT_REJECTED,
+	       "REJECTED: checkpoint #2: sequence 3 sealing 3 segments does not follow");
+	/* Only the first: segments beyond it are not covered. */
+	r.in.checkpoints_len = one;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoint #1: seals 1 segments, 3 given");
+	/* A truncated checkpoint file. */
+	r.in.checkpoints_len = one - 1;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoint #1: truncated");
+	run_free(&r);
+
+	/* A report made between two checkpoints took sequence 2: a gap, accepted. */
+	run_init(&r, &fixtures[0], 2, 0);
+	add_checkpoint(&r, 1, 1);
+	add_checkpoint(&r, 3, 2);
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: 262144 entries (2 segments, 0 pending, 2 checkpoints)");
+	run_free(&r);
+	/* ... but never a sequence that goes back. */
+	run_init(&r, &fixtures[0], 2, 0);
+	add_checkpoint(&r, 2, 1);
+	add_checkpoint(&r, 2, 2);
+	expect(&r, ARA_RTM_VERDICT_REJECTED,
+	       "REJECTED: checkpoint #2: sequence 2 sealing 2 segments does not follow");
+	run_free(&r);
+
+	/* A checkpoint whose chain is not the segments'. */
+	run_init(&r, &fixtures[0], 2, 0);
+	add_checkpoint(&r, 1, 1);
+	add_checkpoint(&r, 2, 2);
+	r.segments[SEG + 8] ^= 1;
+	expect(&r, ARA_RTM_VERDICT_REJECTED,
+	       "REJECTED: checkpoint #2: its chain value is not the hash of the segments");
+	r.segments[SEG + 8] ^= 1;
+	/* Another batch nonce, another run, a flipped byte. */
+	r.in.nonce = run_id;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoint #1: nonce");
+	r.in.nonce = nonce;
+	r.checkpoints[r.checkpoints_len - 70] ^= 1;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoint #2: ");
+	run_free(&r);
+
+	run_init(&r, &fixtures[0], 2, 0);
+	add_checkpoint(&r, 1, 1);
+	r.w.run_id = app;
+	add_checkpoint(&r, 2, 2);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoint #2: belongs to another run");
+	run_free(&r);
+}
+
+/* The command line: files, options, exit statuses and the one line. */
+static int run_tool(const char *args, char *out, size_t cap)
+{
+	char cmd[4096];
+	FILE *p;
+	size_t n;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", ARA_VERIFY, args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, cap - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void write_file(const char *path, const uint8_t *b, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(b, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void hex(const uint8_t *b, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+}
+
+static void test_command_line(void **state)
+{
+	struct run r;
+	char dir[] = "/tmp/rtm-verify-XXXXXX", rep[64], seg[64], args[2048], out[2048], k[131],
+	     nc[65], other[65];
+	const struct fixture *f = &fixtures[0];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(rep, sizeof(rep), "%s/report", dir);
+	snprintf(seg, sizeof(seg), "%s/segments", dir);
+	run_init(&r, f, 1, 3);
+	seal_report(&r);
+	write_file(rep, r.report, r.report_len);
+	write_file(seg, r.segments, SEG);
+	hex(key, sizeof(key), k);
+	hex(nonce, sizeof(nonce), nc);
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s", k, nc, rep,
+		 seg, MODULE_PATH, f->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
+	assert_string_equal(out, "ara-verify: OK: 131075 entries (1 segments, 3 pending), all "
+				 "targets valid\n");
+	/* --root: the module found as ROOT + path; here it is not there. */
+	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s --segments %s --root %s",
+		 k, nc, rep, seg, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "ara-verify: module " MODULE_PATH));
+	memcpy(other, nc, sizeof(other));
+	other[0] = other[0] == '0' ? '1' : '0';
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s", k, other,
+		 rep, seg, MODULE_PATH, f->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "ara-verify: REJECTED: report: nonce"));
+	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s/none", k, nc, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "cannot read"));
+	snprintf(args, sizeof(args), "--instance-key %.128s --nonce %s --report %s", k, nc, rep);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "not a P-256 point"));
+	assert_int_equal(run_tool("--nonce", out, sizeof(out)), 2);
+	assert_int_equal(run_tool("", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "usage:"));
+	unlink(rep);
+	unlink(seg);
+	rmdir(dir);
+	run_free(&r);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	doc_double_key(sk, key);
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_report_verifies),
+		cmocka_unit_test(test_relr_fixture_is_packed),
+		cmocka_unit_test(test_illegal_targets_are_named),
+		cmocka_unit_test(test_first_illegal_entry_is_numbered),
+		cmocka_unit_test(test_address_outside_segments),
+		cmocka_unit_test(test_flipped_byte_anywhere_is_rejected),
+		cmocka_unit_test(test_wrong_key_and_signer),
+		cmocka_unit_test(test_wrong_nonce_and_app),
+		cmocka_unit_test(test_dropped_and_refused),
+		cmocka_unit_test(test_segments_missing_extra_reordered),
+		cmocka_unit_test(test_malformed_report),
+		cmocka_unit_test(test_module_file_missing),
+		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_command_line),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}
