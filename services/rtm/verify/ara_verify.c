@@ -26,6 +26,7 @@
 
 #include "ara/boot.h"
 #include "attested_key.h"
+#include "elf_image.h"
 #include "file_io.h"
 #include "p256.h"
 #include "verify.h"
@@ -107,23 +108,36 @@ static int check_app_file(const char *path, struct ara_rtm_verify_in *in,
 			  uint8_t digest[ARA_RTM_HASH_BYTES])
 {
 	uint8_t got[ARA_RTM_HASH_BYTES], *buf;
+	struct ara_rtm_elf elf;
 	size_t len;
-	int failed;
 
 	if (ara_rtm_read_file(path, &buf, &len)) {
 		fprintf(stderr, "ara-verify: cannot read %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	failed = mbedtls_sha256(buf, len, got, 0);
-	free(buf);
-	if (failed) {
+	if (mbedtls_sha256(buf, len, got, 0)) {
+		free(buf);
 		fprintf(stderr, "ara-verify: SHA-256 of %s failed\n", path);
 		return 2;
 	}
 	if (in->app_sha256 && memcmp(in->app_sha256, got, sizeof(got)) != 0) {
+		free(buf);
 		printf("ara-verify: REJECTED: --app %s is not the App the evidence measured\n", path);
 		return 1;
 	}
+	/*
+	 * The runtime reaches secure_call through the App's GOT: were it
+	 * writable, a data-only write could silence the log without a single
+	 * illegal transfer (docs/rtm.md, "Attacks").
+	 */
+	if (ara_rtm_elf_open(&elf, buf, len) != ARA_RTM_ELF_OK || !ara_rtm_elf_full_relro(&elf)) {
+		free(buf);
+		printf("ara-verify: REJECTED: --app %s is not linked with full RELRO (-z relro -z now): "
+		       "its GOT, through which the RTM runtime calls secure_call, stays writable\n",
+		       path);
+		return 1;
+	}
+	free(buf);
 	memcpy(digest, got, sizeof(got));
 	in->app_sha256 = digest;
 	return 0;

@@ -80,6 +80,32 @@ const Elf64_Phdr *ara_rtm_elf_exec_load_of_vaddr(const struct ara_rtm_elf *elf, 
 	return NULL;
 }
 
+int ara_rtm_elf_full_relro(const struct ara_rtm_elf *elf)
+{
+	int relro = 0, now = 0;
+
+	for (unsigned int i = 0; i < elf->eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		memcpy(&ph, elf->mem + elf->eh.e_phoff + (uint64_t)i * sizeof(ph), sizeof(ph));
+		if (ph.p_type == PT_GNU_RELRO)
+			relro = 1;
+		if (ph.p_type != PT_DYNAMIC || !in_file(elf, ph.p_offset, ph.p_filesz))
+			continue;
+		for (uint64_t off = 0; off + sizeof(Elf64_Dyn) <= ph.p_filesz; off += sizeof(Elf64_Dyn)) {
+			Elf64_Dyn d;
+
+			memcpy(&d, elf->mem + ph.p_offset + off, sizeof(d));
+			if (d.d_tag == DT_NULL)
+				break;
+			if ((d.d_tag == DT_FLAGS && (d.d_un.d_val & DF_BIND_NOW)) ||
+			    (d.d_tag == DT_FLAGS_1 && (d.d_un.d_val & DF_1_NOW)) || d.d_tag == DT_BIND_NOW)
+				now = 1;
+		}
+	}
+	return relro && now;
+}
+
 static void section(const struct ara_rtm_elf *elf, unsigned int i, Elf64_Shdr *sh)
 {
 	memcpy(sh, elf->mem + elf->eh.e_shoff + (uint64_t)i * sizeof(*sh), sizeof(*sh));

@@ -69,6 +69,13 @@ enum ara_rtm_elf_err ara_rtm_elf_symbols(const struct ara_rtm_elf *elf,
 enum ara_rtm_elf_err ara_rtm_elf_relative(const struct ara_rtm_elf *elf,
 					  int (*fn)(void *ctx, uint64_t target), void *ctx);
 
+/*
+ * 1 if the file is linked with full RELRO: a PT_GNU_RELRO segment, and every
+ * symbol bound at load (DF_BIND_NOW, DF_1_NOW or DT_BIND_NOW), so that its
+ * GOT is read-only before its code runs; else 0.
+ */
+int ara_rtm_elf_full_relro(const struct ara_rtm_elf *elf);
+
 const char *ara_rtm_elf_strerror(enum ara_rtm_elf_err err);
 
 #endif
