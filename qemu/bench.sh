@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Measures a null secure_call against a plain indirect call, a getpid system
-# call and a round trip to another process (pipe, Unix socket), in the POE
+# Measures a null secure_call and an RTM-logged transfer against a plain
+# indirect call, a getpid system call and a round trip to another process (pipe, Unix socket), in the POE
 # guest, with tests/bench/ara_bench run under ara-loader. Builds nothing:
 # qemu/ara.sh bench builds the arm64 tree first.
 #
@@ -44,10 +44,10 @@ usage() {
 # The operations and their N1 N2 for the instruction counts: chosen so that
 # each batch runs for a second or more of emulated time at most, and the
 # counting boot stays within a few minutes (docs/performance.md).
-OPS=(indirect secure_call getpid sigprocmask pipe socket)
-declare -A N1=([indirect]=100000 [secure_call]=20000 [getpid]=20000 [sigprocmask]=2000 [pipe]=1000
+OPS=(indirect secure_call rtm_log getpid sigprocmask pipe socket)
+declare -A N1=([indirect]=100000 [secure_call]=20000 [rtm_log]=20000 [getpid]=20000 [sigprocmask]=2000 [pipe]=1000
 	[socket]=1000)
-declare -A N2=([indirect]=300000 [secure_call]=60000 [getpid]=60000 [sigprocmask]=6000 [pipe]=3000
+declare -A N2=([indirect]=300000 [secure_call]=60000 [rtm_log]=60000 [getpid]=60000 [sigprocmask]=6000 [pipe]=3000
 	[socket]=3000)
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
@@ -184,6 +184,8 @@ paste -d' ' "$work/runs.txt" "$work/batches.txt" | awk -v batches="$BATCHES" '
 		printf "secure_call / getpid = %.3f; pipe / secure_call = %.1f; socket / secure_call = %.1f\n",
 			med["secure_call"] / med["getpid"], med["pipe"] / med["secure_call"],
 			med["socket"] / med["secure_call"]
+		printf "rtm_log / secure_call = %.2f; pipe / rtm_log = %.1f (a logger in another process)\n",
+			med["rtm_log"] / med["secure_call"], med["pipe"] / med["rtm_log"]
 	}' >"$work/insns.txt"
 
 # --- 3. execve ------------------------------------------------------------

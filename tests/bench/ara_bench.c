@@ -41,7 +41,7 @@
 
 /* Table order; the first is the baseline of the ratios. */
 static const struct bench_op *const all_ops[] = {
-	&bench_op_indirect, &bench_op_secure_call, &bench_op_getpid,
+	&bench_op_indirect, &bench_op_secure_call, &bench_op_rtm_log, &bench_op_getpid,
 	&bench_op_sigprocmask, &bench_op_pipe, &bench_op_socket,
 };
 #define N_OPS (sizeof(all_ops) / sizeof(all_ops[0]))
