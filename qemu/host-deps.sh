@@ -86,6 +86,8 @@ cenc="ffmpeg"
 rtm="llvm-14-dev clang-14 g++"
 # ara-verify's packed-relocation (SHT_RELR) test fixture: lld links it.
 rtm_verify="lld-14"
+# The Lua RTM test's reference output (tests/rtm/lua/): Debian's lua5.4.
+rtm_lua="lua5.4"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -103,6 +105,7 @@ install "arm64 libraries" $arm64_libs
 install "QEMU build dependencies" $qemu_build
 install "the RTM's instrumentation" $rtm
 install "ara-verify's test fixture linker" $rtm_verify
+install "the Lua RTM test's reference interpreter" $rtm_lua
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc
