@@ -29,7 +29,9 @@
  * the runtime exports the segments still waiting, writes the report over
  * that nonce to the file ARA_RTM_REPORT names, and the instance's ATTEST
  * for a CHALLENGE of the same nonce to ARA_RTM_ATTEST (ara-verify --attest).
- * If it cannot, the process ends with this status instead of the program's.
+ * With ARA_RTM_BATCH=1 as well, batch mode over that nonce starts before
+ * main. If it cannot, the process ends with this status instead of the
+ * program's.
  */
 #define ARA_RTM_EXIT_NO_EVIDENCE 97
 

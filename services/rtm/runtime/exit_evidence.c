@@ -9,7 +9,9 @@
  * writes to ARA_RTM_ATTEST the instance's ATTEST for a CHALLENGE made of
  * the same nonce: the platform evidence binding the instance key, which
  * signs the report, to the measured loader, libara and App
- * (docs/provisioning.md; ara-verify --attest). Evidence that cannot be
+ * (docs/provisioning.md; ara-verify --attest). With ARA_RTM_BATCH=1 as
+ * well, batch mode starts over that nonce before main (a checkpoint per
+ * sealed segment). Evidence that cannot be
  * written ends the process with ARA_RTM_EXIT_NO_EVIDENCE: a run that
  * cannot be verified must not look like one that can.
  */
@@ -156,13 +158,38 @@ static void write_evidence(void)
 }
 
 /*
+ * With ARA_RTM_BATCH=1 too: batch mode over the same nonce from the start,
+ * a signed checkpoint per sealed segment (to ARA_RTM_CHECKPOINTS).
+ */
+static void start_batch(void)
+{
+	uint8_t nonce[ARA_RTM_NONCE_BYTES];
+	int st;
+
+	if (parse_nonce(getenv("ARA_RTM_NONCE"), nonce)) {
+		ara_rtm_warn("ARA_RTM_NONCE", "not 64 hexadecimal digits");
+		_exit(ARA_RTM_EXIT_NO_EVIDENCE);
+	}
+	if ((st = ara_rtm_batch(nonce)) != ARA_OK) {
+		ara_rtm_warn("RTM_BATCH", ara_strerror(st));
+		_exit(ARA_RTM_EXIT_NO_EVIDENCE);
+	}
+}
+
+/*
  * atexit, not a destructor: it runs before the libraries' own destructors.
  * Not static: cmake names it to the linker (services/rtm/runtime/CMakeLists.txt).
  */
 void ara_rtm_exit_evidence_register(void);
 __attribute__((constructor)) void ara_rtm_exit_evidence_register(void)
 {
-	if (getenv("ARA_RTM_NONCE") && atexit(write_evidence)) {
+	const char *batch = getenv("ARA_RTM_BATCH");
+
+	if (!getenv("ARA_RTM_NONCE"))
+		return;
+	if (batch && strcmp(batch, "1") == 0)
+		start_batch();
+	if (atexit(write_evidence)) {
 		ara_rtm_warn("atexit", "cannot register the evidence writer");
 		_exit(ARA_RTM_EXIT_NO_EVIDENCE);
 	}
