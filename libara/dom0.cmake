@@ -85,8 +85,9 @@ endforeach()
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/chunk_format.c
   ${ARA_DOM0_DIR}/../services/rts/streams.c)
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/cenc_sample.c ${ARA_DOM0_DIR}/../services/rts/cenc.c)
-# The RTM (docs/rtm.md): the log, its documents, the report service.
-foreach(f log doc report)
+# The RTM (docs/rtm.md): the log, its documents, the report service, the
+# code modules at initialisation.
+foreach(f log doc report modules)
   list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rtm/${f}.c)
 endforeach()
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")

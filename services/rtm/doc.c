@@ -2,14 +2,13 @@
 /*
  * The RTM's signed documents (services/rtm/rtm_format.h), written in DOM0
  * from DOM0 state only: the counts and chain under the RTM lock, the code
- * modules from the kernel's /proc/self/maps, the signature by the instance
- * key. The bytes are hashed as they are written, so what the App receives
+ * modules as they were at initialisation (modules.c) and whether the live
+ * ones still match, the signature by the instance key. The bytes are hashed as they are written, so what the App receives
  * is exactly what was signed; what it does with its copy afterwards the
  * signature tells.
  */
 #include "ara/rtm.h"
 #include "dom0/dom0.h"
-#include "dom0/maps_walk.h"
 #include "dom0/mem.h"
 #include "instance.h"
 #include "p256.h"
@@ -54,52 +53,15 @@ static void put_u64(uint8_t *at, uint64_t v)
 	memcpy(at, &v, sizeof(v)); /* little-endian, as the format says */
 }
 
-struct collect {
-	struct ara_rtm *r;
-	int too_many;
-};
-
-/* Executable mappings that name a file (or [vdso]): where code may be. */
-static void collect_module(const struct ara_mapping *m, void *ctx)
-{
-	struct collect *c = ctx;
-	struct ara_rtm_module *mod;
-
-	if (!(m->perms & ARA_MAP_X) || m->path_len == 0)
-		return;
-	if (c->r->module_count == ARA_RTM_MODULES_MAX || m->path_len > ARA_RTM_MODULE_PATH_MAX) {
-		c->too_many = 1;
-		return;
-	}
-	mod = &c->r->modules[c->r->module_count++];
-	mod->start = m->start;
-	mod->end = m->end;
-	mod->offset = m->offset;
-	mod->path_len = (uint32_t)m->path_len;
-	memset(mod->path, 0, sizeof(mod->path));
-	memcpy(mod->path, m->path, m->path_len);
-}
-
-static enum ara_status collect_modules(struct ara_rtm *r)
-{
-	struct collect c = { r, 0 };
-	const char *why;
-	long value;
-
-	r->module_count = 0;
-	if (ara_maps_try_foreach(collect_module, &c, &why, &value))
-		return ARA_E_NOMEM;
-	return c.too_many ? ARA_E_NOTSUP : ARA_OK;
-}
-
 static void put_header(struct writer *w, const struct ara_rtm *r, const struct ara_instance *in,
-		       uint32_t kind, const uint8_t nonce[ARA_RTM_NONCE_BYTES], uint32_t pending)
+		       uint32_t kind, uint8_t flags, uint32_t modules,
+		       const uint8_t nonce[ARA_RTM_NONCE_BYTES], uint32_t pending)
 {
 	uint8_t h[ARA_RTM_HEADER_BYTES] = { 0 };
 
 	memcpy(h, ARA_RTM_MAGIC, 8);
 	memcpy(h + ARA_RTM_OFF_KIND, &kind, 4);
-	memcpy(h + ARA_RTM_OFF_MODULES, &r->module_count, 4);
+	memcpy(h + ARA_RTM_OFF_MODULES, &modules, 4);
 	memcpy(h + ARA_RTM_OFF_NONCE, nonce, ARA_RTM_NONCE_BYTES);
 	memcpy(h + ARA_RTM_OFF_RUN_ID, r->run_id, ARA_RTM_HASH_BYTES);
 	memcpy(h + ARA_RTM_OFF_CHAIN, r->chain, ARA_RTM_HASH_BYTES);
@@ -110,6 +72,7 @@ static void put_header(struct writer *w, const struct ara_rtm *r, const struct a
 	put_u64(h + ARA_RTM_OFF_REFUSED, r->refused);
 	memcpy(h + ARA_RTM_OFF_APP, ara_boot_block.app_sha256, ARA_RTM_HASH_BYTES);
 	memcpy(h + ARA_RTM_OFF_PUB, in->pub, ARA_RTM_PUB_BYTES);
+	h[ARA_RTM_OFF_FLAGS] = flags;
 	memcpy(h + ARA_RTM_OFF_PENDING, &pending, 4);
 	put(w, h, sizeof(h));
 }
@@ -127,28 +90,34 @@ static void put_module(struct writer *w, const struct ara_rtm_module *m)
 	put(w, m->path, padded);
 }
 
-enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind,
+enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final,
 				  const uint8_t nonce[ARA_RTM_NONCE_BYTES], struct ara_rtm_sink *out)
 {
 	struct ara_instance *in = ara_instance();
-	uint32_t pending = kind == ARA_RTM_DOC_REPORT ? r->fill : 0;
+	uint32_t pending = kind == ARA_RTM_DOC_REPORT ? r->fill : 0, count;
+	const struct ara_rtm_module *modules = ara_rtm_modules(&count);
 	struct writer w = { .out = out, .st = ARA_OK };
 	uint8_t hash[ARA_RTM_HASH_BYTES], sig[ARA_RTM_SIG_BYTES];
-	enum ara_status st;
+	uint8_t flags = final && kind == ARA_RTM_DOC_REPORT ? ARA_RTM_DOC_FINAL : 0;
+	int changed;
 
 	if (!in)
 		return ARA_E_NO_EVIDENCE;
-	if ((st = collect_modules(r)) != ARA_OK)
-		return st;
+	if (!modules)
+		return ARA_E_NOTSUP;
+	if (ara_rtm_modules_changed(&changed))
+		return ARA_E_NOMEM;
+	if (changed)
+		flags |= ARA_RTM_DOC_MODULES_CHANGED;
 	r->sequence++; /* a number is never reused, even by a document that failed */
 	out->len = 0;
 	mbedtls_sha256_init(&w.sha);
 	if (mbedtls_sha256_starts(&w.sha, 0) ||
 	    mbedtls_sha256_update(&w.sha, (const uint8_t *)ARA_RTM_SIGN_LABEL, ARA_RTM_SIGN_LABEL_BYTES))
 		w.st = ARA_E_INTERNAL;
-	put_header(&w, r, in, kind, nonce, pending);
-	for (uint32_t i = 0; i < r->module_count; i++)
-		put_module(&w, &r->modules[i]);
+	put_header(&w, r, in, kind, flags, count, nonce, pending);
+	for (uint32_t i = 0; i < count; i++)
+		put_module(&w, &modules[i]);
 	put(&w, r->log[r->active], pending * ARA_RTM_ENTRY_BYTES);
 	if (w.st == ARA_OK && (mbedtls_sha256_finish(&w.sha, hash) || ara_p256_sign(in->sk, hash, sig)))
 		w.st = ARA_E_INTERNAL;

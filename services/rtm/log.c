@@ -9,6 +9,7 @@
  * export (a copy), and a segment it fails to export before the next one
  * seals is counted as dropped in every later document.
  */
+#include "ara/boot.h"
 #include "ara/rtm.h"
 #include "ara/service.h"
 #include "dom0/dom0.h"
@@ -90,7 +91,7 @@ static enum ara_status seal(struct ara_rtm *r)
 	r->fill = 0;
 	r->checkpoint_len = 0;
 	/* Signed now: its chain and counts are the state at this seal. */
-	if (r->batch && ara_rtm_write_doc(r, ARA_RTM_DOC_CHECKPOINT, r->batch_nonce, &cp) == ARA_OK)
+	if (r->batch && ara_rtm_write_doc(r, ARA_RTM_DOC_CHECKPOINT, 0, r->batch_nonce, &cp) == ARA_OK)
 		r->checkpoint_len = cp.len;
 	return ARA_RTM_SEGMENT_READY;
 }
@@ -107,6 +108,10 @@ static enum ara_status rtm_log(void *arg)
 	dest = entry & ARA_RTM_ADDR_MASK;
 	if (!(r = ara_rtm_lock()))
 		return ARA_E_NOMEM;
+	/* After the final report no transfer may happen: it would go unreported. */
+	if (r->closed)
+		ara_stop(ARA_EXIT_RTM_CLOSED, "App code logged a transfer after the RTM's final report",
+			 (long)dest);
 	if ((kind != ARA_RTM_ICALL && kind != ARA_RTM_RET && kind != ARA_RTM_IJMP) ||
 	    dest >= ARA_USER_ADDR_LIMIT) {
 		r->refused++;

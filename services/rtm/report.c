@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * RTM_REPORT (ara/rtm.h): the run's state, signed over the verifier's
- * nonce, written straight into the App's buffer (services/rtm/doc.c).
+ * nonce, written straight into the App's buffer (services/rtm/doc.c); a
+ * final one closes the log (log.c).
  */
 #include "ara/rtm.h"
 #include "ara/service.h"
@@ -15,9 +16,14 @@ static enum ara_status rtm_report(void *arg)
 	struct ara_rtm *r;
 	enum ara_status st;
 
+	if ((a->flags & ~ARA_RTM_REPORT_FINAL) || a->reserved)
+		return ARA_E_INVAL;
 	if (!(r = ara_rtm_lock()))
 		return ARA_E_NOMEM;
-	st = ara_rtm_write_doc(r, ARA_RTM_DOC_REPORT, a->nonce, &out);
+	st = ara_rtm_write_doc(r, ARA_RTM_DOC_REPORT, a->flags & ARA_RTM_REPORT_FINAL, a->nonce, &out);
+	/* Closed once the final report is the App's: no transfer can follow it. */
+	if (st == ARA_OK && (a->flags & ARA_RTM_REPORT_FINAL))
+		r->closed = 1;
 	ara_rtm_unlock();
 	a->out_len = out.len;
 	return st;

@@ -28,14 +28,19 @@
  *   152    32  app_sha256: the App digest ara-loader measured (ara_info)
  *   184    65  instance_pub: the signer, the ARA instance key (SEC1,
  *              uncompressed); its evidence binds it to the digests
- *   249     3  zero
+ *   249     1  flags: ARA_RTM_DOC_FINAL (a final report: the log closed
+ *              with it), ARA_RTM_DOC_MODULES_CHANGED (the process's
+ *              executable file mappings differ from those at ARA's
+ *              initialisation, which the module records name)
+ *   250     2  zero
  *   252     4  pending_count: entries after the last sealed segment
  *              (0 in a checkpoint)
  *   256        module_count module records, then pending_count entries,
  *              then the signature
  *
- *   module record (the process's executable file mappings, from the
- *   kernel's /proc/self/maps when DOM0 wrote the document):
+ *   module record (the process's executable file mappings and [vdso],
+ *   from the kernel's /proc/self/maps when ARA initialised, before any
+ *   App code ran; later executable mappings are anonymous copies):
  *     0     8  start
  *     8     8  end
  *    16     8  file offset of start
@@ -62,6 +67,11 @@ enum ara_rtm_doc_kind {
 	ARA_RTM_DOC_CHECKPOINT = 2,
 };
 
+/* The flags byte. */
+#define ARA_RTM_DOC_FINAL 0x1u
+#define ARA_RTM_DOC_MODULES_CHANGED 0x2u
+#define ARA_RTM_DOC_FLAGS_KNOWN (ARA_RTM_DOC_FINAL | ARA_RTM_DOC_MODULES_CHANGED)
+
 #define ARA_RTM_HEADER_BYTES 256u
 #define ARA_RTM_MODULE_FIXED_BYTES 32u
 #define ARA_RTM_SIG_BYTES 64u
@@ -81,6 +91,7 @@ enum ara_rtm_doc_kind {
 #define ARA_RTM_OFF_REFUSED 144u
 #define ARA_RTM_OFF_APP 152u
 #define ARA_RTM_OFF_PUB 184u
+#define ARA_RTM_OFF_FLAGS 249u
 #define ARA_RTM_OFF_PENDING 252u
 
 #endif

@@ -15,9 +15,18 @@
 
 struct ara_rtm_module {
 	uint64_t start, end, offset;
+	uint64_t inode;
+	uint32_t dev_major, dev_minor;
 	uint32_t path_len;
 	char path[ARA_RTM_MODULE_PATH_MAX];
 };
+
+/* modules.c: the code modules at initialisation (before the filter, once). */
+void ara_rtm_modules_init(void);
+/* The snapshot and its count; NULL if it did not fit the format. */
+const struct ara_rtm_module *ara_rtm_modules(uint32_t *count);
+/* *changed: the live code mappings differ from the snapshot. 0, or -1 (maps unreadable). */
+int ara_rtm_modules_changed(int *changed);
 
 struct ara_rtm {
 	uint8_t run_id[ARA_RTM_HASH_BYTES];
@@ -32,8 +41,7 @@ struct ara_rtm {
 	uint8_t batch_nonce[ARA_RTM_NONCE_BYTES];
 	uint32_t checkpoint_len; /* the waiting segment's checkpoint (batch mode) */
 	uint8_t checkpoint[ARA_RTM_CHECKPOINT_MAX];
-	uint32_t module_count; /* scratch for the document being written */
-	struct ara_rtm_module modules[ARA_RTM_MODULES_MAX];
+	int closed; /* a final report was written: any later LOG ends the process */
 	uint64_t log[2][ARA_RTM_SEGMENT_ENTRIES];
 };
 
@@ -54,12 +62,13 @@ struct ara_rtm_sink {
 /*
  * Writes a document of this kind over nonce (rtm_format.h) to out, signed
  * with the instance key; a report carries the pending entries, a
- * checkpoint none. With the lock held. ARA_OK; ARA_E_NO_EVIDENCE without an
- * instance key; ARA_E_INVAL if out is too small; ARA_E_NOTSUP for a code
- * module the format cannot name (too many, or a path too long);
- * ARA_E_NOMEM, ARA_E_FAULT, ARA_E_INTERNAL.
+ * checkpoint none; final (a report only) sets ARA_RTM_DOC_FINAL. With the
+ * lock held. ARA_OK; ARA_E_NO_EVIDENCE without an instance key;
+ * ARA_E_INVAL if out is too small; ARA_E_NOTSUP if the code modules did
+ * not fit the format (too many, or a path too long); ARA_E_NOMEM (the
+ * live mappings could not be read), ARA_E_FAULT, ARA_E_INTERNAL.
  */
-enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind,
+enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final,
 				  const uint8_t nonce[ARA_RTM_NONCE_BYTES], struct ara_rtm_sink *out);
 
 #endif

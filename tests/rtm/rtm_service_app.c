@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 
 #include "ara/ara.h"
@@ -95,15 +96,21 @@ static size_t check_doc(const char *what, const uint8_t *d, uint32_t len, uint32
 	return at;
 }
 
-static uint32_t get_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES])
+static uint32_t get_report_flags(const uint8_t nonce[ARA_RTM_NONCE_BYTES], uint32_t flags)
 {
-	struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = sizeof(report) };
+	struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = sizeof(report),
+					.flags = flags };
 	int st;
 
 	memcpy(a.nonce, nonce, sizeof(a.nonce));
 	st = secure_call(ARA_FID_RTM_REPORT, &a);
 	CHECK(st == ARA_OK, "RTM_REPORT: %s", ara_strerror(st));
 	return st == ARA_OK ? a.out_len : 0;
+}
+
+static uint32_t get_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES])
+{
+	return get_report_flags(nonce, 0);
 }
 
 /* H_0 of the run, then H over the given segments. */
@@ -175,6 +182,8 @@ static void mode_report(void)
 	if (!at)
 		return;
 	CHECK(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 1, "first report: sequence");
+	CHECK(report[ARA_RTM_OFF_FLAGS] == 0, "first report: flags 0x%x, not 0",
+	      report[ARA_RTM_OFF_FLAGS]);
 	CHECK(u64_at(report, ARA_RTM_OFF_ENTRIES) == 3, "first report: entries %llu",
 	      (unsigned long long)u64_at(report, ARA_RTM_OFF_ENTRIES));
 	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 3, "first report: pending");
@@ -319,6 +328,66 @@ static void mode_no_evidence(void)
 	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_NO_EVIDENCE, "batch without evidence");
 }
 
+/*
+ * A final report closes the log: it says so, and the next RTM_LOG ends the
+ * process (ARA_EXIT_RTM_CLOSED; the ctest looks for ARA's message). Flags
+ * other than FINAL are refused.
+ */
+static void mode_final(void)
+{
+	struct ara_rtm_report_arg bad = { .out = (uintptr_t)report, .out_cap = sizeof(report),
+					  .flags = 2 };
+	uint8_t nonce[32];
+
+	fresh_nonce(nonce);
+	CHECK(secure_call(ARA_FID_RTM_REPORT, &bad) == ARA_E_INVAL, "an unknown report flag accepted");
+	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log");
+	if (!check_doc("final report", report, get_report_flags(nonce, ARA_RTM_REPORT_FINAL),
+		       ARA_RTM_DOC_REPORT, nonce))
+		return;
+	CHECK(report[ARA_RTM_OFF_FLAGS] == ARA_RTM_DOC_FINAL, "final report: flags 0x%x",
+	      report[ARA_RTM_OFF_FLAGS]);
+	if (failures)
+		return;
+	printf("rtm_service: final report made; logging once more must end the process\n");
+	log_entry(ARA_RTM_RET, 0x2000);
+	CHECK(0, "RTM_LOG after the final report returned");
+}
+
+/*
+ * A page of code of its own, alone in its page (1024 instructions, aligned),
+ * never run: the App takes its execute permission away, as an attacker
+ * would move or re-protect code to make a logged destination look like
+ * another. The next document says the code mappings changed.
+ */
+extern const char spare_page[];
+__asm__(".pushsection .text.spare_page, \"ax\", %progbits\n"
+	".p2align 12\n"
+	"spare_page:\n"
+	".rept 1024\n\tudf #0\n.endr\n"
+	".popsection");
+
+static void mode_remap(void)
+{
+	uint8_t nonce[32];
+
+	fresh_nonce(nonce);
+	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log");
+	if (!check_doc("report before", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
+		return;
+	CHECK(!(report[ARA_RTM_OFF_FLAGS] & ARA_RTM_DOC_MODULES_CHANGED),
+	      "the code mappings changed before the App changed them");
+	if (mprotect((void *)(uintptr_t)spare_page, 4096, PROT_READ)) {
+		perror("mprotect");
+		CHECK(0, "mprotect of the spare code page");
+		return;
+	}
+	if (!check_doc("report after", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
+		return;
+	CHECK(report[ARA_RTM_OFF_FLAGS] & ARA_RTM_DOC_MODULES_CHANGED,
+	      "the report does not say the code mappings changed");
+}
+
 static void write_byte(uint64_t addr)
 {
 	attack_probe_running();
@@ -378,6 +447,7 @@ int main(int argc, char **argv)
 		{ "drop", mode_drop },	     { "batch", mode_batch },
 		{ "refused", mode_refused }, { "no-evidence", mode_no_evidence },
 		{ "log-in-dom0", mode_log_in_dom0 },
+		{ "final", mode_final },     { "remap", mode_remap },
 	};
 
 	setvbuf(stdout, NULL, _IONBF, 0);

@@ -42,6 +42,11 @@
  * reports the address on stderr, never what is there, and ends the process.
  */
 #define ARA_EXIT_PKEY_FAULT 11
+/*
+ * App code logged a transfer after the RTM's final report (ara/rtm.h): the
+ * report covers the whole run only if no transfer can follow it.
+ */
+#define ARA_EXIT_RTM_CLOSED 12
 
 /* memfd names; /proc/self/maps shows them as "/memfd:<name> (deleted)". */
 #define ARA_MEMFD_APP "ara-app"

@@ -15,6 +15,12 @@
  * binaries allow. The log, the chain and the key stay in DOM0: an App can add
  * entries, never remove, reorder or rewrite one.
  *
+ * A report marked final (ARA_RTM_REPORT_FINAL) closes the log: DOM0 ends
+ * the process at any later RTM_LOG (ARA_EXIT_RTM_CLOSED), so a final
+ * report covers every transfer of the run, which a report over a nonce the
+ * App knew early would not. The code modules a document names are those
+ * of the process when ARA initialised, before any App code ran.
+ *
  * In batch mode (RTM_BATCH, after TLSLatch-Batch) DOM0 also signs a
  * checkpoint each time it seals a segment, over the nonce given once when
  * the mode began; the verifier checks the run later, checkpoint by
@@ -82,7 +88,10 @@ struct ara_rtm_report_arg {
 	uint64_t out;			    /* in */
 	uint32_t out_cap;		    /* in */
 	uint32_t out_len;		    /* out */
+	uint32_t flags;			    /* in: ARA_RTM_REPORT_FINAL, or 0 */
+	uint32_t reserved;		    /* in: 0 */
 };
+#define ARA_RTM_REPORT_FINAL 0x1u /* the last report: the log closes (above) */
 
 /* RTM_BATCH: from now on, every sealed segment comes with a checkpoint over nonce. */
 struct ara_rtm_batch_arg {

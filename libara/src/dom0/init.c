@@ -41,6 +41,7 @@
 #include "interrupted.h"
 #include "live.h"
 #include "instance.h"
+#include "rtm_state.h"
 #include "mem.h"
 #include "svc_page.h"
 #include "sys.h"
@@ -327,6 +328,8 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_seccomp_install();
 	restore_exec_mask();
 	name_process();
+	/* Last: the code mappings as App code will find them (domains tagged). */
+	ara_rtm_modules_init();
 	ara_simd_scrub(); /* as after a service: nothing of initialisation's crypto stays */
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }

@@ -26,8 +26,8 @@
 /*
  * The evidence of a whole run, at exit (exit_evidence.c): with
  * ARA_RTM_NONCE=<64 hex digits> in the environment, when the program exits
- * the runtime exports the segments still waiting, writes the report over
- * that nonce to the file ARA_RTM_REPORT names, and the instance's ATTEST
+ * the runtime exports the segments still waiting, writes the final report
+ * over that nonce to the file ARA_RTM_REPORT names, and the instance's ATTEST
  * for a CHALLENGE of the same nonce to ARA_RTM_ATTEST (ara-verify --attest).
  * With ARA_RTM_BATCH=1 as well, batch mode over that nonce starts before
  * main. If it cannot, the process ends with this status instead of the
@@ -42,6 +42,14 @@
  */
 int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
 		   uint32_t *len);
+
+/*
+ * The same, marked final: DOM0 closes the log, and ends the process at any
+ * later logged transfer (ARA_EXIT_RTM_CLOSED), so that the report covers
+ * the whole run. For the very end of a run.
+ */
+int ara_rtm_report_final(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
+			 uint32_t *len);
 
 /* Batch mode from now on: every sealed segment comes with a checkpoint over nonce. */
 int ara_rtm_batch(const uint8_t nonce[ARA_RTM_NONCE_BYTES]);

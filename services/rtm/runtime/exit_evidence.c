@@ -5,7 +5,10 @@
  *
  * With ARA_RTM_NONCE (the verifier's nonce, 64 hex digits) in the
  * environment, when the program exits the runtime exports the segments
- * still waiting, writes the report over that nonce to ARA_RTM_REPORT, and
+ * still waiting, writes the final report over that nonce to
+ * ARA_RTM_REPORT (after it, DOM0 ends the process at any logged transfer:
+ * the nonce was known from the start, so only a final report shows the
+ * whole run), and
  * writes to ARA_RTM_ATTEST the instance's ATTEST for a CHALLENGE made of
  * the same nonce: the platform evidence binding the instance key, which
  * signs the report, to the measured loader, libara and App
@@ -99,7 +102,7 @@ static int write_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES])
 		ara_rtm_warn("the report", "out of memory");
 		return -1;
 	}
-	st = ara_rtm_report(nonce, report, ARA_RTM_REPORT_MAX, &len);
+	st = ara_rtm_report_final(nonce, report, ARA_RTM_REPORT_MAX, &len);
 	if (st != ARA_OK)
 		ara_rtm_warn("RTM_REPORT", st == ARA_RTM_IO_ERROR ? "a segment could not be written"
 								  : ara_strerror(st));
@@ -177,7 +180,6 @@ static void start_batch(void)
 }
 
 /*
- * atexit, not a destructor: it runs before the libraries' own destructors.
  * Not static: cmake names it to the linker (services/rtm/runtime/CMakeLists.txt).
  */
 void ara_rtm_exit_evidence_register(void);
@@ -185,12 +187,16 @@ __attribute__((constructor)) void ara_rtm_exit_evidence_register(void)
 {
 	const char *batch = getenv("ARA_RTM_BATCH");
 
-	if (!getenv("ARA_RTM_NONCE"))
-		return;
-	if (batch && strcmp(batch, "1") == 0)
+	if (getenv("ARA_RTM_NONCE") && batch && strcmp(batch, "1") == 0)
 		start_batch();
-	if (atexit(write_evidence)) {
-		ara_rtm_warn("atexit", "cannot register the evidence writer");
-		_exit(ARA_RTM_EXIT_NO_EVIDENCE);
-	}
+}
+
+/*
+ * The last of the program's destructors (priority 101 runs after the
+ * program's others, which follow its atexit handlers): the final report
+ * must come after every transfer instrumented code makes on the way out.
+ */
+__attribute__((destructor(101))) static void exit_evidence(void)
+{
+	write_evidence();
 }

@@ -153,8 +153,8 @@ static uint64_t load_le64(const uint8_t *p)
 	return v;
 }
 
-int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
-		   uint32_t *len)
+static int report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
+		  uint32_t *len, uint32_t flags)
 {
 	/*
 	 * Another thread may seal a segment between the export and the
@@ -163,7 +163,7 @@ int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t
 	 * number; the verifier takes the one it is given).
 	 */
 	for (;;) {
-		struct ara_rtm_report_arg arg = {.out = (uintptr_t)out, .out_cap = cap};
+		struct ara_rtm_report_arg arg = {.out = (uintptr_t)out, .out_cap = cap, .flags = flags};
 		uint64_t sealed;
 		int status = ara_rtm_flush_segments();
 
@@ -187,6 +187,18 @@ int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t
 		if (complete)
 			return ARA_OK;
 	}
+}
+
+int ara_rtm_report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
+		   uint32_t *len)
+{
+	return report(nonce, out, cap, len, 0);
+}
+
+int ara_rtm_report_final(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
+			 uint32_t *len)
+{
+	return report(nonce, out, cap, len, ARA_RTM_REPORT_FINAL);
 }
 
 int ara_rtm_batch(const uint8_t nonce[ARA_RTM_NONCE_BYTES])

@@ -6,12 +6,14 @@
  *              --nonce HEX32 --report FILE
  *              [--segments FILE] [--checkpoints FILE] [--root DIR]
  *              [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX]
+ *              [--interim]
  *
  * The signer's key is given (--instance-key), or learnt from the run's own
  * attestation: the instance's ATTEST for a CHALLENGE of the nonce, checked
  * under an ara-provision policy (--attest, --policy), which also gives the
  * measured App's digest. --app names the App's file: the module ara-loader
  * mapped from its sealed copy, whose digest must be the measured one.
+ * Without --interim the run must end with a final report (docs/rtm.md).
  *
  * Exit 0: the run verifies; 1: rejected (the one line says at what);
  * 2: bad usage or unreadable input (no decision).
@@ -37,7 +39,7 @@ static const char usage[] =
 	"usage: ara-verify (--instance-key HEX65 | --attest FILE --policy FILE) --nonce HEX32\n"
 	"                  (--report FILE | --checkpoints FILE)\n"
 	"                  [--report FILE] [--segments FILE] [--checkpoints FILE] [--root DIR]\n"
-	"                  [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX32]\n";
+	"                  [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX32] [--interim]\n";
 
 /* How the App's sealed copy appears in /proc/self/maps (loader/sealed_copy.c). */
 #define APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
@@ -96,6 +98,15 @@ static int load(struct input *f, const uint8_t **buf, size_t *len)
 	}
 	*buf = f->buf;
 	*len = f->len;
+	return 0;
+}
+
+/* True if --module already named path. */
+static int module_given(const struct ara_rtm_modcache *mc, const char *path)
+{
+	for (size_t i = 0; i < mc->noverrides; i++)
+		if (strcmp(mc->overrides[i].path, path) == 0)
+			return 1;
 	return 0;
 }
 
@@ -160,6 +171,11 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i += 2) {
 		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
+		if (strcmp(opt, "--interim") == 0) {
+			in.interim = 1;
+			i--; /* no value */
+			continue;
+		}
 		if (val == NULL)
 			return fail("%s: needs a value", opt);
 		if (strcmp(opt, "--instance-key") == 0) {
@@ -198,6 +214,8 @@ int main(int argc, char **argv)
 			if (mc.noverrides == MODULES_MAX)
 				return fail("--module %s: more than %d modules", val, MODULES_MAX);
 			*eq = '\0';
+			if (module_given(&mc, val))
+				return fail("--module %s: given twice", val);
 			overrides[mc.noverrides++] = (struct ara_rtm_module_override){
 				.path = val, .file = eq + 1 };
 		} else {
@@ -226,7 +244,12 @@ int main(int argc, char **argv)
 		memcpy(app, k.app_sha256, sizeof(app));
 		in.app_sha256 = app;
 	}
+	if (!app_file && !in.app_sha256)
+		return fail("--app or --app-sha256 is needed with --instance-key: which App ran?");
 	if (app_file) {
+		if (module_given(&mc, APP_MODULE_PATH))
+			return fail("--app %s and --module '" APP_MODULE_PATH "=...': one App file",
+				    app_file);
 		if ((rc = check_app_file(app_file, &in, app)) != 0)
 			goto out;
 		if (mc.noverrides == MODULES_MAX)

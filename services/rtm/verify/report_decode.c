@@ -8,8 +8,8 @@
 #include "le.h"
 #include "p256.h"
 
-/* The 3 zero bytes between instance_pub and pending_count. */
-#define OFF_HEADER_ZERO (ARA_RTM_OFF_PUB + ARA_RTM_PUB_BYTES)
+/* The 2 zero bytes between the flags and pending_count. */
+#define OFF_HEADER_ZERO (ARA_RTM_OFF_FLAGS + 1)
 
 static size_t padded_path(uint32_t path_len)
 {
@@ -116,13 +116,18 @@ enum ara_rtm_doc_err ara_rtm_doc_decode(const uint8_t *buf, size_t len, struct a
 	doc->refused = ara_rtm_le64(buf + ARA_RTM_OFF_REFUSED);
 	doc->app_sha256 = buf + ARA_RTM_OFF_APP;
 	doc->instance_pub = buf + ARA_RTM_OFF_PUB;
+	doc->flags = buf[ARA_RTM_OFF_FLAGS];
 	doc->signed_len = len - ARA_RTM_SIG_BYTES;
 	doc->sig = buf + doc->signed_len;
 	doc->pending = doc->sig - (size_t)doc->pending_count * ARA_RTM_ENTRY_BYTES;
 	if (doc->kind != ARA_RTM_DOC_REPORT && doc->kind != ARA_RTM_DOC_CHECKPOINT)
 		return ARA_RTM_DOC_E_KIND;
-	if (!all_zero(buf + OFF_HEADER_ZERO, ARA_RTM_OFF_PENDING - OFF_HEADER_ZERO))
+	if (!all_zero(buf + OFF_HEADER_ZERO, ARA_RTM_OFF_PENDING - OFF_HEADER_ZERO) ||
+	    (doc->flags & ~ARA_RTM_DOC_FLAGS_KNOWN))
 		return ARA_RTM_DOC_E_RESERVED;
+	/* Only a report is final. */
+	if (doc->kind == ARA_RTM_DOC_CHECKPOINT && (doc->flags & ARA_RTM_DOC_FINAL))
+		return ARA_RTM_DOC_E_KIND;
 	if (modules_overlap(doc))
 		return ARA_RTM_DOC_E_MODULE;
 	if (doc->kind == ARA_RTM_DOC_CHECKPOINT && doc->pending_count != 0)

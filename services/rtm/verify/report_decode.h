@@ -37,6 +37,7 @@ struct ara_rtm_module {
 /* A decoded document. Every pointer points into the buffer it came from. */
 struct ara_rtm_doc {
 	uint32_t kind; /* enum ara_rtm_doc_kind */
+	uint8_t flags; /* ARA_RTM_DOC_FINAL, ARA_RTM_DOC_MODULES_CHANGED */
 	uint32_t module_count;
 	uint32_t pending_count;
 	uint64_t sequence, entries, sealed, dropped, refused;

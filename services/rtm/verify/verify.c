@@ -90,6 +90,11 @@ static enum ara_rtm_verdict check_doc(struct run *r, struct slot *s, uint32_t ki
 		return say(r, ARA_RTM_VERDICT_REJECTED, "%s: App digest %s is not the expected one",
 			   s->name, h);
 	}
+	if (d->flags & ARA_RTM_DOC_MODULES_CHANGED)
+		return say(r, ARA_RTM_VERDICT_REJECTED,
+			   "%s: the process's code mappings changed after ARA initialised (code "
+			   "moved, unmapped or re-protected)",
+			   s->name);
 	if (d->dropped != 0)
 		return say(r, ARA_RTM_VERDICT_REJECTED,
 			   "%s: %llu sealed segments were dropped before export", s->name,
@@ -320,6 +325,16 @@ static enum ara_rtm_verdict verify(struct run *r)
 	if (v != ARA_RTM_VERDICT_OK)
 		return v;
 	last = &r->docs[r->ndocs - 1];
+	/*
+	 * A report over a nonce the App knew early (given at its start, or the
+	 * batch's) shows the run only up to when the App asked for it; a final
+	 * one closed the log, so nothing can follow it.
+	 */
+	if (!in->interim && (in->report == NULL || !(last->d.flags & ARA_RTM_DOC_FINAL)))
+		return say(r, ARA_RTM_VERDICT_REJECTED,
+			   "%s: no final report: the evidence covers the run only up to some point "
+			   "(--interim accepts that, when the verifier's nonce was fresh)",
+			   in->report == NULL ? "checkpoints" : "report");
 	if (in->segments_len % ARA_RTM_SEGMENT_BYTES != 0)
 		return say(r, ARA_RTM_VERDICT_REJECTED,
 			   "segments: %zu bytes is not a whole number of %u-byte segments",
@@ -338,9 +353,12 @@ static enum ara_rtm_verdict verify(struct run *r)
 		snprintf(counts, sizeof(counts), ", %zu checkpoints",
 			 in->report != NULL ? r->ndocs - 1 : r->ndocs);
 	return say(r, ARA_RTM_VERDICT_OK,
-		   "OK: %llu entries (%llu segments, %u pending%s), all targets valid",
+		   "OK: %llu entries (%llu segments, %u pending%s), all targets valid%s",
 		   (unsigned long long)(nseg * ARA_RTM_SEGMENT_ENTRIES + pending),
-		   (unsigned long long)nseg, pending, counts);
+		   (unsigned long long)nseg, pending, counts,
+		   in->report != NULL && (last->d.flags & ARA_RTM_DOC_FINAL)
+			   ? ", the whole run (final report)"
+			   : "; interim: the run after this evidence is not covered");
 }
 
 enum ara_rtm_verdict ara_rtm_verify(const struct ara_rtm_verify_in *in, struct ara_rtm_modcache *mc,

@@ -25,6 +25,13 @@ struct ara_rtm_verify_in {
 	size_t segments_len;
 	const uint8_t *checkpoints; /* concatenated checkpoints; NULL: not batch mode */
 	size_t checkpoints_len;
+	/*
+	 * Accept evidence that covers the run only up to some point: a report
+	 * not marked final (the verifier knows its nonce was fresh when it
+	 * asked), or checkpoints without a final report. 0: the run must end
+	 * with a final report.
+	 */
+	int interim;
 };
 
 enum ara_rtm_verdict {

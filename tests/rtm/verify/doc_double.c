@@ -44,6 +44,7 @@ int doc_double_encode(const struct ara_rtm_doc *d, uint8_t *out, size_t cap, siz
 	put64(out + ARA_RTM_OFF_REFUSED, d->refused);
 	memcpy(out + ARA_RTM_OFF_APP, d->app_sha256, ARA_RTM_HASH_BYTES);
 	memcpy(out + ARA_RTM_OFF_PUB, d->instance_pub, ARA_RTM_PUB_BYTES);
+	out[ARA_RTM_OFF_FLAGS] = d->flags;
 	put32(out + ARA_RTM_OFF_PENDING, d->pending_count);
 	for (uint32_t i = 0; i < d->module_count; i++) {
 		const struct ara_rtm_module *m = &d->modules[i];

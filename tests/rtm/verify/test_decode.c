@@ -150,12 +150,24 @@ static void test_header_faults(void **state)
 		build(&w);
 		assert_int_equal(decode(), ARA_RTM_DOC_E_KIND);
 	}
-	for (unsigned int off = 249; off < 252; off++) {
+	for (unsigned int off = 250; off < 252; off++) {
 		w = good();
 		build(&w);
 		buf[off] = 1;
 		assert_int_equal(decode(), ARA_RTM_DOC_E_RESERVED);
 	}
+	/* The flags byte: no unknown flag; a checkpoint is never final. */
+	w = good();
+	w.flags = 0x80;
+	build(&w);
+	assert_int_equal(decode(), ARA_RTM_DOC_E_RESERVED);
+	w = good();
+	w.kind = ARA_RTM_DOC_CHECKPOINT;
+	w.pending_count = 0;
+	w.entries = w.sealed * ARA_RTM_SEGMENT_ENTRIES;
+	w.flags = ARA_RTM_DOC_FINAL;
+	build(&w);
+	assert_int_equal(decode(), ARA_RTM_DOC_E_KIND);
 	w = good();
 	w.sequence = 0;
 	build(&w);

@@ -151,7 +151,8 @@ static void run_init(struct run *r, const struct fixture *f, size_t nseg, uint32
 	r->npending = npending;
 	for (uint32_t k = 0; k < npending; k++)
 		r->pending[k] = valid_entry(r, k);
-	r->w = (struct ara_rtm_doc){ .kind = ARA_RTM_DOC_REPORT, .module_count = 1,
+	r->w = (struct ara_rtm_doc){ .kind = ARA_RTM_DOC_REPORT, .flags = ARA_RTM_DOC_FINAL,
+				     .module_count = 1,
 				     .sequence = nseg + 1, .sealed = nseg, .nonce = nonce,
 				     .run_id = run_id, .chain = r->chain, .app_sha256 = app,
 				     .instance_pub = key, .sig = zero };
@@ -198,6 +199,7 @@ static void add_checkpoint(struct run *r, uint64_t sequence, uint64_t sealed)
 
 	chain_at(r, sealed, h);
 	c.kind = ARA_RTM_DOC_CHECKPOINT;
+	c.flags = 0;
 	c.chain = h;
 	c.sequence = sequence;
 	c.sealed = sealed;
@@ -237,7 +239,8 @@ static void test_good_report_verifies(void **state)
 		run_init(&r, &fixtures[i], 2, 12);
 		seal_report(&r);
 		snprintf(want, sizeof(want),
-			 "OK: %u entries (2 segments, 12 pending), all targets valid",
+			 "OK: %u entries (2 segments, 12 pending), all targets valid, the whole run "
+			 "(final report)",
 			 2 * ARA_RTM_SEGMENT_ENTRIES + 12);
 		expect(&r, ARA_RTM_VERDICT_OK, want);
 		assert_string_equal(r.msg, want);
@@ -528,6 +531,9 @@ static void test_batch(void **state)
 	one = r.checkpoints_len;
 	add_checkpoint(&r, 2, 2);
 	add_checkpoint(&r, 3, 3);
+	/* Checkpoints alone cover the run only up to the last: accepted as interim only. */
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoints: no final report");
+	r.in.interim = 1;
 	expect(&r, ARA_RTM_VERDICT_OK, "OK: 393216 entries (3 segments, 0 pending, 3 checkpoints)");
 	r.w.sequence = 4;
 	seal_report(&r);
@@ -552,12 +558,14 @@ static void test_batch(void **state)
 
 	/* A report made between two checkpoints took sequence 2: a gap, accepted. */
 	run_init(&r, &fixtures[0], 2, 0);
+	r.in.interim = 1;
 	add_checkpoint(&r, 1, 1);
 	add_checkpoint(&r, 3, 2);
 	expect(&r, ARA_RTM_VERDICT_OK, "OK: 262144 entries (2 segments, 0 pending, 2 checkpoints)");
 	run_free(&r);
 	/* ... but never a sequence that goes back. */
 	run_init(&r, &fixtures[0], 2, 0);
+	r.in.interim = 1;
 	add_checkpoint(&r, 2, 1);
 	add_checkpoint(&r, 2, 2);
 	expect(&r, ARA_RTM_VERDICT_REJECTED,
@@ -566,6 +574,7 @@ static void test_batch(void **state)
 
 	/* A checkpoint whose chain is not the segments'. */
 	run_init(&r, &fixtures[0], 2, 0);
+	r.in.interim = 1;
 	add_checkpoint(&r, 1, 1);
 	add_checkpoint(&r, 2, 2);
 	r.segments[SEG + 8] ^= 1;
@@ -581,6 +590,7 @@ static void test_batch(void **state)
 	run_free(&r);
 
 	run_init(&r, &fixtures[0], 2, 0);
+	r.in.interim = 1;
 	add_checkpoint(&r, 1, 1);
 	r.w.run_id = app;
 	add_checkpoint(&r, 2, 2);
@@ -621,11 +631,44 @@ static void hex(const uint8_t *b, size_t n, char *out)
 		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
+/*
+ * A report not marked final covers the run only up to when it was made:
+ * refused unless the verifier says its nonce was fresh (interim); a
+ * document whose code mappings changed is refused either way.
+ */
+static void test_final_and_modules(void **state)
+{
+	struct run r;
+
+	(void)state;
+	run_init(&r, &fixtures[0], 0, 2);
+	r.w.flags = 0;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: no final report");
+	r.in.interim = 1;
+	expect(&r, ARA_RTM_VERDICT_OK, "interim: the run after this evidence is not covered");
+	r.w.flags = ARA_RTM_DOC_MODULES_CHANGED;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: the process's code mappings changed");
+	r.in.interim = 0;
+	r.w.flags = ARA_RTM_DOC_FINAL | ARA_RTM_DOC_MODULES_CHANGED;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: the process's code mappings changed");
+	r.w.flags = ARA_RTM_DOC_FINAL;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_OK, "the whole run (final report)");
+	/* An unknown flag does not decode. */
+	r.w.flags = 0x80;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: a reserved or padding byte");
+	run_free(&r);
+}
+
 static void test_command_line(void **state)
 {
 	struct run r;
 	char dir[] = "/tmp/rtm-verify-XXXXXX", rep[64], seg[64], args[2048], out[2048], k[131],
-	     nc[65], other[65];
+	     nc[65], other[65], a[65];
 	const struct fixture *f = &fixtures[0];
 
 	(void)state;
@@ -638,25 +681,43 @@ static void test_command_line(void **state)
 	write_file(seg, r.segments, SEG);
 	hex(key, sizeof(key), k);
 	hex(nonce, sizeof(nonce), nc);
+	hex(app, sizeof(app), a);
+	/* Without the App's digest or file, no decision: which App ran? */
 	snprintf(args, sizeof(args),
 		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s", k, nc, rep,
 		 seg, MODULE_PATH, f->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "which App ran?"));
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s "
+		 "--app-sha256 %s",
+		 k, nc, rep, seg, MODULE_PATH, f->file, a);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
 	assert_string_equal(out, "ara-verify: OK: 131075 entries (1 segments, 3 pending), all "
-				 "targets valid\n");
+				 "targets valid, the whole run (final report)\n");
+	/* A module given twice: refused. */
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s "
+		 "--module %s=%s --app-sha256 %s",
+		 k, nc, rep, seg, MODULE_PATH, f->file, MODULE_PATH, f->file, a);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "given twice"));
 	/* --root: the module found as ROOT + path; here it is not there. */
-	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s --segments %s --root %s",
-		 k, nc, rep, seg, dir);
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s --segments %s --root %s --app-sha256 %s", k,
+		 nc, rep, seg, dir, a);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "ara-verify: module " MODULE_PATH));
 	memcpy(other, nc, sizeof(other));
 	other[0] = other[0] == '0' ? '1' : '0';
 	snprintf(args, sizeof(args),
-		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s", k, other,
-		 rep, seg, MODULE_PATH, f->file);
+		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s "
+		 "--app-sha256 %s",
+		 k, other, rep, seg, MODULE_PATH, f->file, a);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
 	assert_non_null(strstr(out, "ara-verify: REJECTED: report: nonce"));
-	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s/none", k, nc, dir);
+	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s/none --app-sha256 %s",
+		 k, nc, dir, a);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "cannot read"));
 	snprintf(args, sizeof(args), "--instance-key %.128s --nonce %s --report %s", k, nc, rep);
@@ -694,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_report),
 		cmocka_unit_test(test_module_file_missing),
 		cmocka_unit_test(test_batch),
+		cmocka_unit_test(test_final_and_modules),
 		cmocka_unit_test(test_command_line),
 	};
 

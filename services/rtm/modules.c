@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The code modules RTM documents name (rtm_format.h): the process's
+ * executable file mappings and [vdso] when ARA initialised, before any App
+ * code ran. After that, code the App makes executable is an anonymous
+ * copy (libara/src/dom0/exec.c), so the snapshot names every file the
+ * App's code can come from; a document written later is checked against
+ * the live mappings, and says if they changed (the App moved, unmapped or
+ * re-protected code: after a hijack, to make a logged destination look
+ * like another).
+ *
+ * The snapshot is in libara's data (DOM0's, not wiped by fork: a child has
+ * the same mappings).
+ */
+#include "dom0/dom0.h"
+#include "dom0/maps_walk.h"
+#include "dom0/mem.h"
+#include "rtm_state.h"
+
+struct snapshot {
+	uint32_t count;
+	int too_many; /* more modules, or a longer path, than the format holds */
+	struct ara_rtm_module m[ARA_RTM_MODULES_MAX];
+};
+
+static struct snapshot boot;
+
+/* Executable mappings of a file, and the vdso: where App code may be. */
+static int is_code(const struct ara_mapping *m)
+{
+	return (m->perms & ARA_MAP_X) && (m->inode != 0 || ara_mapping_is(m, "[vdso]"));
+}
+
+static void take(const struct ara_mapping *m, void *ctx)
+{
+	struct snapshot *s = ctx;
+	struct ara_rtm_module *mod;
+
+	if (!is_code(m))
+		return;
+	if (s->count == ARA_RTM_MODULES_MAX || m->path_len == 0 ||
+	    m->path_len > ARA_RTM_MODULE_PATH_MAX) {
+		s->too_many = 1;
+		return;
+	}
+	mod = &s->m[s->count++];
+	mod->start = m->start;
+	mod->end = m->end;
+	mod->offset = m->offset;
+	mod->inode = m->inode;
+	mod->dev_major = m->dev_major;
+	mod->dev_minor = m->dev_minor;
+	mod->path_len = (uint32_t)m->path_len;
+	memset(mod->path, 0, sizeof(mod->path));
+	memcpy(mod->path, m->path, m->path_len);
+}
+
+void ara_rtm_modules_init(void)
+{
+	ara_maps_foreach(take, &boot);
+}
+
+const struct ara_rtm_module *ara_rtm_modules(uint32_t *count)
+{
+	*count = boot.count;
+	return boot.too_many ? NULL : boot.m;
+}
+
+struct compare {
+	uint32_t seen;	/* live code mappings that match the snapshot */
+	int differs;
+};
+
+static void compare(const struct ara_mapping *m, void *ctx)
+{
+	struct compare *c = ctx;
+
+	if (!is_code(m))
+		return;
+	for (uint32_t i = 0; i < boot.count; i++) {
+		const struct ara_rtm_module *b = &boot.m[i];
+
+		if (b->start == m->start && b->end == m->end && b->offset == m->offset &&
+		    b->inode == m->inode && b->dev_major == m->dev_major &&
+		    b->dev_minor == m->dev_minor) {
+			c->seen++;
+			return;
+		}
+	}
+	c->differs = 1;
+}
+
+int ara_rtm_modules_changed(int *changed)
+{
+	struct compare c = { 0, 0 };
+	const char *why;
+	long value;
+
+	if (ara_maps_try_foreach(compare, &c, &why, &value))
+		return -1;
+	/* Every live one is in the snapshot, and none of the snapshot is gone. */
+	*changed = c.differs || c.seen != boot.count;
+	return 0;
+}
