@@ -3,17 +3,18 @@
  * RTS_CENC_OPEN, _DECRYPT, _CLOSE (ara/rts.h, docs/rts.md), in DOM0.
  *
  * A session holds one content key, found by its key ID among the
- * provisioned secrets ("kid-<hex>", the name the chunk streams use), as an
- * AES key schedule and nowhere else; CLOSE wipes it. DECRYPT copies the
- * subsample map and the sample into buffers made for that call, checks the
- * map against the sample before it decrypts anything, and copies out only
- * the whole clear sample; the buffers are wiped before they are freed.
+ * provisioned secrets under "cenc-<hex>" only (ara_cenc_key_name: never a
+ * chunk stream's "kid-<hex>", for DECRYPT is an encryption oracle under its
+ * key), as an AES key schedule and nowhere else; CLOSE wipes it. DECRYPT
+ * copies the subsample map and the sample into buffers made for that call,
+ * checks the map against the sample before it decrypts anything, and
+ * copies out only the whole clear sample; the buffers are wiped before they
+ * are freed.
  */
 #include "ara/provision.h"
 #include "ara/rts.h"
 #include "ara/service.h"
 #include "cenc_sample.h"
-#include "chunk_format.h"
 #include "dom0/dom0.h"
 #include "dom0/live.h"
 #include "dom0/mem.h"
@@ -87,7 +88,7 @@ static enum ara_status cenc_open(void *arg)
 	struct ara_rts_cenc_open_arg *a = arg;
 	struct ara_instance *in = ara_instance();
 	uint8_t key[ARA_WIRE_SECRET_MAX];
-	char name[ARA_RTS_KEY_NAME_BYTES];
+	char name[ARA_CENC_KEY_NAME_BYTES];
 	struct ara_cenc_session *t, *s;
 	uint32_t key_len = 0;
 	int r;
@@ -96,7 +97,7 @@ static enum ara_status cenc_open(void *arg)
 		return ARA_E_NO_EVIDENCE;
 	if (!(t = table()))
 		return ARA_E_NOMEM;
-	ara_rts_key_name(a->key_id, name);
+	ara_cenc_key_name(a->key_id, name);
 	/* A secret destroyed between the two calls is simply not found. */
 	if (ara_secret_copy(in, ara_secret_lookup(in, (const uint8_t *)name, sizeof(name)), key,
 			    &key_len))

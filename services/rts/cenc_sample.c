@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* One 'cenc' sample: its subsample map's check and its decryption (cenc_sample.h). */
+/*
+ * One 'cenc' sample: its subsample map's check and its decryption; the name
+ * of a 'cenc' content key (cenc_sample.h).
+ */
 #include "cenc_sample.h"
 
 #include <string.h>
@@ -47,4 +50,15 @@ int ara_cenc_decrypt(mbedtls_aes_context *aes, const uint8_t *iv, uint32_t iv_le
 	if (r)
 		memset(buf, 0, len);
 	return r;
+}
+
+void ara_cenc_key_name(const uint8_t key_id[16], char out[ARA_CENC_KEY_NAME_BYTES])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	memcpy(out, "cenc-", 5);
+	for (unsigned i = 0; i < 16; i++) {
+		out[5 + 2 * i] = hex[key_id[i] >> 4];
+		out[6 + 2 * i] = hex[key_id[i] & 15];
+	}
 }

@@ -13,6 +13,8 @@
  * 128-bit big-endian number (mbedtls); the standard's 8-byte IVs leave the
  * low 64 bits to the counter, which no sample of at most
  * ARA_RTS_CENC_SAMPLE_MAX bytes can wrap.
+ *
+ * Also the name a 'cenc' content key is provisioned under.
  */
 #ifndef ARA_RTS_CENC_SAMPLE_H
 #define ARA_RTS_CENC_SAMPLE_H
@@ -40,5 +42,16 @@ int ara_cenc_map_check(const struct ara_cenc_subsample *map, uint32_t count, uin
 int ara_cenc_decrypt(mbedtls_aes_context *aes, const uint8_t *iv, uint32_t iv_len,
 		     const struct ara_cenc_subsample *map, uint32_t count, uint8_t *buf,
 		     uint32_t len);
+
+/*
+ * "cenc-" and the key ID in lower-case hex (no NUL): the name a 'cenc'
+ * content key is provisioned under. Not the chunk streams' "kid-<hex>"
+ * (chunk_format.h): DECRYPT takes any IV, so it returns E_k(IV) for any
+ * chosen IV, an AES encryption oracle that would let an App forge and open
+ * GCM chunks under the same key. Each service looks under its own prefix
+ * only, so no provisioned key serves both.
+ */
+#define ARA_CENC_KEY_NAME_BYTES (5u + 2u * 16u)
+void ara_cenc_key_name(const uint8_t key_id[16], char out[ARA_CENC_KEY_NAME_BYTES]);
 
 #endif

@@ -5,7 +5,7 @@
  * which, given no decryption key, leaves every sample encrypted and
  * attaches its IV and subsample map (AVEncryptionInfo). It fetches the
  * content key by attested provisioning under the name its key ID gives
- * ("kid-<hex>"), and hands each sample to ARA (RTS_CENC_DECRYPT). The App
+ * ("cenc-<hex>"), and hands each sample to ARA (RTS_CENC_DECRYPT). The App
  * never holds the key.
  *
  *   cenc_app SOCK IN OUT [MODE]
@@ -18,6 +18,9 @@
  *               long: ARA must refuse it and write nothing
  *   wrong-kid   the session is asked for a key ID one bit off: ARA must
  *               find no key
+ *   stream-key  the key is fetched as a chunk stream's ("kid-<hex>"): ARA
+ *               must find no 'cenc' key, for DECRYPT would be an encryption
+ *               oracle under a chunk stream's key
  * Prints "cenc-app: ..." lines and "BREACH ..." if ARA returned what it
  * must not; exit 0 unless something failed to run.
  */
@@ -39,7 +42,7 @@
 #define CENC_SCHEME 0x63656e63u /* 'cenc' */
 #define MARK 0xa5
 
-enum mode { NORMAL, TAMPER_MAP, WRONG_KID };
+enum mode { NORMAL, TAMPER_MAP, WRONG_KID, STREAM_KEY };
 
 __attribute__((noreturn)) static void die(const char *what)
 {
@@ -47,17 +50,24 @@ __attribute__((noreturn)) static void die(const char *what)
 	exit(1);
 }
 
-/* The secret named after key_id, by attested provisioning over the Unix socket sock. */
-static int fetch_key(const char *sock, const uint8_t key_id[16])
+/*
+ * The secret named prefix and key_id in hex ("cenc-": a 'cenc' key), by
+ * attested provisioning over the Unix socket sock.
+ */
+static int fetch_key(const char *sock, const char *prefix, const uint8_t key_id[16])
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct ara_provision_refusal why;
-	char name[4 + 32 + 1] = "kid-";
+	char name[8 + 32 + 1];
+	size_t n = strlen(prefix);
 	uint32_t handle;
 	int fd = -1, st;
 
+	if (n > 8)
+		return ARA_E_INVAL;
+	memcpy(name, prefix, n);
 	for (int i = 0; i < 16; i++)
-		snprintf(name + 4 + 2 * i, 3, "%02x", key_id[i]);
+		snprintf(name + n + 2 * i, 3, "%02x", key_id[i]);
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
 	/* The provisioner may still be starting: retry for 20 s. */
 	for (int tries = 0; tries < 200; tries++, usleep(100000)) {
@@ -145,8 +155,10 @@ int main(int argc, char **argv)
 		mode = TAMPER_MAP;
 	else if (argc == 5 && strcmp(argv[4], "wrong-kid") == 0)
 		mode = WRONG_KID;
+	else if (argc == 5 && strcmp(argv[4], "stream-key") == 0)
+		mode = STREAM_KEY;
 	else if (argc != 4)
-		return fprintf(stderr, "usage: cenc_app SOCK IN OUT [tamper-map|wrong-kid]\n"), 2;
+		return fprintf(stderr, "usage: cenc_app SOCK IN OUT [tamper-map|wrong-kid|stream-key]\n"), 2;
 	if (!pkt || avformat_open_input(&fmt, argv[2], NULL, NULL) < 0)
 		return fprintf(stderr, "cenc-app: libavformat cannot open %s\n", argv[2]), 1;
 	printf("cenc-app: %s: %u streams, %.3f s\n", argv[2], fmt->nb_streams,
@@ -176,7 +188,8 @@ int main(int argc, char **argv)
 				       samples[k], pkt->stream_index), 1;
 		if (!opened) {
 			memcpy(open_arg.key_id, info->key_id, 16);
-			if (fetch_key(argv[1], open_arg.key_id) != ARA_OK)
+			if (fetch_key(argv[1], mode == STREAM_KEY ? "kid-" : "cenc-",
+				      open_arg.key_id) != ARA_OK)
 				return 0;
 			if (mode == WRONG_KID)
 				open_arg.key_id[15] ^= 1;
@@ -186,6 +199,8 @@ int main(int argc, char **argv)
 				return 0;
 			if (mode == WRONG_KID)
 				return printf("BREACH: a session opened for a key ID with no key\n"), 1;
+			if (mode == STREAM_KEY)
+				return printf("BREACH: a chunk stream's key opened a 'cenc' session\n"), 1;
 			opened = 1;
 		}
 		if (memcmp(info->key_id, open_arg.key_id, 16) != 0)

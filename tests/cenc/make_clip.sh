@@ -9,8 +9,10 @@
 #   clip.mp4              the encrypted clip, for the App
 #   ref.video, ref.audio  FFmpeg's decryption (-decryption_key): each
 #                         stream's samples back to back (-c copy -f data)
-#   content-key           "kid-<key ID> <key>": the provisioner's secrets
-#                         line; the App gets the key only by provisioning
+#   content-key           "cenc-<key ID> <key>": the provisioner's secrets
+#                         line (a 'cenc' key's name, never a chunk stream's
+#                         "kid-", docs/rts.md); the App gets the key only by
+#                         provisioning
 set -eu
 ffmpeg=$1 out=$2
 mkdir -p "$out"
@@ -29,5 +31,5 @@ key=$(hex16) kid=$(hex16)
 "$ffmpeg" -nostdin -hide_banner -loglevel error -y -decryption_key "$key" -i "$tmp/clip.mp4" \
 	-map 0:v:0 -c copy -f data "$tmp/ref.video" \
 	-map 0:a:0 -c copy -f data "$tmp/ref.audio"
-echo "kid-$kid $key" >"$tmp/content-key"
+echo "cenc-$kid $key" >"$tmp/content-key"
 mv "$tmp/content-key" "$tmp/ref.video" "$tmp/ref.audio" "$tmp/clip.mp4" "$out/"

@@ -159,8 +159,8 @@ variant_manifest() {
 }
 
 # cenc_setup: the CENC App (tests/cenc) and the clip that Debian's ffmpeg
-# made and decrypted at build time; its content key is provisioned under its
-# key ID, and the policy is the CENC App's.
+# made and decrypted at build time; its content key is provisioned as
+# "cenc-<key ID>", and the policy is the CENC App's.
 cenc_setup() {
 	clip=$build/tests/cenc/clip
 	app=$build/tests/cenc/cenc_app
@@ -344,7 +344,7 @@ rts-wrong-key)
 cenc)
 	cenc_setup
 	cenc_run
-	expect_log "delivered 'kid-"
+	expect_log "delivered 'cenc-"
 	expect_app "close: success"
 	secs=$(sed -n 's/^cenc-app: .*: 2 streams, \([0-9]*\)\.[0-9]* s$/\1/p' "$tmp/app.out")
 	[ "${secs:-0}" -ge 10 ] || fail "the clip is not at least 10 s long"
@@ -371,6 +371,28 @@ cenc-wrong-kid)
 	cenc_run wrong-kid
 	expect_app "cenc open: no such provisioning session or secret handle"
 	echo "ara-evidence: provision cenc-wrong-kid: a key ID with no provisioned key: no session opens"
+	;;
+cenc-stream-key)
+	# One key, one service (docs/rts.md): a chunk stream's key, provisioned
+	# as "cenc-<key ID>", opens no stream...
+	write_policy "$backend" 300
+	rts_stream
+	echo "cenc-$key_id $content_key" >"$tmp/secrets"
+	start_server 1
+	run_app rts "$tmp/sock" "cenc-$key_id" "$tmp/clip.sealed" "$tmp/clip.out"
+	finish
+	expect_status 0
+	expect_log "delivered 'cenc-$key_id'"
+	expect_app "rts open: no such provisioning session or secret handle"
+	# ...and the clip's 'cenc' key, provisioned as a chunk stream's
+	# "kid-<key ID>", opens no 'cenc' session.
+	cenc_setup
+	sed 's/^cenc-/kid-/' "$clip/content-key" >"$tmp/secrets"
+	grep -q '^kid-' "$tmp/secrets" || fail "the clip's content-key is not a 'cenc-' line"
+	cenc_run stream-key
+	expect_log "delivered 'kid-"
+	expect_app "cenc open: no such provisioning session or secret handle"
+	echo "ara-evidence: provision cenc-stream-key: a key provisioned as 'cenc-<id>' opens no chunk stream; one provisioned as 'kid-<id>' opens no 'cenc' session"
 	;;
 demo)
 	# The demonstration (README: ./qemu/ara.sh demo), each step shown: the
@@ -405,6 +427,9 @@ demo)
 	verify_status=$?
 	sed 's/^/  /' "$tmp/verify.out"
 	[ "$verify_status" = 0 ] || fail "ara-verify refused the run (status $verify_status)"
+	# Kept for the evidence line: the next run writes verify.out again.
+	verified=$(sed -n 's/^ara-verify: OK: //p' "$tmp/verify.out")
+	[ -n "$verified" ] || fail "ara-verify printed no 'OK' line"
 	# The same report with one byte of its pending log changed.
 	cp "$tmp/report" "$tmp/report.edited"
 	flip_at "$tmp/report.edited" $(($(wc -c <"$tmp/report") - 70))
@@ -414,7 +439,7 @@ demo)
 	echo "  the same report with one byte changed:"
 	sed 's/^/  /' "$tmp/verify.out"
 	[ "$verify_status" = 1 ] || fail "ara-verify did not refuse an edited report (status $verify_status)"
-	echo "ara-evidence: provision demo: the instrumented App decrypted the clip bit for bit as FFmpeg does, and ara-verify accepted its RTM report ($(sed -n 's/^ara-verify: OK: //p' "$tmp/verify.out"))"
+	echo "ara-evidence: provision demo: the instrumented App decrypted the clip bit for bit as FFmpeg does, and ara-verify accepted its RTM report ($verified)"
 	;;
 sessions)
 	run_app sessions

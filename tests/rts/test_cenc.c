@@ -4,7 +4,8 @@
  * references it shares no code with: a vector made with the OpenSSL
  * command line (cenc_openssl_vector.h), and a keystream computed here
  * block by block from AES-ECB, laid over the protected ranges by hand. Also
- * the subsample map's check: a map must cover its sample exactly.
+ * the subsample map's check: a map must cover its sample exactly; and the
+ * name a 'cenc' key is provisioned under, never a chunk stream's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,12 +154,25 @@ static void bad_iv(void **state)
 		assert_int_equal(buf[i], 0);
 }
 
+/* "cenc-<hex>", exactly 37 bytes: not the "kid-<hex>" the chunk streams look up. */
+static void key_name(void **state)
+{
+	const uint8_t id[16] = { 0x01, 0x02, 0xab, [15] = 0xf0 };
+	char name[ARA_CENC_KEY_NAME_BYTES + 1];
+
+	(void)state;
+	memset(name, 0, sizeof(name));
+	ara_cenc_key_name(id, name);
+	assert_int_equal(ARA_CENC_KEY_NAME_BYTES, 37);
+	assert_string_equal(name, "cenc-0102ab000000000000000000000000f0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(openssl_subsampled), cmocka_unit_test(openssl_whole),
 		cmocka_unit_test(by_hand),	      cmocka_unit_test(map_check),
-		cmocka_unit_test(bad_iv),
+		cmocka_unit_test(bad_iv),	      cmocka_unit_test(key_name),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

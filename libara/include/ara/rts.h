@@ -47,7 +47,8 @@ struct ara_rts_close_arg {
 
 /*
  * RTS Common Encryption (ISO/IEC 23001-7 'cenc', docs/rts.md): AES-128-CTR
- * samples whose content key is provisioned as "kid-<key ID in hex>". OPEN
+ * samples whose content key is provisioned as "cenc-<key ID in hex>", never
+ * under a chunk stream's "kid-" name (DECRYPT is an AES oracle). OPEN
  * finds the key by its key ID (ARA_E_NOENT: none is held); DECRYPT copies
  * one encrypted sample, its IV and its subsample map into DOM0, checks that
  * the map covers the sample exactly, decrypts there and copies out the clear

@@ -5,6 +5,13 @@
  * "Instrumentation"). Each logs one entry with RTM_LOG, the entry passed by
  * value. DOM0 serialises the log, so the hooks take no lock; this file is
  * never instrumented itself.
+ *
+ * They fail closed: an entry DOM0 neither logged nor counted (any status
+ * but those handled below, e.g. ARA_E_NOMEM when DOM0 cannot make the log
+ * at the first LOG) ends the process at once, for a later LOG could start
+ * a log that verifies while this transfer is in none. Only a process
+ * where no RTM_LOG can ever succeed (no ARA, or a libara without the RTM)
+ * goes on, warned once: it can never be attested.
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -24,6 +31,31 @@ void ara_rtm_warn(const char *what, const char *why)
 	    write(STDERR_FILENO, ": ", 2) < 0 || write(STDERR_FILENO, why, strlen(why)) < 0 ||
 	    write(STDERR_FILENO, "\n", 1) < 0)
 		return;
+}
+
+/*
+ * Ends the process on a status that lost an entry, with one line on stderr
+ * that names it: its number as well, for an unknown status has no text.
+ */
+__attribute__((noreturn)) static void lost_entry(int status)
+{
+	char what[64] = "RTM_LOG lost an entry (status ";
+	size_t n = strlen(what);
+	unsigned v = status < 0 ? 0u - (unsigned)status : (unsigned)status;
+	char digits[12];
+	size_t d = 0;
+
+	do
+		digits[d++] = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
+	if (status < 0)
+		what[n++] = '-';
+	while (d > 0)
+		what[n++] = digits[--d];
+	memcpy(what + n, "), ending the process", sizeof("), ending the process"));
+	ara_rtm_warn(what, ara_strerror(status));
+	/* _exit: no atexit handler (exit_evidence.c) may write a report of this run. */
+	_exit(ARA_RTM_EXIT_NO_EVIDENCE);
 }
 
 static void log_entry(enum ara_rtm_kind kind, void *dest)
@@ -46,12 +78,15 @@ static void log_entry(enum ara_rtm_kind kind, void *dest)
 			 * A failure is on stderr already. */
 			(void)ara_rtm_flush_segments();
 			return;
-		default:
-			/* No RTM in this process (e.g. not under ara-loader): no report either. */
+		case ARA_E_NOT_READY: /* not under ara-loader */
+		case ARA_E_NOFUNC:    /* a libara without the RTM */
+			/* No RTM in this process: no report either. */
 			if (!atomic_flag_test_and_set(&warned))
 				ara_rtm_warn("RTM_LOG failed, this run cannot be attested",
 					     ara_strerror(status));
 			return;
+		default: /* not logged, not counted: the run must not go on looking attestable */
+			lost_entry(status);
 		}
 	}
 }
