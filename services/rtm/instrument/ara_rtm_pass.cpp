@@ -12,13 +12,17 @@
 //   indirectbr                __ara_rtm_ijmp(address)
 //   ret                       __ara_rtm_ret(saved return address)
 //
-// The return address is read from the frame record the epilogue reloads it
-// from, [frame pointer + 8], not from llvm.returnaddress (on AArch64 a copy
-// of LR taken at entry, blind to a corrupted stack slot). Instrumented
-// functions therefore get "frame-pointer"="all"; the call inserted before
-// every ret makes every function a non-leaf, so LR is always saved in the
-// record. A musttail call cannot be separated from its ret: the ret is
-// logged before the call, with the same slot (the callee returns to it).
+// The return address is read from the frame record, [frame pointer + 8],
+// not from llvm.returnaddress (on AArch64 a copy of LR taken at entry,
+// blind to a corrupted stack slot). Instrumented functions therefore get
+// "frame-pointer"="all"; the call inserted before every ret makes every
+// function a non-leaf, so LR is always saved in the record. Every function
+// with a ret also gets a variable-sized stack object of run-time size 0:
+// its epilogue then restores sp from the frame pointer before it reloads
+// the frame record, so the ret uses the very slot the hook logged, even
+// when a callee handed back a corrupted frame pointer. A musttail call
+// cannot be separated from its ret: the ret is logged before the call,
+// with the same slot (the callee returns to it).
 //
 // It runs last in the optimisation pipeline (also at -O0), so that no later
 // IR pass moves a ret away from its log, and codegen makes no sibling call
@@ -28,6 +32,7 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/Metadata.h"
@@ -82,6 +87,30 @@ Value *savedReturnAddress(IRBuilder<> &B, Module &M)
 	Value *Slot = B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), Frame, SavedReturnOffset);
 	Slot = B.CreatePointerCast(Slot, B.getInt8PtrTy()->getPointerTo());
 	return B.CreateLoad(B.getInt8PtrTy(), Slot, /*isVolatile=*/true, "ara.rtm.ra");
+}
+
+// A stack object whose size the optimiser cannot see (0 at run time), so
+// that codegen counts a variable-sized object in the function's frame
+// (MachineFrameInfo::hasVarSizedObjects). For it, the AArch64 and x86-64
+// epilogues restore sp from the frame pointer, then reload the saved
+// registers and the frame record from there: the ret's return address
+// comes from [frame pointer + 8], the slot savedReturnAddress() logs, and
+// not from an sp-relative slot that a corrupted frame pointer would leave
+// unlogged (docs/rtm.md, "The return address: read from the frame record").
+void addVarSizedObject(Function &F)
+{
+	IRBuilder<> B(&*F.getEntryBlock().getFirstInsertionPt());
+	Type *SizeTy = B.getInt64Ty(); // both targets are 64-bit
+	// "=r,0": the output is the input register, 0, unchanged; the asm is
+	// empty, yet its output is opaque to every pass.
+	InlineAsm *Opaque = InlineAsm::get(FunctionType::get(SizeTy, {SizeTy}, false), "",
+					   "=r,0", /*hasSideEffects=*/true);
+	Value *Size = B.CreateCall(Opaque, {B.getInt64(0)}, "ara.rtm.zero");
+	AllocaInst *Obj = B.CreateAlloca(B.getInt8Ty(), Size, "ara.rtm.vla");
+	// A use, so that no pass drops the alloca as dead; it emits nothing.
+	InlineAsm *Use = InlineAsm::get(
+		FunctionType::get(B.getVoidTy(), {Obj->getType()}, false), "", "r", true);
+	B.CreateCall(Use, {Obj});
 }
 
 bool skipped(const Function &F, const SmallPtrSetImpl<const Function *> &Resolvers)
@@ -145,6 +174,8 @@ void instrumentFunction(Function &F, const Hooks &H)
 		IRBuilder<> B(At);
 		callHook(B, H.Ret, savedReturnAddress(B, M));
 	}
+	if (!Rets.empty())
+		addVarSizedObject(F);
 	// A frame record in every instrumented function, leaf or not: the ret
 	// log reads the saved return address from it.
 	F.addFnAttr("frame-pointer", "all");

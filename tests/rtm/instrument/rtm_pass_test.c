@@ -12,6 +12,9 @@
  *     logs the same return address);
  *   - every return of a run is logged: a recursion through a function
  *     pointer logs exactly one call and one return per activation;
+ *   - a frame pointer corrupted by a callee (its saved copy overwritten)
+ *     makes the caller's return go where the caller's log says, the slot
+ *     at that frame pointer + 8, not to its own saved return address;
  *   - a saved return address corrupted in the frame record is logged as
  *     the corrupted value, and the return indeed goes there.
  * On x86-64 and AArch64 alike: both keep the saved return address at frame
@@ -186,6 +189,57 @@ __attribute__((noreturn, noinline)) static void landing(void)
 	_exit(failures ? 1 : 0);
 }
 
+/*
+ * The stack fp_hijacked() returns onto: a fake frame record {0, landing_fp}
+ * at fake_stack + FAKE_RECORD, with room below for the stack of what runs
+ * from there on (landing_fp, hijacked, landing).
+ */
+enum { FAKE_RECORD = 48 * 1024 };
+static _Alignas(16) void *fake_stack[(FAKE_RECORD + 4096) / sizeof(void *)];
+
+static void hijacked(void); /* the last test, below */
+
+#if defined(__x86_64__)
+__attribute__((force_align_arg_pointer))
+#endif
+__attribute__((noreturn, noinline)) static void landing_fp(void)
+{
+	size_t n = rtm_double_count();
+
+	CHECK(n == 2, "fp hijack: %zu entries, expected 2 returns", n);
+	CHECK_ENTRY(1, ARA_RTM_RET, (void *)landing_fp, "fp hijack: fp_hijacked's return");
+	/* The last test, whose landing() ends the run. */
+	rtm_double_reset();
+	hijacked();
+	CHECK(0, "hijack: hijacked() returned to its caller");
+	printf("rtm_pass_test: FAIL\n");
+	_exit(1);
+}
+
+/*
+ * Test-only memory corruption: the caller's saved frame pointer, in this
+ * function's frame record, becomes fake, which this function's epilogue
+ * then hands back to its caller (as one whose record an overflow rewrote).
+ */
+__attribute__((noinline)) static void corrupt_caller_fp(void *fake)
+{
+	*(void *volatile *)__builtin_frame_address(0) = fake;
+}
+
+/*
+ * Its ret hook reads the return address through its frame pointer, which
+ * its callee corrupted: it logs landing_fp. Its return must go there too,
+ * not to its caller (whose return address its frame record still holds).
+ */
+__attribute__((noinline)) static void fp_hijacked(void)
+{
+	void **fake = &fake_stack[FAKE_RECORD / sizeof(void *)];
+
+	fake[0] = NULL; /* the fake record's saved frame pointer: none */
+	fake[1] = (void *)landing_fp;
+	corrupt_caller_fp(fake);
+}
+
 /* Test-only memory corruption: overwrites its own saved return address. */
 __attribute__((noinline)) static void hijacked(void)
 {
@@ -201,10 +255,14 @@ int main(void)
 	check_musttail();
 	check_every_ret();
 
-	/* A direct call: the only entry after the reset is hijacked's return. */
+	/*
+	 * Direct calls: the only entries after the reset are the returns of
+	 * corrupt_caller_fp and fp_hijacked; landing_fp then runs the last
+	 * test, hijacked(), whose return goes to landing(), which ends the run.
+	 */
 	rtm_double_reset();
-	hijacked(); /* returns to landing(), which ends the test */
-	CHECK(0, "hijack: hijacked() returned to its caller");
+	fp_hijacked();
+	CHECK(0, "fp hijack: fp_hijacked() returned to its caller, not where its log says");
 	printf("rtm_pass_test: FAIL\n");
 	return 1;
 }
