@@ -83,7 +83,7 @@ foreach(f hpke wire p256 binding dev_evidence instance session secret_services t
   list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/provision/${f}.c)
 endforeach()
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/chunk_format.c
-  ${ARA_DOM0_DIR}/../services/rts/streams.c)
+  ${ARA_DOM0_DIR}/../services/rts/streams.c ${ARA_DOM0_DIR}/../services/rts/slots.c)
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/cenc_sample.c ${ARA_DOM0_DIR}/../services/rts/cenc.c)
 # The RTM (docs/rtm.md): the log, its documents, the report service, the
 # code modules at initialisation.

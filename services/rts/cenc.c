@@ -19,68 +19,34 @@
 #include "dom0/live.h"
 #include "dom0/mem.h"
 #include "instance.h"
+#include "slots.h"
 
 struct ara_cenc_session {
-	uint32_t state; /* enum ara_slot_state */
-	uint32_t id;
+	struct ara_rts_slot slot; /* first: slots.c */
 	mbedtls_aes_context aes;
 };
 
-/* The session table, on the DOM0 heap, made at the first OPEN (under the lock). */
 static struct ara_cenc_session *table(void)
 {
-	struct ara_cenc_session *t;
-
-	ara_live_lock(&ara_live->provision_lock);
-	t = ara_live->cenc;
-	ara_live_unlock(&ara_live->provision_lock);
-	if (t)
-		return t;
-	t = ara_dom0_calloc(ARA_RTS_CENC_SESSIONS, sizeof(*t));
-	if (!t)
-		return NULL;
-	ara_live_lock(&ara_live->provision_lock);
-	if (ara_live->cenc) { /* another thread was first */
-		ara_live_unlock(&ara_live->provision_lock);
-		ara_dom0_free(t);
-		return ara_live->cenc;
-	}
-	ara_live->cenc = t;
-	ara_live_unlock(&ara_live->provision_lock);
-	return t;
+	return ara_rts_slots(&ara_live->cenc, ARA_RTS_CENC_SESSIONS, sizeof(struct ara_cenc_session));
 }
 
-/* Claims a free session (FREE -> BUSY), or takes an open one by id (ACTIVE -> BUSY). */
+/* Claims a free session (id 0), or takes an open one by id. */
 static struct ara_cenc_session *grab(struct ara_cenc_session *t, uint32_t id)
 {
 	static uint32_t generation;
-	struct ara_cenc_session *found = NULL;
 
-	ara_live_lock(&ara_live->provision_lock);
-	for (uint32_t i = 0; i < ARA_RTS_CENC_SESSIONS && !found; i++) {
-		if (id == 0 && t[i].state == ARA_SLOT_FREE) {
-			found = &t[i];
-			generation = (generation + 1) & 0xffffffu;
-			found->id = generation << 8 | (i + 1);
-		} else if (id != 0 && t[i].id == id && t[i].state == ARA_SLOT_ACTIVE) {
-			found = &t[i];
-		}
-	}
-	if (found)
-		found->state = ARA_SLOT_BUSY;
-	ara_live_unlock(&ara_live->provision_lock);
-	return found;
+	return (struct ara_cenc_session *)ara_rts_slot_grab(t, ARA_RTS_CENC_SESSIONS, sizeof(*t), id,
+							    &generation);
 }
 
 static void release(struct ara_cenc_session *s, enum ara_slot_state to)
 {
 	if (to == ARA_SLOT_FREE) {
 		mbedtls_aes_free(&s->aes); /* zeroizes the key schedule */
-		s->id = 0;
+		s->slot.id = 0;
 	}
-	ara_live_lock(&ara_live->provision_lock);
-	s->state = to;
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_rts_slot_set(&s->slot, to);
 }
 
 static enum ara_status cenc_open(void *arg)
@@ -114,7 +80,7 @@ static enum ara_status cenc_open(void *arg)
 		release(s, ARA_SLOT_FREE);
 		return ARA_E_INVAL; /* a secret of that name that is no AES-128 key */
 	}
-	a->session = s->id;
+	a->session = s->slot.id;
 	release(s, ARA_SLOT_ACTIVE);
 	return ARA_OK;
 }

@@ -19,23 +19,12 @@
 #include <mbedtls/platform_util.h>
 
 #include "chunk_format.h"
+#include "hex.h"
 
 static void die(const char *what)
 {
 	fprintf(stderr, "ara-seal-chunks: %s\n", what);
 	exit(2);
-}
-
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(s);
-
-	if (n % 2 || n / 2 > cap)
-		return 0;
-	for (size_t i = 0; i < n / 2; i++)
-		if (sscanf(s + 2 * i, "%2hhx", &out[i]) != 1)
-			return 0;
-	return n / 2;
 }
 
 /* Up to want bytes from f; fewer only at the end of the file. */
@@ -58,7 +47,8 @@ int main(int argc, char **argv)
 		sealed[ARA_RTS_CHUNK_MAX + ARA_RTS_TAG_BYTES];
 	struct ara_rts_header h = { .chunk_size = ARA_RTS_CHUNK_MAX };
 	uint8_t key[32], header[ARA_RTS_HEADER_BYTES];
-	size_t key_len = 0, cur_len, next_len;
+	long key_len = 0;
+	size_t cur_len, next_len;
 	mbedtls_gcm_context gcm;
 	uint32_t index = 0;
 	FILE *in, *out;
@@ -66,8 +56,9 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		if (c == 'k')
-			key_len = unhex(optarg, key, sizeof(key));
-		else if (c == 'i' && unhex(optarg, h.key_id, sizeof(h.key_id)) != sizeof(h.key_id))
+			key_len = ara_hex_decode(optarg, key, sizeof(key));
+		else if (c == 'i' &&
+			 ara_hex_decode(optarg, h.key_id, sizeof(h.key_id)) != sizeof(h.key_id))
 			die("--key-id takes 16 bytes of hex");
 		else if (c == 'c')
 			h.chunk_size = (uint32_t)strtoul(optarg, NULL, 10);

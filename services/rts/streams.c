@@ -16,10 +16,10 @@
 #include "dom0/live.h"
 #include "dom0/mem.h"
 #include "instance.h"
+#include "slots.h"
 
 struct ara_rts_stream {
-	uint32_t state; /* enum ara_slot_state */
-	uint32_t id;
+	struct ara_rts_slot slot; /* first: slots.c */
 	int failed, ended;
 	uint32_t next; /* index of the next chunk */
 	struct ara_rts_header header;
@@ -28,61 +28,27 @@ struct ara_rts_stream {
 	uint8_t out[ARA_RTS_CHUNK_MAX];
 };
 
-/* The stream table, on the DOM0 heap, made at the first OPEN (under the lock). */
 static struct ara_rts_stream *table(void)
 {
-	struct ara_rts_stream *t;
-
-	ara_live_lock(&ara_live->provision_lock);
-	t = ara_live->rts;
-	ara_live_unlock(&ara_live->provision_lock);
-	if (t)
-		return t;
-	t = ara_dom0_calloc(ARA_RTS_STREAMS, sizeof(*t));
-	if (!t)
-		return NULL;
-	ara_live_lock(&ara_live->provision_lock);
-	if (ara_live->rts) { /* another thread was first */
-		ara_live_unlock(&ara_live->provision_lock);
-		ara_dom0_free(t);
-		return ara_live->rts;
-	}
-	ara_live->rts = t;
-	ara_live_unlock(&ara_live->provision_lock);
-	return t;
+	return ara_rts_slots(&ara_live->rts, ARA_RTS_STREAMS, sizeof(struct ara_rts_stream));
 }
 
-/* Claims a free stream (FREE -> BUSY), or takes an open one by id (ACTIVE -> BUSY). */
+/* Claims a free stream (id 0), or takes an open one by id. */
 static struct ara_rts_stream *grab(struct ara_rts_stream *t, uint32_t id)
 {
 	static uint32_t generation;
-	struct ara_rts_stream *found = NULL;
 
-	ara_live_lock(&ara_live->provision_lock);
-	for (uint32_t i = 0; i < ARA_RTS_STREAMS && !found; i++) {
-		if (id == 0 && t[i].state == ARA_SLOT_FREE) {
-			found = &t[i];
-			generation = (generation + 1) & 0xffffffu;
-			found->id = generation << 8 | (i + 1);
-		} else if (id != 0 && t[i].id == id && t[i].state == ARA_SLOT_ACTIVE) {
-			found = &t[i];
-		}
-	}
-	if (found)
-		found->state = ARA_SLOT_BUSY;
-	ara_live_unlock(&ara_live->provision_lock);
-	return found;
+	return (struct ara_rts_stream *)ara_rts_slot_grab(t, ARA_RTS_STREAMS, sizeof(*t), id,
+							  &generation);
 }
 
 static void release(struct ara_rts_stream *s, enum ara_slot_state to)
 {
 	if (to == ARA_SLOT_FREE) {
 		mbedtls_gcm_free(&s->gcm); /* zeroizes the key schedule */
-		ara_memzero((uint8_t *)s + sizeof(s->state), sizeof(*s) - sizeof(s->state));
+		ara_memzero((uint8_t *)s + sizeof(s->slot.state), sizeof(*s) - sizeof(s->slot.state));
 	}
-	ara_live_lock(&ara_live->provision_lock);
-	s->state = to;
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_rts_slot_set(&s->slot, to);
 }
 
 static enum ara_status stream_open(void *arg)
@@ -125,7 +91,7 @@ static enum ara_status stream_open(void *arg)
 		release(s, ARA_SLOT_FREE);
 		return ARA_E_INVAL; /* a secret of that name that is no AES key */
 	}
-	a->stream = s->id;
+	a->stream = s->slot.id;
 	release(s, ARA_SLOT_ACTIVE);
 	return ARA_OK;
 }

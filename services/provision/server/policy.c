@@ -14,6 +14,7 @@
 
 #include <mbedtls/platform_util.h>
 
+#include "hex.h"
 #include "policy.h"
 
 #define LINE_MAX_BYTES 4096
@@ -38,34 +39,6 @@ static int fail(const struct where *w, const char *fmt, ...)
 		vsnprintf(w->why + n, w->cap - (size_t)n, fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Hex of 1..cap bytes; the byte count, or -1. */
-static long parse_hex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n % 2 || n / 2 > cap)
-		return -1;
-	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return (long)(n / 2);
 }
 
 /* A file's contents, NUL-terminated, at most FILE_MAX_BYTES; NULL with why. */
@@ -152,7 +125,7 @@ static int load_secrets(const struct where *pw, const char *arg, struct ara_poli
 			r = fail(&w, "more than %u secrets", ARA_POLICY_SECRETS_MAX);
 		} else {
 			s = &p->secrets[p->n_secrets];
-			n = parse_hex(hex, s->value, sizeof(s->value));
+			n = ara_hex_decode(hex, s->value, sizeof(s->value));
 			if (n < 0) {
 				r = fail(&w, "the value of '%s' is not 1..%u bytes of hex", name,
 					 ARA_WIRE_SECRET_MAX);
@@ -172,7 +145,7 @@ static int load_secrets(const struct where *pw, const char *arg, struct ara_poli
 
 static int digest(const struct where *w, const char *key, const char *arg, uint8_t out[32])
 {
-	if (parse_hex(arg, out, 32) != 32)
+	if (ara_hex_decode(arg, out, 32) != 32)
 		return fail(w, "%s needs a SHA-256 digest: 64 hex digits", key);
 	return 0;
 }

@@ -30,31 +30,12 @@
 #include "ara/rtm.h"
 #include "ara_rtm_runtime.h"
 #include "runtime_internal.h"
+#include "hex.h"
 #include "wire.h"
-
-static int hex_nibble(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 static int parse_nonce(const char *hex, uint8_t nonce[ARA_RTM_NONCE_BYTES])
 {
-	if (strlen(hex) != 2 * ARA_RTM_NONCE_BYTES)
-		return -1;
-	for (unsigned int i = 0; i < ARA_RTM_NONCE_BYTES; i++) {
-		int hi = hex_nibble(hex[2 * i]), lo = hex_nibble(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		nonce[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
+	return ara_hex_decode(hex, nonce, ARA_RTM_NONCE_BYTES) == ARA_RTM_NONCE_BYTES ? 0 : -1;
 }
 
 /* Writes the file the variable names, whole; 0 or -1 (said on stderr). */

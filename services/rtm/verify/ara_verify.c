@@ -30,6 +30,7 @@
 #include "attested_key.h"
 #include "elf_image.h"
 #include "file_io.h"
+#include "hex.h"
 #include "p256.h"
 #include "verify.h"
 
@@ -54,32 +55,6 @@ __attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n%s", usage);
 	return 2;
-}
-
-static int unhex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Exactly n bytes of hex. */
-static int parse_hex(const char *s, uint8_t *out, size_t n)
-{
-	if (strlen(s) != 2 * n)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		int hi = unhex(s[2 * i]), lo = unhex(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
 }
 
 struct input {
@@ -179,16 +154,16 @@ int main(int argc, char **argv)
 		if (val == NULL)
 			return fail("%s: needs a value", opt);
 		if (strcmp(opt, "--instance-key") == 0) {
-			if (parse_hex(val, key, sizeof(key)) || ara_p256_check_public(key))
+			if (ara_hex_decode(val, key, sizeof(key)) != sizeof(key) || ara_p256_check_public(key))
 				return fail("--instance-key %s: not a P-256 point in 65-byte "
 					    "uncompressed hex", val);
 			have_key = 1;
 		} else if (strcmp(opt, "--nonce") == 0) {
-			if (parse_hex(val, nonce, sizeof(nonce)))
+			if (ara_hex_decode(val, nonce, sizeof(nonce)) != sizeof(nonce))
 				return fail("--nonce %s: not 32 bytes of hex", val);
 			have_nonce = 1;
 		} else if (strcmp(opt, "--app-sha256") == 0) {
-			if (parse_hex(val, app, sizeof(app)))
+			if (ara_hex_decode(val, app, sizeof(app)) != sizeof(app))
 				return fail("--app-sha256 %s: not 32 bytes of hex", val);
 			in.app_sha256 = app;
 		} else if (strcmp(opt, "--attest") == 0) {
