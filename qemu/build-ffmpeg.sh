@@ -15,9 +15,7 @@ need_cmd dpkg-source dpkg-dev
 need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
 need_cmd make make
 
-upstream=${FFMPEG_SRC_VERSION#*:} # the .dsc's file name has no epoch
-dl="$ARA_CACHE/dl/ffmpeg"
-dsc="${FFMPEG_SRC_PKG}_${upstream}.dsc"
+upstream=${FFMPEG_SRC_VERSION#*:}
 key=$(stamp_of "$0" <(printf '%s\n' "$FFMPEG_SRC_PKG" "$FFMPEG_SRC_VERSION" "$FFMPEG_DSC_SHA256") \
 	<(aarch64-linux-gnu-gcc --version | head -n1))
 out="$ARA_CACHE/ffmpeg/$key"
@@ -28,14 +26,8 @@ if [ -f "$out/.ara-done" ]; then
 	exit 0
 fi
 
-mkdir -p "$dl" "$ARA_CACHE/ffmpeg"
-if [ ! -f "$dl/$dsc" ]; then
-	step "downloading Debian source $FFMPEG_SRC_PKG=$FFMPEG_SRC_VERSION (about 10 MB)"
-	(cd "$dl" && apt-get source --download-only -q "$FFMPEG_SRC_PKG=$FFMPEG_SRC_VERSION" >/dev/null 2>&1) ||
-		die "apt-get source $FFMPEG_SRC_PKG=$FFMPEG_SRC_VERSION failed: is deb-src for bookworm configured (qemu/host-deps.sh) and does the mirror still serve this version?"
-fi
-echo "$FFMPEG_DSC_SHA256  $dl/$dsc" | sha256sum -c --quiet - ||
-	die "$dl/$dsc does not match FFMPEG_DSC_SHA256 in qemu/versions.env"
+mkdir -p "$ARA_CACHE/ffmpeg"
+dsc=$(fetch_dsc "$FFMPEG_SRC_PKG" "$FFMPEG_SRC_VERSION" "$FFMPEG_DSC_SHA256" "$ARA_CACHE/dl/ffmpeg")
 
 # Build beside the result; only a finished install gets .ara-done, so an
 # interrupted run never leaves a prefix that looks complete. dpkg-source
@@ -45,8 +37,8 @@ rm -rf "$work" "$out"
 mkdir -p "$work"
 t0=$(date +%s)
 step "unpacking FFmpeg $upstream"
-dpkg-source -q -x --no-copy "$dl/$dsc" "$work/src" >"$work/unpack.log" 2>&1 ||
-	die "dpkg-source -x $dl/$dsc failed; see $work/unpack.log"
+dpkg-source -q -x --no-copy "$dsc" "$work/src" >"$work/unpack.log" 2>&1 ||
+	die "dpkg-source -x $dsc failed; see $work/unpack.log"
 
 # Only what demuxing an ISO BMFF file needs. --disable-autodetect keeps out
 # every optional host library (zlib included: compressed moov boxes are not

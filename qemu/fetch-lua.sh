@@ -10,8 +10,6 @@ set -euo pipefail
 need_cmd apt-get apt
 need_cmd dpkg-source dpkg-dev
 
-dl="$ARA_CACHE/dl/lua"
-dsc="${LUA_SRC_PKG}_${LUA_SRC_VERSION}.dsc"
 # No '+' or '~' in the directory name: CMake quotes such paths for Ninja's
 # depfiles (see fetch-mbedtls.sh), and the header dependencies would be lost.
 out="$ARA_CACHE/src/lua-$(printf '%s' "$LUA_SRC_VERSION" | tr '+~' '__')"
@@ -23,24 +21,17 @@ if [ -f "$out/.ara-stamp" ] && [ "$(cat "$out/.ara-stamp")" = "$want" ]; then
 	exit 0
 fi
 
-mkdir -p "$dl" "$ARA_CACHE/src"
-if [ ! -f "$dl/$dsc" ]; then
-	step "downloading Debian source $LUA_SRC_PKG=$LUA_SRC_VERSION (about 0.4 MB)"
-	(cd "$dl" && apt-get source --download-only -q "$LUA_SRC_PKG=$LUA_SRC_VERSION" >/dev/null 2>&1) ||
-		die "apt-get source $LUA_SRC_PKG=$LUA_SRC_VERSION failed: is deb-src for bookworm configured (qemu/host-deps.sh) and does the mirror still serve this version?"
-fi
-echo "$LUA_DSC_SHA256  $dl/$dsc" | sha256sum -c --quiet - ||
-	die "$dl/$dsc does not match LUA_DSC_SHA256 in qemu/versions.env"
+mkdir -p "$ARA_CACHE/src"
+dsc=$(fetch_dsc "$LUA_SRC_PKG" "$LUA_SRC_VERSION" "$LUA_DSC_SHA256" "$ARA_CACHE/dl/lua")
 
 # Unpack beside the final directory and rename it into place (an interrupted
 # run leaves nothing that looks complete). dpkg-source verifies the tarballs
-# against the .dsc and applies Debian's patches; the pinned SHA-256 stands in
-# for the .dsc's OpenPGP signature (no Debian keyring here).
+# against the .dsc and applies Debian's patches.
 tmp="$out.tmp"
 rm -rf "$tmp" "$out"
 step "unpacking lua $LUA_SRC_VERSION"
-dpkg-source -q -x --no-copy "$dl/$dsc" "$tmp" >"$tmp.log" 2>&1 ||
-	die "dpkg-source -x $dl/$dsc failed; see $tmp.log"
+dpkg-source -q -x --no-copy "$dsc" "$tmp" >"$tmp.log" 2>&1 ||
+	die "dpkg-source -x $dsc failed; see $tmp.log"
 # The files the build names (tests/rtm/lua/CMakeLists.txt).
 for f in src/lua.c src/lvm.c src/ljumptab.h src/lua.h src/luaconf.h; do
 	[ -f "$tmp/$f" ] || die "the unpacked lua source lacks $f ($tmp)"

@@ -10,8 +10,6 @@ set -euo pipefail
 need_cmd apt-get apt
 need_cmd dpkg-source dpkg-dev
 
-dl="$ARA_CACHE/dl/mbedtls"
-dsc="${MBEDTLS_SRC_PKG}_${MBEDTLS_SRC_VERSION}.dsc"
 # No '~' in the directory name (the version has one): CMake quotes such paths
 # for Ninja's depfiles, and Ninja then silently drops the header dependencies
 # of every mbedtls object, so a changed configuration would not recompile it.
@@ -24,26 +22,18 @@ if [ -f "$out/.ara-stamp" ] && [ "$(cat "$out/.ara-stamp")" = "$want" ]; then
 	exit 0
 fi
 
-mkdir -p "$dl" "$ARA_CACHE/src"
-if [ ! -f "$dl/$dsc" ]; then
-	step "downloading Debian source $MBEDTLS_SRC_PKG=$MBEDTLS_SRC_VERSION (about 6 MB)"
-	(cd "$dl" && apt-get source --download-only -q "$MBEDTLS_SRC_PKG=$MBEDTLS_SRC_VERSION" >/dev/null 2>&1) ||
-		die "apt-get source $MBEDTLS_SRC_PKG=$MBEDTLS_SRC_VERSION failed: is deb-src for trixie configured (qemu/host-deps.sh) and does the mirror still serve this version?"
-fi
-echo "$MBEDTLS_DSC_SHA256  $dl/$dsc" | sha256sum -c --quiet - ||
-	die "$dl/$dsc does not match MBEDTLS_DSC_SHA256 in qemu/versions.env"
+mkdir -p "$ARA_CACHE/src"
+dsc=$(fetch_dsc "$MBEDTLS_SRC_PKG" "$MBEDTLS_SRC_VERSION" "$MBEDTLS_DSC_SHA256" "$ARA_CACHE/dl/mbedtls")
 
 # Unpack beside the final directory and rename it into place, so that an
 # interrupted run never leaves a half-unpacked tree that looks complete.
 # dpkg-source verifies the tarballs against the .dsc and applies Debian's
-# patches (--no-copy: no copy of the tarball is left beside the tree). It
-# cannot check the .dsc's OpenPGP signature (no Debian maintainer keyring
-# here): the pinned SHA-256 stands in for it.
+# patches (--no-copy: no copy of the tarball is left beside the tree).
 tmp="$out.tmp"
 rm -rf "$tmp" "$out"
 step "unpacking mbedtls $MBEDTLS_SRC_VERSION"
-dpkg-source -q -x --no-copy "$dl/$dsc" "$tmp" >"$tmp.log" 2>&1 ||
-	die "dpkg-source -x $dl/$dsc failed; see $tmp.log"
+dpkg-source -q -x --no-copy "$dsc" "$tmp" >"$tmp.log" 2>&1 ||
+	die "dpkg-source -x $dsc failed; see $tmp.log"
 # 3.6 release tarballs ship their generated sources, so library/*.c compiles
 # as unpacked; these are the files the build cannot do without.
 for f in include/mbedtls/build_info.h include/psa/crypto.h library/common.h library/sha256.c; do

@@ -24,6 +24,26 @@ need_cmd() {
 		die "'$1' not found; install the Debian package '$2' (qemu/host-deps.sh does this)"
 }
 
+# fetch_dsc PKG VERSION SHA256 DIR: the pinned Debian source package in DIR,
+# downloaded once with apt-get source (the deb-src entries qemu/host-deps.sh
+# configures), and its .dsc checked against SHA256, which stands in for the
+# .dsc's OpenPGP signature (no Debian keyring here); the .dsc in turn pins
+# the tarballs, which dpkg-source checks when it unpacks. Prints the .dsc.
+fetch_dsc() {
+	local pkg=$1 version=$2 sha=$3 dir=$4
+	local dsc="$dir/${pkg}_${version#*:}.dsc" # the file name has no epoch
+
+	mkdir -p "$dir"
+	if [ ! -f "$dsc" ]; then
+		step "downloading Debian source $pkg=$version"
+		(cd "$dir" && apt-get source --download-only -q "$pkg=$version" >/dev/null 2>&1) ||
+			die "apt-get source $pkg=$version failed: is deb-src configured (qemu/host-deps.sh) and does the mirror still serve this version?"
+	fi
+	echo "$sha  $dsc" | sha256sum -c --quiet - ||
+		die "$dsc does not match the SHA-256 pinned in qemu/versions.env (delete it to download it again)"
+	echo "$dsc"
+}
+
 # stamp_of FILE...: a digest of the named inputs, used as a cache key.
 stamp_of() { cat "$@" | sha256sum | cut -c1-16; }
 
