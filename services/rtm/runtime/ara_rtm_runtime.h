@@ -25,7 +25,8 @@
 
 /*
  * The evidence of a whole run, at exit (exit_evidence.c): with
- * ARA_RTM_NONCE=<64 hex digits> in the environment, when the program exits
+ * ARA_RTM_NONCE=<64 hex digits> in the environment, when the program (not
+ * a child it forked) exits
  * the runtime exports the segments still waiting, writes the final report
  * over that nonce to the file ARA_RTM_REPORT names, and the instance's ATTEST
  * for a CHALLENGE of the same nonce to ARA_RTM_ATTEST (ara-verify --attest).

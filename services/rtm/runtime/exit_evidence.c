@@ -164,10 +164,13 @@ static void start_batch(void)
  * Not static: cmake names it to the linker (services/rtm/runtime/CMakeLists.txt).
  */
 void ara_rtm_exit_evidence_register(void);
+static pid_t evidence_pid; /* the process the evidence is of */
+
 __attribute__((constructor)) void ara_rtm_exit_evidence_register(void)
 {
 	const char *batch = getenv("ARA_RTM_BATCH");
 
+	evidence_pid = getpid();
 	if (getenv("ARA_RTM_NONCE") && batch && strcmp(batch, "1") == 0)
 		start_batch();
 }
@@ -179,5 +182,10 @@ __attribute__((constructor)) void ara_rtm_exit_evidence_register(void)
  */
 __attribute__((destructor(101))) static void exit_evidence(void)
 {
-	write_evidence();
+	/*
+	 * Not in a forked child that exits: its DOM0 state started empty (no
+	 * instance key, a run of its own), and the files are its parent's.
+	 */
+	if (getpid() == evidence_pid)
+		write_evidence();
 }
