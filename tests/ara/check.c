@@ -21,6 +21,11 @@ void check(int ok, const char *fmt, ...)
 	va_end(ap);
 }
 
+unsigned int check_failures(void)
+{
+	return failures;
+}
+
 int check_report(const char *what)
 {
 	printf("ara-evidence: %s: %u checks, %u failed\n", what, checks, failures);

@@ -21,19 +21,10 @@
 #include "ara/domains.h"
 #include "ara/rtm.h"
 #include "attack.h"
+#include "check.h"
 #include "p256.h"
 #include "rtm_format.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                   \
-	do {                                               \
-		if (!(cond)) {                             \
-			printf("FAIL: " __VA_ARGS__);      \
-			printf("\n");                      \
-			failures++;                        \
-		}                                          \
-	} while (0)
 
 static uint8_t report[ARA_RTM_REPORT_MAX];
 static uint64_t segment[ARA_RTM_SEGMENT_ENTRIES];
@@ -75,15 +66,15 @@ static size_t check_doc(const char *what, const uint8_t *d, uint32_t len, uint32
 	mbedtls_sha256_context c;
 
 	if (len < ARA_RTM_HEADER_BYTES + ARA_RTM_SIG_BYTES) {
-		CHECK(0, "%s: %u bytes", what, len);
+		check(0, "%s: %u bytes", what, len);
 		return 0;
 	}
-	CHECK(memcmp(d, ARA_RTM_MAGIC, 8) == 0, "%s: magic", what);
-	CHECK(u32_at(d, ARA_RTM_OFF_KIND) == kind, "%s: kind %u", what, u32_at(d, ARA_RTM_OFF_KIND));
-	CHECK(memcmp(d + ARA_RTM_OFF_NONCE, nonce, ARA_RTM_NONCE_BYTES) == 0, "%s: nonce", what);
+	check(memcmp(d, ARA_RTM_MAGIC, 8) == 0, "%s: magic", what);
+	check(u32_at(d, ARA_RTM_OFF_KIND) == kind, "%s: kind %u", what, u32_at(d, ARA_RTM_OFF_KIND));
+	check(memcmp(d + ARA_RTM_OFF_NONCE, nonce, ARA_RTM_NONCE_BYTES) == 0, "%s: nonce", what);
 	for (uint32_t m = 0; m < u32_at(d, ARA_RTM_OFF_MODULES) && at + 32 <= len; m++)
 		at += 32 + ((u32_at(d, at + 24) + 7u) & ~7u);
-	CHECK(at + 8ull * u32_at(d, ARA_RTM_OFF_PENDING) + ARA_RTM_SIG_BYTES == len,
+	check(at + 8ull * u32_at(d, ARA_RTM_OFF_PENDING) + ARA_RTM_SIG_BYTES == len,
 	      "%s: length %u does not match its fields", what, len);
 	mbedtls_sha256_init(&c);
 	mbedtls_sha256_starts(&c, 0);
@@ -91,7 +82,7 @@ static size_t check_doc(const char *what, const uint8_t *d, uint32_t len, uint32
 	mbedtls_sha256_update(&c, d, len - ARA_RTM_SIG_BYTES);
 	mbedtls_sha256_finish(&c, hash);
 	mbedtls_sha256_free(&c);
-	CHECK(ara_p256_verify(d + ARA_RTM_OFF_PUB, hash, d + len - ARA_RTM_SIG_BYTES) == 0,
+	check(ara_p256_verify(d + ARA_RTM_OFF_PUB, hash, d + len - ARA_RTM_SIG_BYTES) == 0,
 	      "%s: the signature does not verify under the key it names", what);
 	return at;
 }
@@ -104,7 +95,7 @@ static uint32_t get_report_flags(const uint8_t nonce[ARA_RTM_NONCE_BYTES], uint3
 
 	memcpy(a.nonce, nonce, sizeof(a.nonce));
 	st = secure_call(ARA_FID_RTM_REPORT, &a);
-	CHECK(st == ARA_OK, "RTM_REPORT: %s", ara_strerror(st));
+	check(st == ARA_OK, "RTM_REPORT: %s", ara_strerror(st));
 	return st == ARA_OK ? a.out_len : 0;
 }
 
@@ -158,7 +149,7 @@ static unsigned int log_range(uint64_t from, uint64_t to, uint64_t *ready_at)
 			ready++;
 			*ready_at = i;
 		} else if (st != ARA_OK) {
-			CHECK(0, "RTM_LOG of entry %llu: %s", (unsigned long long)i, ara_strerror(st));
+			check(0, "RTM_LOG of entry %llu: %s", (unsigned long long)i, ara_strerror(st));
 			return ready;
 		}
 	}
@@ -174,43 +165,43 @@ static void mode_report(void)
 
 	fresh_nonce(n1);
 	fresh_nonce(n2);
-	CHECK(log_entry(ARA_RTM_ICALL, 0x1000) == ARA_OK, "log icall");
-	CHECK(log_entry(ARA_RTM_RET, 0x2004) == ARA_OK, "log ret");
-	CHECK(log_entry(ARA_RTM_IJMP, 0x3008) == ARA_OK, "log ijmp");
+	check(log_entry(ARA_RTM_ICALL, 0x1000) == ARA_OK, "log icall");
+	check(log_entry(ARA_RTM_RET, 0x2004) == ARA_OK, "log ret");
+	check(log_entry(ARA_RTM_IJMP, 0x3008) == ARA_OK, "log ijmp");
 	len = get_report(n1);
 	at = check_doc("first report", report, len, ARA_RTM_DOC_REPORT, n1);
 	if (!at)
 		return;
-	CHECK(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 1, "first report: sequence");
-	CHECK(report[ARA_RTM_OFF_FLAGS] == 0, "first report: flags 0x%x, not 0",
+	check(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 1, "first report: sequence");
+	check(report[ARA_RTM_OFF_FLAGS] == 0, "first report: flags 0x%x, not 0",
 	      report[ARA_RTM_OFF_FLAGS]);
-	CHECK(u64_at(report, ARA_RTM_OFF_ENTRIES) == 3, "first report: entries %llu",
+	check(u64_at(report, ARA_RTM_OFF_ENTRIES) == 3, "first report: entries %llu",
 	      (unsigned long long)u64_at(report, ARA_RTM_OFF_ENTRIES));
-	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 3, "first report: pending");
-	CHECK(u64_at(report, at) == ara_rtm_entry(ARA_RTM_ICALL, 0x1000) &&
+	check(u32_at(report, ARA_RTM_OFF_PENDING) == 3, "first report: pending");
+	check(u64_at(report, at) == ara_rtm_entry(ARA_RTM_ICALL, 0x1000) &&
 		      u64_at(report, at + 8) == ara_rtm_entry(ARA_RTM_RET, 0x2004) &&
 		      u64_at(report, at + 16) == ara_rtm_entry(ARA_RTM_IJMP, 0x3008),
 	      "first report: the pending entries are not those logged, in order");
-	CHECK(u32_at(report, ARA_RTM_OFF_MODULES) >= 3, "first report: %u code modules",
+	check(u32_at(report, ARA_RTM_OFF_MODULES) >= 3, "first report: %u code modules",
 	      u32_at(report, ARA_RTM_OFF_MODULES));
 	{
 		struct ara_info_arg info;
 
-		CHECK(secure_call(ARA_FID_INFO, &info) == ARA_OK, "ARA_FID_INFO");
-		CHECK(memcmp(report + ARA_RTM_OFF_APP, info.app_sha256, 32) == 0,
+		check(secure_call(ARA_FID_INFO, &info) == ARA_OK, "ARA_FID_INFO");
+		check(memcmp(report + ARA_RTM_OFF_APP, info.app_sha256, 32) == 0,
 		      "first report: app digest is not the measured one");
 	}
-	CHECK(log_entry(ARA_RTM_RET, 0x5000) == ARA_OK, "log ret");
+	check(log_entry(ARA_RTM_RET, 0x5000) == ARA_OK, "log ret");
 	len = get_report(n2);
 	if (!check_doc("second report", report, len, ARA_RTM_DOC_REPORT, n2))
 		return;
-	CHECK(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 2, "second report: sequence");
-	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 4, "second report: pending");
+	check(u64_at(report, ARA_RTM_OFF_SEQUENCE) == 2, "second report: sequence");
+	check(u32_at(report, ARA_RTM_OFF_PENDING) == 4, "second report: pending");
 	/* A buffer too small gets an error, not a cut document. */
 	{
 		struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = 300 };
 
-		CHECK(secure_call(ARA_FID_RTM_REPORT, &a) == ARA_E_INVAL, "small buffer accepted");
+		check(secure_call(ARA_FID_RTM_REPORT, &a) == ARA_E_INVAL, "small buffer accepted");
 	}
 }
 
@@ -226,26 +217,26 @@ static void mode_seal(void)
 
 	fresh_nonce(nonce);
 	ready = log_range(0, ARA_RTM_SEGMENT_ENTRIES + 5, &ready_at);
-	CHECK(ready == 1 && ready_at == ARA_RTM_SEGMENT_ENTRIES - 1,
+	check(ready == 1 && ready_at == ARA_RTM_SEGMENT_ENTRIES - 1,
 	      "SEGMENT_READY %u times, last at entry %llu", ready, (unsigned long long)ready_at);
-	CHECK(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK, "export");
-	CHECK(e.index == 0 && e.checkpoint_len == 0, "export: index %llu, checkpoint %u",
+	check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK, "export");
+	check(e.index == 0 && e.checkpoint_len == 0, "export: index %llu, checkpoint %u",
 	      (unsigned long long)e.index, e.checkpoint_len);
 	for (uint64_t i = 0; i < ARA_RTM_SEGMENT_ENTRIES; i++)
 		if (segment[i] != nth_entry(i)) {
-			CHECK(0, "segment entry %llu differs", (unsigned long long)i);
+			check(0, "segment entry %llu differs", (unsigned long long)i);
 			break;
 		}
-	CHECK(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_E_NOENT, "a second export found a segment");
+	check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_E_NOENT, "a second export found a segment");
 	len = get_report(nonce);
 	if (!(at = check_doc("report", report, len, ARA_RTM_DOC_REPORT, nonce)))
 		return;
 	chain_start(report + ARA_RTM_OFF_RUN_ID, h);
 	chain_add(h, segment);
-	CHECK(memcmp(h, report + ARA_RTM_OFF_CHAIN, 32) == 0, "the chain is not H(H_0 || segment)");
-	CHECK(u64_at(report, ARA_RTM_OFF_SEALED) == 1 && u64_at(report, ARA_RTM_OFF_DROPPED) == 0,
+	check(memcmp(h, report + ARA_RTM_OFF_CHAIN, 32) == 0, "the chain is not H(H_0 || segment)");
+	check(u64_at(report, ARA_RTM_OFF_SEALED) == 1 && u64_at(report, ARA_RTM_OFF_DROPPED) == 0,
 	      "sealed/dropped");
-	CHECK(u32_at(report, ARA_RTM_OFF_PENDING) == 5 &&
+	check(u32_at(report, ARA_RTM_OFF_PENDING) == 5 &&
 		      u64_at(report, at) == nth_entry(ARA_RTM_SEGMENT_ENTRIES),
 	      "the pending entries are not the ones after the segment");
 }
@@ -257,10 +248,10 @@ static void mode_drop(void)
 	uint8_t nonce[32];
 
 	fresh_nonce(nonce);
-	CHECK(log_range(0, 2 * ARA_RTM_SEGMENT_ENTRIES, &ready_at) == 2, "two seals");
+	check(log_range(0, 2 * ARA_RTM_SEGMENT_ENTRIES, &ready_at) == 2, "two seals");
 	if (!check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
 		return;
-	CHECK(u64_at(report, ARA_RTM_OFF_DROPPED) == 1, "dropped is %llu, not 1",
+	check(u64_at(report, ARA_RTM_OFF_DROPPED) == 1, "dropped is %llu, not 1",
 	      (unsigned long long)u64_at(report, ARA_RTM_OFF_DROPPED));
 }
 
@@ -272,17 +263,17 @@ static void mode_batch(void)
 	uint64_t ready_at;
 
 	fresh_nonce(b.nonce);
-	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_OK, "RTM_BATCH");
-	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_INVAL, "a second RTM_BATCH accepted");
+	check(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_OK, "RTM_BATCH");
+	check(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_INVAL, "a second RTM_BATCH accepted");
 	for (uint64_t s = 0; s < 2; s++) {
 		struct ara_rtm_export_arg e = { .segment = (uintptr_t)segment,
 						.checkpoint = (uintptr_t)checkpoint,
 						.checkpoint_cap = sizeof(checkpoint) };
 
-		CHECK(log_range(s * ARA_RTM_SEGMENT_ENTRIES, (s + 1) * ARA_RTM_SEGMENT_ENTRIES,
+		check(log_range(s * ARA_RTM_SEGMENT_ENTRIES, (s + 1) * ARA_RTM_SEGMENT_ENTRIES,
 				&ready_at) == 1,
 		      "segment %llu: one seal", (unsigned long long)s);
-		CHECK(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK && e.index == s, "export %llu",
+		check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK && e.index == s, "export %llu",
 		      (unsigned long long)s);
 		if (!check_doc("checkpoint", checkpoint, e.checkpoint_len, ARA_RTM_DOC_CHECKPOINT,
 			       b.nonce))
@@ -290,9 +281,9 @@ static void mode_batch(void)
 		if (s == 0)
 			chain_start(checkpoint + ARA_RTM_OFF_RUN_ID, h);
 		chain_add(h, segment);
-		CHECK(memcmp(h, checkpoint + ARA_RTM_OFF_CHAIN, 32) == 0, "checkpoint %llu: chain",
+		check(memcmp(h, checkpoint + ARA_RTM_OFF_CHAIN, 32) == 0, "checkpoint %llu: chain",
 		      (unsigned long long)s);
-		CHECK(u64_at(checkpoint, ARA_RTM_OFF_SEALED) == s + 1 &&
+		check(u64_at(checkpoint, ARA_RTM_OFF_SEALED) == s + 1 &&
 			      u32_at(checkpoint, ARA_RTM_OFF_PENDING) == 0 &&
 			      u64_at(checkpoint, ARA_RTM_OFF_SEQUENCE) == s + 1,
 		      "checkpoint %llu: counts", (unsigned long long)s);
@@ -305,14 +296,14 @@ static void mode_refused(void)
 	uint8_t nonce[32];
 
 	fresh_nonce(nonce);
-	CHECK(log_entry(0, 0x1000) == ARA_E_INVAL, "kind 0 accepted");
-	CHECK(log_entry(7, 0x1000) == ARA_E_INVAL, "kind 7 accepted");
-	CHECK(log_entry(ARA_RTM_RET, UINT64_C(1) << 50) == ARA_E_INVAL,
+	check(log_entry(0, 0x1000) == ARA_E_INVAL, "kind 0 accepted");
+	check(log_entry(7, 0x1000) == ARA_E_INVAL, "kind 7 accepted");
+	check(log_entry(ARA_RTM_RET, UINT64_C(1) << 50) == ARA_E_INVAL,
 	      "an address beyond user space accepted");
-	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "a good entry refused");
+	check(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "a good entry refused");
 	if (!check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
 		return;
-	CHECK(u64_at(report, ARA_RTM_OFF_REFUSED) == 3 && u64_at(report, ARA_RTM_OFF_ENTRIES) == 1,
+	check(u64_at(report, ARA_RTM_OFF_REFUSED) == 3 && u64_at(report, ARA_RTM_OFF_ENTRIES) == 1,
 	      "refused %llu, entries %llu", (unsigned long long)u64_at(report, ARA_RTM_OFF_REFUSED),
 	      (unsigned long long)u64_at(report, ARA_RTM_OFF_ENTRIES));
 }
@@ -323,9 +314,9 @@ static void mode_no_evidence(void)
 	struct ara_rtm_report_arg a = { .out = (uintptr_t)report, .out_cap = sizeof(report) };
 	struct ara_rtm_batch_arg b = { { 0 } };
 
-	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log without evidence");
-	CHECK(secure_call(ARA_FID_RTM_REPORT, &a) == ARA_E_NO_EVIDENCE, "report without evidence");
-	CHECK(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_NO_EVIDENCE, "batch without evidence");
+	check(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log without evidence");
+	check(secure_call(ARA_FID_RTM_REPORT, &a) == ARA_E_NO_EVIDENCE, "report without evidence");
+	check(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_NO_EVIDENCE, "batch without evidence");
 }
 
 /*
@@ -340,18 +331,18 @@ static void mode_final(void)
 	uint8_t nonce[32];
 
 	fresh_nonce(nonce);
-	CHECK(secure_call(ARA_FID_RTM_REPORT, &bad) == ARA_E_INVAL, "an unknown report flag accepted");
-	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log");
+	check(secure_call(ARA_FID_RTM_REPORT, &bad) == ARA_E_INVAL, "an unknown report flag accepted");
+	check(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log");
 	if (!check_doc("final report", report, get_report_flags(nonce, ARA_RTM_REPORT_FINAL),
 		       ARA_RTM_DOC_REPORT, nonce))
 		return;
-	CHECK(report[ARA_RTM_OFF_FLAGS] == ARA_RTM_DOC_FINAL, "final report: flags 0x%x",
+	check(report[ARA_RTM_OFF_FLAGS] == ARA_RTM_DOC_FINAL, "final report: flags 0x%x",
 	      report[ARA_RTM_OFF_FLAGS]);
-	if (failures)
+	if (check_failures())
 		return;
 	printf("rtm_service: final report made; logging once more must end the process\n");
 	log_entry(ARA_RTM_RET, 0x2000);
-	CHECK(0, "RTM_LOG after the final report returned");
+	check(0, "RTM_LOG after the final report returned");
 }
 
 /*
@@ -372,19 +363,19 @@ static void mode_remap(void)
 	uint8_t nonce[32];
 
 	fresh_nonce(nonce);
-	CHECK(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log");
+	check(log_entry(ARA_RTM_RET, 0x1000) == ARA_OK, "log");
 	if (!check_doc("report before", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
 		return;
-	CHECK(!(report[ARA_RTM_OFF_FLAGS] & ARA_RTM_DOC_MODULES_CHANGED),
+	check(!(report[ARA_RTM_OFF_FLAGS] & ARA_RTM_DOC_MODULES_CHANGED),
 	      "the code mappings changed before the App changed them");
 	if (mprotect((void *)(uintptr_t)spare_page, 4096, PROT_READ)) {
 		perror("mprotect");
-		CHECK(0, "mprotect of the spare code page");
+		check(0, "mprotect of the spare code page");
 		return;
 	}
 	if (!check_doc("report after", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
 		return;
-	CHECK(report[ARA_RTM_OFF_FLAGS] & ARA_RTM_DOC_MODULES_CHANGED,
+	check(report[ARA_RTM_OFF_FLAGS] & ARA_RTM_DOC_MODULES_CHANGED,
 	      "the report does not say the code mappings changed");
 }
 
@@ -408,7 +399,7 @@ static void mode_log_in_dom0(void)
 	attack_install_handlers();
 	fresh_nonce(nonce);
 	for (uint64_t i = 0; i < 1000; i++)
-		CHECK(secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(i)) == ARA_OK, "log");
+		check(secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(i)) == ARA_OK, "log");
 	if (!(at = check_doc("report before", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
 		return;
 	memcpy(before, report + at, sizeof(before));
@@ -423,16 +414,16 @@ static void mode_log_in_dom0(void)
 			out = attack_run(write_byte, p);
 			tried++;
 			/* App code faulted on the overlay, and ARA ended the child. */
-			CHECK(out == OUT_PROBE_DOM2,
+			check(out == OUT_PROBE_DOM2,
 			      "a write to DOM0 at 0x%llx: %s", (unsigned long long)p,
 			      attack_outcome_name(out));
 		}
 	}
-	CHECK(tried >= 16, "only %u DOM0 pages tried", tried);
+	check(tried >= 16, "only %u DOM0 pages tried", tried);
 	printf("rtm_service: %u writes into DOM0's writable pages, each stopped\n", tried);
 	if (!(at = check_doc("report after", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
 		return;
-	CHECK(memcmp(before, report + at, sizeof(before)) == 0 &&
+	check(memcmp(before, report + at, sizeof(before)) == 0 &&
 		      u64_at(report, ARA_RTM_OFF_ENTRIES) == 1000,
 	      "the log changed");
 }
@@ -458,7 +449,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		if (strcmp(argv[1], modes[i].name) == 0) {
 			modes[i].run();
-			if (failures)
+			if (check_failures())
 				return 1;
 			printf("rtm_service: PASS (%s)\n", argv[1]);
 			return 0;

@@ -26,18 +26,9 @@
 #include "ara/ara.h"
 #include "ara/rtm.h"
 #include "ara_rtm_runtime.h"
+#include "check.h"
 #include "rtm_format.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                              \
-	do {                                          \
-		if (!(cond)) {                        \
-			printf("FAIL: " __VA_ARGS__); \
-			printf("\n");                 \
-			failures++;                   \
-		}                                     \
-	} while (0)
 
 static uint8_t report[ARA_RTM_REPORT_MAX];
 static uint64_t segment[ARA_RTM_SEGMENT_ENTRIES];
@@ -78,7 +69,7 @@ static int fetch_report(struct view *v)
 		printf("FAIL: ara_rtm_report: %d (%s), %u bytes\n", status, ara_strerror(status), len);
 		return -1;
 	}
-	CHECK(memcmp(report + ARA_RTM_OFF_NONCE, nonce, sizeof(nonce)) == 0, "the report's nonce");
+	check(memcmp(report + ARA_RTM_OFF_NONCE, nonce, sizeof(nonce)) == 0, "the report's nonce");
 	v->entries = le64(report + ARA_RTM_OFF_ENTRIES);
 	v->sealed = le64(report + ARA_RTM_OFF_SEALED);
 	v->dropped = le64(report + ARA_RTM_OFF_DROPPED);
@@ -144,16 +135,16 @@ static int run_log(void)
 	unlink(path); /* a previous run's segments; the first export is later */
 	for (int i = 0; i < N; i++)
 		sum += fp(i);
-	CHECK(sum == (long)N * (N + 1) / 2, "the calls' results");
+	check(sum == (long)N * (N + 1) / 2, "the calls' results");
 	if (fetch_report(&v) != 0)
 		return 1;
 
-	CHECK(v.sealed == 1, "%llu segments sealed, expected 1", (unsigned long long)v.sealed);
-	CHECK(v.dropped == 0 && v.refused == 0, "%llu dropped, %llu refused",
+	check(v.sealed == 1, "%llu segments sealed, expected 1", (unsigned long long)v.sealed);
+	check(v.dropped == 0 && v.refused == 0, "%llu dropped, %llu refused",
 	      (unsigned long long)v.dropped, (unsigned long long)v.refused);
-	CHECK(v.pending == v.entries - v.sealed * ARA_RTM_SEGMENT_ENTRIES,
+	check(v.pending == v.entries - v.sealed * ARA_RTM_SEGMENT_ENTRIES,
 	      "%u pending of %llu entries", v.pending, (unsigned long long)v.entries);
-	CHECK(stat(path, &st) == 0 && (uint64_t)st.st_size == v.sealed * ARA_RTM_SEGMENT_BYTES,
+	check(stat(path, &st) == 0 && (uint64_t)st.st_size == v.sealed * ARA_RTM_SEGMENT_BYTES,
 	      "%s holds %lld bytes for %llu sealed segments", path, (long long)st.st_size,
 	      (unsigned long long)v.sealed);
 
@@ -162,7 +153,7 @@ static int run_log(void)
 	uint64_t ret = ara_rtm_entry(ARA_RTM_RET, seen_ra);
 	size_t icalls = 0, rets = 0;
 	FILE *f = fopen(path, "rb");
-	CHECK(f && fread(segment, sizeof(segment), 1, f) == 1, "reading the segment from %s", path);
+	check(f && fread(segment, sizeof(segment), 1, f) == 1, "reading the segment from %s", path);
 	if (f)
 		fclose(f);
 	tally(segment, ARA_RTM_SEGMENT_ENTRIES, icall, ret, &icalls, &rets);
@@ -170,14 +161,14 @@ static int run_log(void)
 		uint64_t e = pending_entry(&v, i);
 		tally(&e, 1, icall, ret, &icalls, &rets);
 	}
-	CHECK(icalls == N && rets == N, "%zu calls and %zu returns logged, %d made", icalls, rets, N);
-	CHECK(v.pending >= 2 && pending_entry(&v, v.pending - 2) == icall &&
+	check(icalls == N && rets == N, "%zu calls and %zu returns logged, %d made", icalls, rets, N);
+	check(v.pending >= 2 && pending_entry(&v, v.pending - 2) == icall &&
 		      pending_entry(&v, v.pending - 1) == ret,
 	      "the last entries are the last call and its return");
 	printf("ara-evidence: all %d indirect calls and their returns are in the exported "
 	       "segment or the report\n",
 	       N);
-	return failures != 0;
+	return check_failures() != 0;
 }
 
 /* Where hijacked() returns to: the report's last entry must say so. */
@@ -186,16 +177,16 @@ __attribute__((noreturn, noinline)) static void landing(void)
 	struct view v;
 
 	if (fetch_report(&v) == 0) {
-		CHECK(v.pending >= 1 && pending_entry(&v, v.pending - 1) ==
+		check(v.pending >= 1 && pending_entry(&v, v.pending - 1) ==
 					       ara_rtm_entry(ARA_RTM_RET, (void *)landing),
 		      "the last entry is not the corrupted return to %p", (void *)landing);
 		printf("ara-evidence: the corrupted return to landing() is the report's last entry\n");
 	} else {
-		failures++;
+		check(0, "no report after the corrupted return");
 	}
-	printf("rtm_instrumented: %s\n", failures ? "FAIL" : "PASS");
+	printf("rtm_instrumented: %s\n", check_failures() ? "FAIL" : "PASS");
 	fflush(stdout);
-	_exit(failures != 0);
+	_exit(check_failures() != 0);
 }
 
 /* Test-only memory corruption: overwrites its own saved return address. */
