@@ -58,7 +58,9 @@ set(ARA_DOM0_SOURCES
   src/dom0/log.c
   src/dom0/maps_walk.c
   src/dom0/open.c
+  src/dom0/privilege.c
   src/dom0/scan_apply.c
+  src/dom0/seal.c
   src/dom0/seccomp.c
   src/dom0/seccomp_policy.S
   src/dom0/self.c

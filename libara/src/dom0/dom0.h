@@ -89,6 +89,8 @@ long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64
 /* exec.c: mmap and mprotect with PROT_EXEC for App code (IV1 at run time). */
 #define ARA_EXEC_STAGE_SIZE (UINT64_C(256) << 20) /* the largest such mapping */
 void ara_exec_init(void);
+/* The staging window's start: the one ARA range DOM0 remaps at run time (seal.c). */
+uint64_t ara_exec_stage_start(void);
 long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd,
 		  uint64_t off);
 long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);

@@ -58,6 +58,11 @@ void ara_exec_init(void)
 	ara_protect(stage, ARA_EXEC_STAGE_SIZE, PROT_NONE, ARA_DOM0);
 }
 
+uint64_t ara_exec_stage_start(void)
+{
+	return stage;
+}
+
 static void must(long r, const char *what)
 {
 	if (r != 0)

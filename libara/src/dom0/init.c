@@ -17,7 +17,10 @@
  *   7. tag DOM0 and DOM1 pages with their keys;
  *   8. close the loader's descriptors, check no rseq area is registered,
  *      drop glibc's robust futex list, and stop core dumps;
- *   9. install the seccomp filter (IV4), which from then on lets only
+ *   9. drop the capabilities that reach beyond the process (privilege.c),
+ *      and seal ARA's ranges with mseal (seal.c), now that DOM0 has made
+ *      its last change to them;
+ *  10. install the seccomp filter (IV4), which from then on lets only
  *      ARA's system-call page make the system calls the policy denies.
  * On success it returns the address of the gate's way out; ctor.S leaves
  * through it, so ld.so resumes with DOM2's row in POR_EL0 (IV2). Any failure
@@ -324,6 +327,9 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	drop_robust_list();
 	refuse_core_dumps();
 	ara_signals_init(gate);
+	ara_drop_privilege();
+	/* After the last change DOM0 makes to its ranges; the staging window changes at run time. */
+	ara_seal_ranges(ara_exec_stage_start());
 
 	ara_seccomp_install();
 	restore_exec_mask();

@@ -30,6 +30,15 @@ void ara_seccomp_install(void);
  */
 void ara_execve_init(uint64_t ldso_pc);
 
+/*
+ * seal.c: mseal(2)s every range of ara_protected but the one starting at
+ * unsealed_start. After the last change DOM0 makes to them.
+ */
+void ara_seal_ranges(uint64_t unsealed_start);
+
+/* privilege.c: drops the capabilities that reach beyond the process. */
+void ara_drop_privilege(void);
+
 /* scan_apply.c: neutralises POR_EL0 writes in every DOM2 executable page. */
 void ara_scan_dom2(void);
 

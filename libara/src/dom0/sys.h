@@ -46,8 +46,17 @@ static inline int ara_sys_failed(long ret)
 	return ret < 0 && ret > -4096;
 }
 
+/*
+ * DOM0 ends the task: first it forgets the address the kernel would store
+ * 0 to at this thread's exit (clear_child_tid), which the kernel would do
+ * with DOM0's row (docs/kernel-access.md). The filter already refuses App
+ * code a registration in ARA's ranges; this is the second wall.
+ */
 __attribute__((noreturn)) static inline void ara_sys_exit_group(int status)
 {
+#ifndef ARA_TEST_VARIANT_NO_TID_GUARD
+	ara_sys1(__NR_set_tid_address, 0);
+#endif
 	for (;;)
 		ara_sys1(__NR_exit_group, status);
 }
