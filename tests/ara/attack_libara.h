@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libara's own symbols and the gate's control block, for the attack
+ * programs of the kernel-interface audit (attack_stores.c, attack_seal.c):
+ * what an attacker who has a copy of libara.so knows. (attack_kernel.c has
+ * the same lookups of its own.)
+ */
+#ifndef ARA_TEST_ATTACK_LIBARA_H
+#define ARA_TEST_ATTACK_LIBARA_H
+
+#include <stdint.h>
+
+/* The libara.so this process runs (argv[2] of the attack programs). */
+extern const char *attack_libara_file;
+
+/* Load base of a memfd-backed object ("ara-libara", "ara-entry"), or 0. */
+uint64_t attack_memfd_base(const char *name);
+
+/*
+ * Address in this process of libara's symbol name, and its size in *size
+ * if size is not NULL; 0 (with a FAIL line) if not found.
+ */
+uint64_t attack_libara_symbol(const char *name, uint64_t *size);
+
+/* The gate's control block (the entry object's DOM0 read-write page), or 0. */
+uint64_t attack_control_block(void);
+
+/*
+ * Once App memory sits where the control block was: writes a control block
+ * whose "dispatcher" is libara's memcpy there, makes the gate copy DOM0's
+ * canary to the App, and shows it (a LEAK line).
+ */
+void attack_exploit_control_block(uint64_t control_block);
+
+/*
+ * Once ara_protected's count is zero: ARA copies arguments in from any
+ * address, so rt_sigprocmask (which ARA performs) takes a new mask from
+ * DOM0's canary and the old mask gives it back, a byte per call. 0 and an
+ * evidence line if ARA still refuses (EFAULT); 1 otherwise (a BREACH and
+ * LEAK line if the bytes came).
+ */
+int attack_copy_canary_in(const char *how);
+
+#endif

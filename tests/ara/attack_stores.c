@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Class 1 of the kernel-interface audit (docs/kernel-access.md): stores the
+ * kernel makes at an address the App registered earlier, later, for a task
+ * whose row is DOM0's at that moment. The kernel checks POE on every user
+ * access, but with the row in POR_EL0 when it stores: if ARA ends a task or
+ * executes an image from DOM0 (its handlers run with DOM0's row), a store
+ * the App arranged lands with DOM0's rights.
+ *
+ * The word: the count of ARA's protected ranges (the last field of libara's
+ * ara_protected). Zeroed, ARA copies arguments in from any address, and
+ * rt_sigprocmask (which ARA performs) brings DOM0's canary out a byte at a
+ * time (attack_copy_canary_in).
+ *
+ * usage: attack_stores ATTACK LIBARA_SO
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "attack.h"
+#include "attack_libara.h"
+
+static char spawn_child[PATH_MAX]; /* a program ARA executes: spawn_child, next to this one */
+
+/*
+ * The low word of ara_protected's count (little-endian), where clear_child_tid
+ * will point. Not inlined: nothing of it may live across vfork.
+ */
+__attribute__((noinline)) static uint64_t count_word(void)
+{
+	uint64_t size = 0;
+	const uint64_t list = attack_libara_symbol("ara_protected", &size);
+
+	if (!list || size < 8)
+		return 0;
+	return list + size - 8;
+}
+
+/* set_tid_address(DOM0) itself: the filter checks the word (IV4). */
+static int attack_tid_address_dom0(void)
+{
+	const uint64_t word = count_word();
+	long rc;
+
+	if (!word)
+		return 1;
+	rc = syscall(SYS_set_tid_address, (void *)(uintptr_t)word);
+	if (rc >= 0) /* the App's own exit stores with DOM2's row: POE refuses it */
+		syscall(SYS_set_tid_address, NULL);
+	return attack_refused("set_tid_address(a DOM0 word)", rc, EPERM);
+}
+
+static volatile long child_rc;
+static volatile int child_errno;
+
+/* What the vfork child got from set_tid_address, then what the parent can copy in. */
+static int verdict(const char *how, int status)
+{
+	printf("%s: the vfork child's set_tid_address(a DOM0 word) returned %ld (%s); it ended with "
+	       "status 0x%x\n",
+	       how, child_rc, child_rc < 0 ? strerror(child_errno) : "registered", status);
+	return attack_copy_canary_in(how);
+}
+
+/*
+ * A vfork child registers the word and calls execve, which ARA performs
+ * from DOM0: the kernel's exec (exec_mm_release) stores 0 at the child's
+ * clear_child_tid, since the parent still uses the memory, with DOM0's row.
+ */
+static int attack_vfork_exec_tid(void)
+{
+	const uint64_t word = count_word();
+	int status = -1;
+	pid_t pid;
+
+	if (!word)
+		return 1;
+	pid = vfork();
+	if (pid == 0) {
+		child_rc = syscall(SYS_set_tid_address, (void *)(uintptr_t)word);
+		child_errno = errno;
+		execl(spawn_child, "spawn_child", "exit", "0", (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		printf("FAIL: vfork or waitpid failed\n");
+		return 1;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		printf("FAIL: the vfork child did not execute %s (status 0x%x)\n", spawn_child, status);
+		return 1;
+	}
+	return verdict("the kernel's exec store (a vfork child's clear_child_tid)", status);
+}
+
+/*
+ * A vfork child registers the word and touches DOM0: ARA ends it from its
+ * SIGSEGV handler, with DOM0's row, and the kernel's exit (mm_release)
+ * stores 0 at its clear_child_tid, since the parent still uses the memory.
+ */
+static int attack_vfork_fault_tid(void)
+{
+	const uint64_t word = count_word(), canary = attack_libara_symbol("dom0_canary", NULL);
+	int status = -1;
+	pid_t pid;
+
+	if (!word || !canary)
+		return 1;
+	pid = vfork();
+	if (pid == 0) {
+		child_rc = syscall(SYS_set_tid_address, (void *)(uintptr_t)word);
+		child_errno = errno;
+		(void)*(volatile const char *)(uintptr_t)canary; /* ARA ends the child here */
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		printf("FAIL: vfork or waitpid failed\n");
+		return 1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+		printf("FAIL: the vfork child read DOM0's canary and ARA did not end it\n");
+		return 1;
+	}
+	return verdict("the kernel's exit store (a vfork child ARA ended)", status);
+}
+
+static const struct attack_entry attacks[] = {
+	{ "tid_address_dom0", attack_tid_address_dom0 },
+	{ "vfork_exec_tid", attack_vfork_exec_tid },
+	{ "vfork_fault_tid", attack_vfork_fault_tid },
+};
+
+int main(int argc, char **argv)
+{
+	char self[PATH_MAX];
+
+	if (argc == 3)
+		attack_libara_file = argv[2];
+	snprintf(self, sizeof(self), "%s", argv[0]);
+	snprintf(spawn_child, sizeof(spawn_child), "%s/spawn_child", dirname(self));
+	return attack_main(argc == 3 ? 2 : argc, argv, attacks, sizeof(attacks) / sizeof(attacks[0]));
+}
