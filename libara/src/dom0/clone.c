@@ -16,21 +16,53 @@
  * without CLONE_VM (fork) is not trapped: the child's memory is a copy,
  * its signal stack the parent thread's copy.
  *
+ * Which of them ARA makes. DOM0's state (the claimed stacks, its locks,
+ * the heap, the slots) lives in the shared memory, and a task can die at
+ * any instruction inside ARA: killed by SIGKILL, or ended by ARA itself
+ * (exit_group, for a fault or a step that failed under limits the task
+ * set: rlimits belong to a thread group). Whatever it held then stays
+ * held, or half-changed. A thread dies with its whole thread group, so no
+ * one is left to find it. Any other task sharing the memory would leave
+ * its thread group running on that state, so ARA refuses it (EPERM),
+ * except the one the C library needs (posix_spawn, system, popen):
+ * vfork. A vfork child runs while its parent thread waits in this
+ * clone, and leaves the memory by execve or by exit; when the parent
+ * resumes here, ARA works out how it left (vfork_child_left): only through
+ * ARA's execveat (thread.h: exec_window) or by an exit of the App's can it
+ * have held nothing but what ARA gives back here. Any other end (a signal,
+ * one of ARA's own exit statuses, a status ARA cannot read) means DOM0's
+ * state can no longer be trusted, and ARA ends the parent's thread group
+ * too, as it would for a thread. (CLONE_PARENT with CLONE_VFORK is
+ * refused too: ARA could not wait for that child.)
+ *
  * The kernel writes the thread IDs clone asks for with the caller's row,
  * which here is DOM0's: those addresses must be App memory.
  */
 #include "dom0.h"
+#include "mem.h"
+#include "sys.h"
 #include "thread.h"
 
+#define EPERM 1
 #define EAGAIN 11
 #define EFAULT 14
 #define CLONE_VM 0x100u
 #define CLONE_PIDFD 0x1000u
 #define CLONE_VFORK 0x4000u
+#define CLONE_PARENT 0x8000u
+#define CLONE_THREAD 0x10000u
 #define CLONE_PARENT_SETTID 0x100000u
 #define CLONE_CHILD_CLEARTID 0x200000u
 #define CLONE_CHILD_SETTID 0x1000000u
 #define SS_DISABLE 2
+/* waitid(2) */
+#define P_PID 1
+#define WEXITED 4
+#define WNOWAIT 0x01000000
+#define WALL 0x40000000 /* __WALL: whatever signal the child sends its parent */
+#define CLD_EXITED 1
+#define SIGINFO_CODE 8
+#define SIGINFO_STATUS 24
 
 /* What the child needs, at the top of the signal stack it starts on. */
 struct ara_clone_start {
@@ -47,6 +79,69 @@ static int app_word(uint64_t addr)
 	return ara_range_is_app(&ara_protected, addr, sizeof(int32_t));
 }
 
+/*
+ * The tasks ARA makes: threads, vfork children, and anything without
+ * CLONE_VM (which the filter does not trap). Test-only variant
+ * (tests/variants): every task sharing the memory.
+ */
+static bool allowed(uint64_t flags)
+{
+#ifdef ARA_TEST_VARIANT_NO_CLONE_GUARD
+	(void)flags;
+	return true;
+#else
+	if (!(flags & CLONE_VM) || (flags & CLONE_THREAD))
+		return true;
+	return (flags & CLONE_VFORK) && !(flags & CLONE_PARENT);
+#endif
+}
+
+/* An exit status that ARA's own end of a task gives (ara/boot.h: ARA_EXIT_*, after initialisation). */
+static bool ara_status(int32_t status)
+{
+	return status >= ARA_EXIT_INIT_FAILED && status <= ARA_EXIT_RTM_CLOSED;
+}
+
+/*
+ * In the vfork parent, resumed: its child (pid, slot child) has left this
+ * memory. Through ARA's execveat (exec_window), whether the image replaced
+ * it or it died in that system call, it holds nothing but its execve's
+ * memory and DOM0 stack, which the parent gives back (the image runs on
+ * even while the parent frees them: execve.c). Otherwise it exited: the
+ * parent waits until the kernel has its status (it already left the
+ * memory, so that is soon) and leaves it to be reaped (WNOWAIT). Only an
+ * exit of the App's own is clean; DOM0 ends the process for anything else.
+ */
+static void vfork_child_left(struct ara_thread *child, long pid)
+{
+	uint8_t info[128] = { 0 };
+	int32_t code, status;
+	long r;
+
+#ifdef ARA_TEST_VARIANT_NO_CLONE_GUARD
+	/* Test-only: whatever else the child held stays held. */
+	const bool guarded = false;
+#else
+	const bool guarded = true;
+#endif
+
+	if (!guarded || __atomic_load_n(&child->exec_window, __ATOMIC_ACQUIRE)) {
+		ara_execve_release(child);
+		return;
+	}
+	r = ara_sys5(__NR_waitid, P_PID, pid, info, WEXITED | WNOWAIT | WALL, 0);
+	memcpy(&code, info + SIGINFO_CODE, sizeof(code));
+	memcpy(&status, info + SIGINFO_STATUS, sizeof(status));
+	if (r != 0)
+		ara_stop(ARA_EXIT_DOM0_CORRUPT,
+			 "a vfork child left this memory and ARA cannot tell how (reaped already?)", r);
+	if (code != CLD_EXITED || ara_status(status) ||
+	    __atomic_load_n(&child->exec_request, __ATOMIC_ACQUIRE))
+		ara_stop(ARA_EXIT_DOM0_CORRUPT,
+			 "a vfork child ended inside ARA, or by a signal (its wait status)",
+			 (long)code << 8 | (status & 0xff));
+}
+
 long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe *trap)
 {
 	const uint64_t *a = trap->uc.uc_mcontext.regs;
@@ -56,6 +151,8 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	struct ara_sigstack ss;
 	long r;
 
+	if (!allowed(flags))
+		return -EPERM;
 	if ((flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) && !app_word(ptid))
 		return -EFAULT;
 	if ((flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) && !app_word(ctid))
@@ -79,9 +176,12 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	/*
 	 * A vfork parent resumes once its child has left this memory (by
 	 * execve or exit): the child's slot is free again, even while the
-	 * program it started runs (execve.c).
+	 * program it started runs (execve.c). A vfork thread (CLONE_THREAD)
+	 * dies with this thread group, like any thread.
 	 */
-	if (r > 0 && (flags & CLONE_VFORK))
+	if (r > 0 && (flags & (CLONE_VFORK | CLONE_THREAD)) == CLONE_VFORK)
+		vfork_child_left(child, r);
+	else if (r > 0 && (flags & CLONE_VFORK))
 		ara_execve_release(child);
 	if (r < 0 || (flags & CLONE_VFORK))
 		ara_thread_unreserve(child);

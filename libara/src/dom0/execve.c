@@ -211,8 +211,11 @@ static long commit(struct ara_exec_req *r)
 		ret = ara_sys3(__NR_fcntl, pass[i]->fd, F_SETFD, 0); /* kept across exec */
 	while (r->vec[argv_len])
 		argv_len++;
-	if (ret == 0)
+	if (ret == 0) {
+		ara_thread_exec_window(true); /* nothing else held from here: clone.c */
 		ret = execveat_without_tid(r->wrapper.fd, r->vec, r->vec + argv_len + 1);
+		ara_thread_exec_window(false);
+	}
 	return ret;
 }
 

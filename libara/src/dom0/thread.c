@@ -112,6 +112,7 @@ static struct ara_thread *reset(struct ara_thread *t)
 {
 	*ara_thread_app_stack(t) = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
 	ara_execve_release(t);
+	__atomic_store_n(&t->exec_window, 0, __ATOMIC_RELAXED);
 	return t;
 }
 
@@ -151,6 +152,14 @@ void ara_thread_bind(struct ara_thread *t)
 	}
 	ids[t - slots].pid = pid;
 	__atomic_store_n(&ids[t - slots].tid, tid, __ATOMIC_RELEASE);
+}
+
+void ara_thread_exec_window(bool open)
+{
+	struct ara_thread *t = find((int32_t)ara_sys0(__NR_gettid), (int32_t)ara_sys0(__NR_getpid));
+
+	if (t)
+		__atomic_store_n(&t->exec_window, open, __ATOMIC_RELEASE);
 }
 
 struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t)

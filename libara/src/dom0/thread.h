@@ -66,6 +66,13 @@ struct ara_thread {
 	 */
 	void *exec_request;
 	uint64_t exec_stack;
+	/*
+	 * Set while the thread is in the execveat that replaces its image
+	 * (ara_thread_exec_window), holding nothing of DOM0's but the two
+	 * above: a vfork parent that finds it set knows its child left this
+	 * memory without dying elsewhere inside ARA (clone.c).
+	 */
+	uint32_t exec_window;
 };
 
 /*
@@ -115,6 +122,12 @@ struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t);
 
 /* True if a kernel frame at frame_at lies wholly on t's signal stack. */
 bool ara_thread_frame_on_sigstack(const struct ara_thread *t, uint64_t frame_at);
+
+/*
+ * Marks the calling thread as in (open) or out of the execveat system call
+ * that replaces its image (execve.c; exec_window above).
+ */
+void ara_thread_exec_window(bool open);
 
 /* Makes t's signal stack the calling thread's. Fatal if the kernel refuses. */
 void ara_thread_arm(const struct ara_thread *t);
