@@ -12,6 +12,9 @@
  * rt_sigprocmask (which ARA performs) brings DOM0's canary out a byte at a
  * time (attack_copy_canary_in).
  *
+ * One more kernel access on the App's behalf outside the call that named
+ * the address: the pipe reader's copy from pages vmsplice pinned.
+ *
  * usage: attack_stores ATTACK LIBARA_SO
  */
 #define _GNU_SOURCE
@@ -21,10 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ara/domains.h"
 #include "attack.h"
 #include "attack_libara.h"
 
@@ -132,6 +138,32 @@ static int attack_vfork_fault_tid(void)
 	return verdict("the kernel's exit store (a vfork child ARA ended)", status);
 }
 
+/*
+ * vmsplice pins the pages it is given (GUP, which checks the caller's row
+ * as it pins) and the pipe's reader gets their bytes later, through the
+ * kernel's own mapping: a DOM0 page, once pinned, would be read with no
+ * check at all.
+ */
+static int attack_vmsplice_dom0(void)
+{
+	const uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
+	struct iovec v = { (void *)(uintptr_t)canary, 64 };
+	unsigned char got[64];
+	ssize_t n;
+	int p[2];
+
+	if (!canary || pipe(p)) {
+		printf("FAIL: setting up vmsplice\n");
+		return 1;
+	}
+	n = vmsplice(p[1], &v, 1, 0);
+	if (n > 0 && read(p[0], got, (size_t)n) == n)
+		attack_show_leak(got, (size_t)n, canary);
+	close(p[0]);
+	close(p[1]);
+	return attack_refused("vmsplice of DOM0's canary into a pipe", n, EFAULT);
+}
+
 static const struct attack_entry attacks[] = {
 	{ "tid_address_dom0", attack_tid_address_dom0 },
 	{ "vfork_exec_tid", attack_vfork_exec_tid },
@@ -146,5 +178,18 @@ int main(int argc, char **argv)
 		attack_libara_file = argv[2];
 	snprintf(self, sizeof(self), "%s", argv[0]);
 	snprintf(spawn_child, sizeof(spawn_child), "%s/spawn_child", dirname(self));
+	/*
+	 * Found by libara's symbols, not by DOM0's key: it also runs against
+	 * the no-dom0-key variant, which has fewer DOM0 ranges than
+	 * attack_main requires.
+	 */
+	if (argc == 3 && strcmp(argv[1], "vmsplice_dom0") == 0) {
+		setvbuf(stdout, NULL, _IONBF, 0);
+		if (por_el0_read() != ARA_POR_DOM2) {
+			printf("FAIL: not running under ARA\n");
+			return 1;
+		}
+		return attack_load_services() ? 1 : attack_vmsplice_dom0();
+	}
 	return attack_main(argc == 3 ? 2 : argc, argv, attacks, sizeof(attacks) / sizeof(attacks[0]));
 }

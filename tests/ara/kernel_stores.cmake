@@ -18,3 +18,7 @@ ara_attack_pair(attack_stores tid_address_dom0 no-tid-guard "was not refused" WI
 foreach(attack vfork_exec_tid vfork_fault_tid)
   ara_attack_pair(attack_stores ${attack} no-tid-guard "${ara_leak}" WITH_LIBARA)
 endforeach()
+# GUP pins: vmsplice checks the caller's row as it pins DOM0's canary (the
+# pipe's reader copies later, unchecked); without DOM0's key it leaks.
+ara_variant_manifest(attack_stores no-dom0-key)
+ara_attack_pair(attack_stores vmsplice_dom0 no-dom0-key "${ara_leak}" WITH_LIBARA)
