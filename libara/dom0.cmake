@@ -30,6 +30,7 @@ set(ARA_DOM0_DIR ${CMAKE_CURRENT_SOURCE_DIR} CACHE INTERNAL "")
 set(ARA_DOM0_SOURCES
   src/boot_comm.c
   src/domains.c
+  src/file_class.c
   src/maps.c
   src/procpath.c
   src/regions.c
@@ -43,6 +44,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/boot.c
   src/dom0/clone.S
   src/dom0/clone.c
+  src/dom0/code_copy.c
   src/dom0/copy.c
   src/dom0/ctor.S
   src/dom0/dispatch.c

@@ -3,6 +3,7 @@
 add_library(ara_core STATIC
   src/boot_comm.c
   src/domains.c
+  src/file_class.c
   src/heap.c
   src/interrupt.c
   src/maps.c
