@@ -108,37 +108,6 @@ static int attack_vfork_exec_tid(void)
 }
 
 /*
- * A vfork child registers the word and touches DOM0: ARA ends it from its
- * SIGSEGV handler, with DOM0's row, and the kernel's exit (mm_release)
- * stores 0 at its clear_child_tid, since the parent still uses the memory.
- */
-static int attack_vfork_fault_tid(void)
-{
-	const uint64_t word = count_word(), canary = attack_libara_symbol("dom0_canary", NULL);
-	int status = -1;
-	pid_t pid;
-
-	if (!word || !canary)
-		return 1;
-	pid = vfork();
-	if (pid == 0) {
-		child_rc = syscall(SYS_set_tid_address, (void *)(uintptr_t)word);
-		child_errno = errno;
-		(void)*(volatile const char *)(uintptr_t)canary; /* ARA ends the child here */
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-		printf("FAIL: vfork or waitpid failed\n");
-		return 1;
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-		printf("FAIL: the vfork child read DOM0's canary and ARA did not end it\n");
-		return 1;
-	}
-	return verdict("the kernel's exit store (a vfork child ARA ended)", status);
-}
-
-/*
  * vmsplice pins the pages it is given (GUP, which checks the caller's row
  * as it pins) and the pipe's reader gets their bytes later, through the
  * kernel's own mapping: a DOM0 page, once pinned, would be read with no
@@ -167,7 +136,6 @@ static int attack_vmsplice_dom0(void)
 static const struct attack_entry attacks[] = {
 	{ "tid_address_dom0", attack_tid_address_dom0 },
 	{ "vfork_exec_tid", attack_vfork_exec_tid },
-	{ "vfork_fault_tid", attack_vfork_fault_tid },
 };
 
 int main(int argc, char **argv)
