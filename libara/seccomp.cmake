@@ -2,7 +2,7 @@
 # for arm64 with libseccomp, at build time, on the build machine; libara.so
 # embeds the file and DOM0 prepends its own test (src/seccomp_prefix.c).
 if(NOT CMAKE_CROSSCOMPILING)
-  add_executable(ara-seccomp-gen seccomp/ara_seccomp_gen.c seccomp/policy.c)
+  add_executable(ara-seccomp-gen seccomp/ara_seccomp_gen.c seccomp/policy.c seccomp/syscall_table.c)
   target_link_libraries(ara-seccomp-gen PRIVATE PkgConfig::SECCOMP)
 endif()
 

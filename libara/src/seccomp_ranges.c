@@ -13,12 +13,12 @@
 
 /*
  * Scratch words: the untagged start and the end of the range, in halves;
- * for futex, whether uaddr2 is checked too.
+ * for futex, whether uaddr2 is checked too; the length, counted as at least 1.
  */
-enum { M_A_LO, M_A_HI, M_E_LO, M_E_HI, M_UADDR2 };
+enum { M_A_LO, M_A_HI, M_E_LO, M_E_HI, M_UADDR2, M_L_LO, M_L_HI };
 
 #define RANGE_BLOCK 11u	 /* one protected range */
-#define LOAD_BLOCK 25u	 /* loading one (addr, len) pair */
+#define LOAD_BLOCK 34u	 /* loading one (addr, len) pair */
 #define WORD_BLOCK 14u	 /* loading one futex word's range */
 #define FUTEX_OPS 7u	 /* futex operations whose words are checked */
 #define FUTEX_FIXED (3u + 2u + FUTEX_OPS + 1u + 4u + WORD_BLOCK + 3u + WORD_BLOCK)
@@ -68,8 +68,11 @@ static void carry_to_x(struct emitter *e, uint16_t src, uint32_t k)
 }
 
 /*
- * M_A_* = args[a] without its tag, M_E_* = args[a] + args[l] (64-bit).
- * A sum that wraps is denied here. LOAD_BLOCK instructions.
+ * M_A_* = args[a] without its tag, M_E_* = args[a] + args[l] (64-bit), a
+ * zero length counting as 1: [addr, addr) is the byte at addr for the
+ * overlap test, or a zero length at a range's first byte would pass it
+ * (the kernel's own rules refuse most such calls; the filter must not
+ * depend on them). A sum that wraps is denied here. LOAD_BLOCK instructions.
  */
 static void load_range(struct emitter *e, unsigned int a, unsigned int l)
 {
@@ -78,12 +81,21 @@ static void load_range(struct emitter *e, unsigned int a, unsigned int l)
 	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(a), 0, 0);
 	emit(e, BPF_ALU | BPF_AND | BPF_K, 0x00ffffffu, 0, 0); /* the kernel ignores the tag */
 	emit(e, BPF_ST, M_A_HI, 0, 0);
-	emit(e, BPF_LDX | BPF_MEM, M_A_LO, 0, 0);
+	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(l), 0, 0);
+	emit(e, BPF_ST, M_L_HI, 0, 0);
 	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_LO(l), 0, 0);
+	emit(e, BPF_ST, M_L_LO, 0, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4);	/* low half not zero: as it is */
+	emit(e, BPF_LD | BPF_MEM, M_L_HI, 0, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2);	/* high half not zero: as it is */
+	emit(e, BPF_LD | BPF_IMM, 1, 0, 0);		/* a zero length: one byte */
+	emit(e, BPF_ST, M_L_LO, 0, 0);
+	emit(e, BPF_LDX | BPF_MEM, M_A_LO, 0, 0);
+	emit(e, BPF_LD | BPF_MEM, M_L_LO, 0, 0);
 	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
 	emit(e, BPF_ST, M_E_LO, 0, 0);
 	carry_to_x(e, BPF_X, 0);
-	emit(e, BPF_LD | BPF_W | BPF_ABS, ARG_HI(l), 0, 0);
+	emit(e, BPF_LD | BPF_MEM, M_L_HI, 0, 0);
 	emit(e, BPF_ALU | BPF_ADD | BPF_X, 0, 0, 0);
 	emit(e, BPF_JMP | BPF_JGE | BPF_X, 0, 1, 0);	/* len's high half + carry wrapped */
 	emit(e, BPF_RET | BPF_K, DENY, 0, 0);
@@ -138,7 +150,8 @@ static void check_all(struct emitter *e, const struct ara_region_set *set)
 
 /* The calls whose args[0], args[1] are a range. */
 static const uint32_t range_calls[] = {
-	ARA_NR_MUNMAP, ARA_NR_MPROTECT, ARA_NR_MADVISE, ARA_NR_MMAP, ARA_NR_MSEAL, ARA_NR_MREMAP,
+	ARA_NR_MUNMAP, ARA_NR_MPROTECT, ARA_NR_MADVISE, ARA_NR_MMAP, ARA_NR_MSEAL, ARA_NR_MLOCK,
+	ARA_NR_MUNLOCK, ARA_NR_MLOCK2, ARA_NR_MBIND, ARA_NR_SET_MEMPOLICY_HOME_NODE, ARA_NR_MREMAP,
 };
 #define N_CALLS (sizeof(range_calls) / sizeof(range_calls[0]))
 
@@ -171,14 +184,35 @@ static void check_futex(struct emitter *e, const struct ara_region_set *set)
 	check_all(e, set);
 }
 
+#ifndef ARA_TEST_VARIANT_NO_TID_GUARD
+/*
+ * set_tid_address: the 4-byte word the kernel zeroes at the thread's exit
+ * or exec, with the row the thread has then (DOM0's if ARA ends it), must
+ * not overlap a range. NULL overlaps none. TID_FIXED + n RANGE_BLOCK.
+ */
+#define TID_FIXED (3u + WORD_BLOCK)
+
+static void check_tid_address(struct emitter *e, const struct ara_region_set *set)
+{
+	emit(e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, ARA_NR_SET_TID_ADDRESS, 1, 0);
+	emit(e, BPF_JMP | BPF_JA, (uint32_t)(WORD_BLOCK + set->n * RANGE_BLOCK), 0, 0);
+	load_word(e, 0);
+	check_all(e, set);
+}
+#else
+#define TID_FIXED 0u
+#define check_tid_address(e, set) ((void)0) /* Test-only: set_tid_address unchecked */
+#endif
+
 size_t ara_seccomp_ranges_len(size_t n)
 {
 	/*
-	 * futex, then the mapping calls: dispatch, one load, the checks, then
-	 * mremap's new range: test, load, checks
+	 * futex, set_tid_address, then the mapping calls: dispatch, one load,
+	 * the checks, then mremap's new range: test, load, checks
 	 */
-	return FUTEX_FIXED + 2 * n * RANGE_BLOCK + (2 + N_CALLS) + LOAD_BLOCK + n * RANGE_BLOCK + 6 +
-	       LOAD_BLOCK + n * RANGE_BLOCK;
+	return FUTEX_FIXED + 2 * n * RANGE_BLOCK + (TID_FIXED ? TID_FIXED + n * RANGE_BLOCK : 0) +
+	       (2 + N_CALLS) + LOAD_BLOCK + n * RANGE_BLOCK + 6 + LOAD_BLOCK + n * RANGE_BLOCK;
 }
 
 size_t ara_seccomp_ranges(const struct ara_region_set *set, struct sock_filter *out, size_t cap)
@@ -190,6 +224,7 @@ size_t ara_seccomp_ranges(const struct ara_region_set *set, struct sock_filter *
 	if (set->n == 0 || total > cap)
 		return 0;
 	check_futex(&e, set);
+	check_tid_address(&e, set);
 	/* Dispatch: a range call goes to the load; anything else past both checks. */
 	emit(&e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
 	for (size_t i = 0; i < N_CALLS; i++)

@@ -6,7 +6,10 @@
  * (bpf_interp.c) against arm64 system call numbers that libseccomp
  * resolves: the allowed page passes, App code gets EPERM for every denied call
  * and for mapping calls on ARA's ranges and nothing else, another
- * architecture is killed.
+ * architecture is killed. And every row of the syscall table
+ * (libara/seccomp/syscall_table.c) against the filter: each number gets
+ * its row's verdict, with harmless arguments and with ARA's addresses in
+ * every argument; numbers beyond the table get ENOSYS.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,11 +28,13 @@
 #include "ara/seccomp_ranges.h"
 #include "bpf_interp.h"
 #include "../../libara/seccomp/policy.h"
+#include "../../libara/seccomp/syscall_table.h"
 
 #define DOM0_START UINT64_C(0x0000ffff80010000)
 #define DOM0_END UINT64_C(0x0000ffff80014000)
 #define APP_IP UINT64_C(0x0000aaaabbbb1234)
 #define EPERM_VERDICT (SECCOMP_RET_ERRNO | EPERM)
+#define ENOSYS_VERDICT (SECCOMP_RET_ERRNO | ENOSYS)
 
 /* ARA's ranges for the mapping-call block; the third crosses a 4 GiB line. */
 #define R1_START UINT64_C(0x0000ffff80010000)
@@ -111,6 +116,11 @@ static uint32_t on_range(const char *call, uint64_t addr, uint64_t len)
 	return verdict6(nr_of(call), APP_IP, args);
 }
 
+/* Every call the range block checks, by arm64 number (libseccomp may not know the newest). */
+static const int range_nrs[] = { ARA_NR_MUNMAP, ARA_NR_MPROTECT, ARA_NR_MADVISE, ARA_NR_MMAP,
+				 ARA_NR_MSEAL,	ARA_NR_MREMAP,	 ARA_NR_MLOCK,	 ARA_NR_MUNLOCK,
+				 ARA_NR_MLOCK2, ARA_NR_MBIND,	 ARA_NR_SET_MEMPOLICY_HOME_NODE };
+
 static void the_numbers_in_the_ranges_block_are_arm64s(void **state)
 {
 	(void)state;
@@ -145,6 +155,11 @@ static void mapping_calls_on_ara_ranges_get_eperm(void **state)
 		assert_int_equal(on_range(c, UINT64_C(0xfffff800), UINT64_C(0x100000800)), EPERM_VERDICT);
 		/* a length that wraps the address space */
 		assert_int_equal(on_range(c, 0x10000, UINT64_MAX - 0x1000), EPERM_VERDICT);
+	}
+	for (size_t i = 0; i < sizeof(range_nrs) / sizeof(range_nrs[0]); i++) {
+		const uint64_t args[6] = { R1_START + 4096, 4096, 0, 0, 0, 0 };
+
+		assert_int_equal(verdict6(range_nrs[i], APP_IP, args), EPERM_VERDICT);
 	}
 	/* mseal (Linux 6.10) is newer than this libseccomp: asm-generic's number. */
 	{
@@ -277,6 +292,9 @@ static void dom0_text_passes_every_call(void **state)
 	for (size_t i = 0; i < ara_seccomp_denied_count; i++)
 		for (size_t j = 0; j < sizeof(ips) / sizeof(ips[0]); j++)
 			assert_int_equal(rule_verdict(&ara_seccomp_denied[i], ips[j]), SECCOMP_RET_ALLOW);
+	for (uint32_t nr = 0; nr <= ARA_SYSCALL_LAST + 8; nr++)
+		for (size_t j = 0; j < sizeof(ips) / sizeof(ips[0]); j++)
+			assert_int_equal(verdict((int)nr, ips[j], R1_START), SECCOMP_RET_ALLOW);
 }
 
 static void addresses_next_to_dom0_or_in_another_4gib_window_do_not_pass(void **state)
@@ -346,6 +364,203 @@ static void trapped_calls_from_app_code_trap_and_from_dom0_pass(void **state)
 	}
 }
 
+/* What a row's rule gives App code, for arguments that meet none of its conditions. */
+static uint32_t row_verdict(const struct ara_syscall *r)
+{
+	switch (r->rule) {
+	case ARA_SYSCALL_DENIED:
+		return SECCOMP_RET_ERRNO | (uint32_t)(r->err ? r->err : EPERM);
+	case ARA_SYSCALL_TRAPPED:
+		return SECCOMP_RET_TRAP;
+	case ARA_SYSCALL_ABSENT:
+		return ENOSYS_VERDICT;
+	default:
+		return SECCOMP_RET_ALLOW;
+	}
+}
+
+/* Arguments that name ARA's first range as a range-checked call reads them. */
+static void on_aras_range(uint32_t nr, uint64_t args[6])
+{
+	memset(args, 0, 6 * sizeof(args[0]));
+	args[0] = R1_START;
+	args[1] = nr == ARA_NR_FUTEX ? 6 /* FUTEX_LOCK_PI */ : 4096;
+}
+
+static void every_row_of_the_table_is_what_the_filter_does(void **state)
+{
+	const uint64_t zero[6] = { 0 };
+	/* ARA's address in every argument: only the range-checked calls may see it. */
+	const uint64_t aras[6] = { R1_START, R1_START, R1_START, R1_START, R1_START, R1_START };
+
+	(void)state;
+	for (size_t i = 0; i < ara_syscalls_count; i++) {
+		const struct ara_syscall *r = &ara_syscalls[i];
+
+		for (uint32_t nr = r->nr; nr <= r->last; nr++) {
+			uint64_t args[6];
+
+			if (verdict6((int)nr, APP_IP, zero) != row_verdict(r) ||
+			    (!(r->flags & ARA_SYSCALL_RANGES) && verdict6((int)nr, APP_IP, aras) != row_verdict(r)))
+				fail_msg("%u (%s): the filter disagrees with the table's rule", nr,
+					 r->name ? r->name : "unused");
+			on_aras_range(nr, args);
+			if (r->flags & ARA_SYSCALL_RANGES)
+				assert_int_equal(verdict6((int)nr, APP_IP, args), EPERM_VERDICT);
+		}
+	}
+}
+
+static void argument_conditions_are_on_rows_that_say_so(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ara_syscalls_count; i++) {
+		const struct ara_syscall *r = &ara_syscalls[i];
+		int conditioned = 0;
+
+		for (size_t j = 0; r->name && j < ara_seccomp_denied_count; j++)
+			conditioned |= strcmp(ara_seccomp_denied[j].name, r->name) == 0;
+		for (size_t j = 0; r->name && j < ara_seccomp_trapped_count; j++)
+			conditioned |= strcmp(ara_seccomp_trapped[j].name, r->name) == 0;
+		assert_int_equal(conditioned, !!(r->flags & ARA_SYSCALL_ARGS));
+	}
+}
+
+static void numbers_not_reviewed_get_enosys(void **state)
+{
+	const uint32_t beyond[] = { ARA_SYSCALL_LAST + 1, ARA_SYSCALL_LAST + 2, 500, 1024, 0x7fffffffu,
+				    0xffffffffu };
+	const uint32_t unused[] = { 18, 42, 244, 250, 259, 295, 300, 403, 423, 453 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(beyond) / sizeof(beyond[0]); i++)
+		assert_int_equal(verdict((int)beyond[i], APP_IP, 0), ENOSYS_VERDICT);
+	for (size_t i = 0; i < sizeof(unused) / sizeof(unused[0]); i++)
+		assert_int_equal(verdict((int)unused[i], APP_IP, 0), ENOSYS_VERDICT);
+	/* The numbers next to them are calls. */
+	assert_int_equal(verdict(ARA_SYSCALL_LAST, APP_IP, 0x10000), SECCOMP_RET_ALLOW); /* mseal */
+	assert_int_equal(verdict(243, APP_IP, 0), SECCOMP_RET_ALLOW);			  /* recvmmsg */
+	assert_int_equal(verdict(260, APP_IP, 0), SECCOMP_RET_ALLOW);			  /* wait4 */
+	assert_int_equal(verdict(424, APP_IP, 0), SECCOMP_RET_ALLOW); /* pidfd_send_signal */
+	assert_int_equal(verdict(454, APP_IP, 0), SECCOMP_RET_ALLOW); /* futex_wake */
+	/* Another architecture's numbers still meet the architecture check. */
+	{
+		struct seccomp_data d;
+
+		memset(&d, 0, sizeof(d));
+		d.nr = 600;
+		d.arch = AUDIT_ARCH_X86_64;
+		d.instruction_pointer = APP_IP;
+		assert_int_equal(bpf_run(prog, prog_len, &d), SECCOMP_RET_KILL_PROCESS);
+	}
+}
+
+static void the_calls_that_act_beyond_the_process_are_denied(void **state)
+{
+	const char *const calls[] = {
+		"init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load",
+		"swapon", "swapoff", "reboot", "acct", "settimeofday", "clock_settime",
+		"chroot", "setns", "request_key", "pidfd_getfd", "fanotify_init",
+		"landlock_restrict_self",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		assert_int_equal(verdict(nr_of(calls[i]), APP_IP, 0), EPERM_VERDICT);
+	/* Reading the clock, and the clock discipline, stays allowed. */
+	assert_int_equal(verdict(nr_of("clock_gettime"), APP_IP, 0), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict(nr_of("adjtimex"), APP_IP, 0), SECCOMP_RET_ALLOW);
+}
+
+static void shmat_may_not_replace_mappings(void **state)
+{
+	const uint64_t remap[6] = { 1, R1_START, 040000 /* SHM_REMAP */, 0, 0, 0 };
+	const uint64_t remap_app[6] = { 1, 0x10000, 040000 | 010000 /* SHM_RND */, 0, 0, 0 };
+	const uint64_t plain[6] = { 1, 0x10000, 010000 /* SHM_RDONLY */, 0, 0, 0 };
+	const uint64_t exec[6] = { 1, 0x10000, 0100000 /* SHM_EXEC */, 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, remap), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, remap_app), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, plain), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, exec), SECCOMP_RET_TRAP);
+	assert_int_equal(verdict6(nr_of("shmat"), DOM0_START, remap), SECCOMP_RET_ALLOW);
+}
+
+static void prctl_options_on_mappings_are_denied(void **state)
+{
+	const uint64_t vma[6] = { 0x53564d41 /* PR_SET_VMA */, 0 /* ANON_NAME */, R1_START, 4096, 0x10000,
+				  0 };
+	const uint64_t merge[6] = { 67 /* PR_SET_MEMORY_MERGE */, 1, 0, 0, 0, 0 };
+	const uint64_t get_merge[6] = { 68 /* PR_GET_MEMORY_MERGE */, 0, 0, 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(verdict6(nr_of("prctl"), APP_IP, vma), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("prctl"), APP_IP, merge), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("prctl"), APP_IP, get_merge), SECCOMP_RET_ALLOW);
+}
+
+static void set_tid_address_words_must_not_be_aras(void **state)
+{
+	const struct {
+		uint64_t start, end;
+	} ranges[] = { { R1_START, R1_END }, { R2_START, R2_END }, { R3_START, R3_END } };
+	const int nr = nr_of("set_tid_address");
+
+	(void)state;
+	assert_int_equal(nr, ARA_NR_SET_TID_ADDRESS);
+	assert_int_equal(verdict(nr, APP_IP, 0), SECCOMP_RET_ALLOW); /* NULL: no word */
+	assert_int_equal(verdict(nr, APP_IP, 0x10000), SECCOMP_RET_ALLOW);
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].start), EPERM_VERDICT);
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].start - 2), EPERM_VERDICT); /* straddles */
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].end - 4), EPERM_VERDICT);
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].end - 1), EPERM_VERDICT);
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].start | (UINT64_C(0x5a) << 56)),
+				 EPERM_VERDICT); /* tagged */
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].start - 4), SECCOMP_RET_ALLOW);
+		assert_int_equal(verdict(nr, APP_IP, ranges[i].end), SECCOMP_RET_ALLOW);
+	}
+	assert_int_equal(verdict(nr, DOM0_START + 8, R1_START), SECCOMP_RET_ALLOW);
+}
+
+
+static void zero_lengths_count_as_one_byte(void **state)
+{
+	const struct {
+		uint64_t start, end;
+	} ranges[] = { { R1_START, R1_END }, { R2_START, R2_END }, { R3_START, R3_END } };
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(range_nrs) / sizeof(range_nrs[0]); c++) {
+		for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
+			const uint64_t at_first[6] = { ranges[i].start, 0, 0, 0, 0, 0 };
+			const uint64_t at_last[6] = { ranges[i].end - 1, 0, 0, 0, 0, 0 };
+			const uint64_t one_last[6] = { ranges[i].end - 1, 1, 0, 0, 0, 0 };
+			const uint64_t before[6] = { ranges[i].start - 1, 0, 0, 0, 0, 0 };
+			const uint64_t one_before[6] = { ranges[i].start - 1, 1, 0, 0, 0, 0 };
+			const uint64_t after[6] = { ranges[i].end, 0, 0, 0, 0, 0 };
+			const uint64_t tagged[6] = { ranges[i].start | (UINT64_C(0x5a) << 56), 0, 0, 0, 0, 0 };
+
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, at_first), EPERM_VERDICT);
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, at_last), EPERM_VERDICT);
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, one_last), EPERM_VERDICT);
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, tagged), EPERM_VERDICT);
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, before), SECCOMP_RET_ALLOW);
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, one_before), SECCOMP_RET_ALLOW);
+			assert_int_equal(verdict6(range_nrs[c], APP_IP, after), SECCOMP_RET_ALLOW);
+		}
+	}
+	/* mremap's new range with MREMAP_FIXED: a zero length there too. */
+	{
+		const uint64_t fixed[6] = { 0x10000, 4096, 0, 3, R2_START, 0 };
+		const uint64_t fixed_before[6] = { 0x10000, 4096, 0, 3, R2_START - 1, 0 };
+
+		assert_int_equal(verdict6(ARA_NR_MREMAP, APP_IP, fixed), EPERM_VERDICT);
+		assert_int_equal(verdict6(ARA_NR_MREMAP, APP_IP, fixed_before), SECCOMP_RET_ALLOW);
+	}
+}
+
 static void another_architecture_is_killed(void **state)
 {
 	struct seccomp_data d;
@@ -387,6 +602,14 @@ int main(void)
 		cmocka_unit_test(futex_words_written_at_el1_must_not_be_aras),
 		cmocka_unit_test(another_architecture_is_killed),
 		cmocka_unit_test(the_prefix_refuses_ranges_it_cannot_express),
+		cmocka_unit_test(every_row_of_the_table_is_what_the_filter_does),
+		cmocka_unit_test(argument_conditions_are_on_rows_that_say_so),
+		cmocka_unit_test(numbers_not_reviewed_get_enosys),
+		cmocka_unit_test(the_calls_that_act_beyond_the_process_are_denied),
+		cmocka_unit_test(shmat_may_not_replace_mappings),
+		cmocka_unit_test(prctl_options_on_mappings_are_denied),
+		cmocka_unit_test(set_tid_address_words_must_not_be_aras),
+		cmocka_unit_test(zero_lengths_count_as_one_byte),
 	};
 	return cmocka_run_group_tests(tests, load_filter, NULL);
 }
