@@ -7,12 +7,15 @@
  * and every file (DAC overrides), each a way around what ARA isolates.
  *
  * Every capability goes, from the bounding, inheritable, permitted and
- * effective sets, and the ambient set is cleared, except the few that only
- * change the process's own identity or what it may bind or lock:
- *   CAP_SETUID, CAP_SETGID    a server's usual way to give up root; they
- *                             grant no capability the process lost;
+ * effective sets, and the ambient set is cleared, except two that reach
+ * nothing but the process's own resources:
  *   CAP_NET_BIND_SERVICE      ports below 1024;
  *   CAP_IPC_LOCK              mlock beyond RLIMIT_MEMLOCK, of its own pages.
+ * CAP_SETUID and CAP_SETGID go too, although a server uses them to give up
+ * root: with them the App could become any other user, and so reach every
+ * file and process of that user's, which is what dropping CAP_DAC_OVERRIDE
+ * and CAP_KILL refuses. An App that must not run as root is started as its
+ * own user instead.
  * A capability number this file does not know (a newer kernel's) is dropped
  * too: the loop runs until the kernel says the number is invalid.
  *
@@ -34,7 +37,7 @@
 #define EINVAL 22
 
 #define BIT(cap) (UINT64_C(1) << (cap))
-#define KEPT (BIT(CAP_SETUID) | BIT(CAP_SETGID) | BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_IPC_LOCK))
+#define KEPT (BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_IPC_LOCK))
 
 #ifdef ARA_TEST_VARIANT_NO_PRIVILEGE_DROP
 void ara_drop_privilege(void)
