@@ -222,6 +222,11 @@ static int chroot_tmp(void)
 	return chroot("/tmp");
 }
 
+static int become_other_user(void)
+{
+	return setresuid(4242, 4242, 4242);
+}
+
 static int child_verdict(const char *what, int got)
 {
 	if (got == 0) {
@@ -245,6 +250,12 @@ static int attack_chroot(void)
 	return child_verdict("chroot(\"/tmp\") in a forked child (CAP_SYS_CHROOT)", in_child(chroot_tmp));
 }
 
+/* CAP_SETUID: another user's identity, and with it that user's files and processes. */
+static int attack_setuid_other(void)
+{
+	return child_verdict("setresuid(4242) in a forked child (CAP_SETUID)", in_child(become_other_user));
+}
+
 static const struct attack_entry attacks[] = {
 	{ "finit_module", attack_finit_module },
 	{ "init_module", attack_init_module },
@@ -262,6 +273,7 @@ static const struct attack_entry attacks[] = {
 	{ "chown_give", attack_chown_give },
 	{ "unshare_uts", attack_unshare_uts },
 	{ "chroot", attack_chroot },
+	{ "setuid_other", attack_setuid_other },
 };
 
 int main(int argc, char **argv)

@@ -30,6 +30,6 @@ foreach(pair "finit_module|Bad file descriptor" "init_module|Exec format error"
     FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused|failed, but not" TIMEOUT 300)
 endforeach()
 foreach(attack dac_override dac_read_search mknod_mem dev_mem rlimit_raise chown_give unshare_uts
-               chroot)
+               chroot setuid_other)
   ara_attack_pair(attack_privilege ${attack} no-privilege-drop "was not refused")
 endforeach()
