@@ -244,6 +244,7 @@ static const char *rule_text(const struct ara_syscall *r, char *buf, size_t len)
 /* docs/syscall-table.md. */
 static int write_table(FILE *out)
 {
+	const struct ara_syscall *first;
 	char buf[64];
 
 	fprintf(out,
@@ -269,7 +270,14 @@ static int write_table(FILE *out)
 			fprintf(out, "| %u–%u | (none) |", r->nr, r->last);
 		else
 			fprintf(out, "| %u | `%s` |", r->nr, r->name);
-		fprintf(out, " %s | %s", rule_text(r, buf, sizeof(buf)), r->why);
+		fprintf(out, " %s | ", rule_text(r, buf, sizeof(buf)));
+		/* A group's reason in full once, then by its first call. */
+		for (first = ara_syscalls; strcmp(first->why, r->why) != 0; first++)
+			;
+		if (first != r && first->name)
+			fprintf(out, "as `%s` (%u)", first->name, first->nr);
+		else
+			fputs(r->why, out);
 		for (size_t j = 0; r->name && j < ara_seccomp_denied_count; j++)
 			if (strcmp(ara_seccomp_denied[j].name, r->name) == 0)
 				fprintf(out, ". **Denied (%s)** with %s: %s",
