@@ -11,6 +11,8 @@
 #define PR_SET_VMA 0x53564d41u
 #define PR_SET_PTRACER 0x59616d61u
 #define SHM_REMAP 040000u
+#define TIOCSTI 0x5412u
+#define TIOCLINUX 0x541cu
 
 const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "prctl", 0xffffffffu, PR_SET_SECCOMP, "option PR_SET_SECCOMP",
@@ -34,6 +36,11 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "personality", READ_IMPLIES_EXEC, READ_IMPLIES_EXEC, "READ_IMPLIES_EXEC set",
 	  "makes every readable mapping executable, unscanned (this also refuses the query "
 	  "personality(0xffffffff))", 0, 0, 0 },
+	{ "ioctl", 0xffffffffu, TIOCSTI, "request TIOCSTI",
+	  "pushes input into a terminal, which the shell that started the App reads as "
+	  "commands: a program outside ARA, run with the App's choice of arguments", 0, 1, 0 },
+	{ "ioctl", 0xffffffffu, TIOCLINUX, "request TIOCLINUX",
+	  "as TIOCSTI, through the console's selection (paste)", 0, 1, 0 },
 	{ "shmat", SHM_REMAP, SHM_REMAP, "SHM_REMAP set",
 	  "replaces whatever is mapped at the address, ARA's pages included, with a shared "
 	  "segment (shmat takes no length the range block could check)", 0, 2, 0 },

@@ -67,7 +67,8 @@
 #define AIO                                                                                        \
 	"Linux AIO: the ring is kernel memory mapped where the kernel chooses; io_submit reads "   \
 	"the control blocks and takes the buffers (O_DIRECT pins them) in the call, with the "     \
-	"caller's POR_EL0; completions are written to the ring, never to App-named memory"
+	"caller's POR_EL0; completions are written to the ring, never to App-named memory (a "  \
+	"driver that copies from a kernel worker has POR_EL0_INIT there: key 0, the App's, only)"
 #define MOUNT                                                                                      \
 	"a bind mount (or a new mount tree) would give /proc/<pid>/mem a name the open check "     \
 	"does not know, or change what DOM0's absolute paths name"
@@ -117,9 +118,11 @@ const struct ara_syscall ara_syscalls[] = {
 	ALLOW(26, inotify_init1, EVENTS),
 	ALLOW(27, inotify_add_watch, EVENTS),
 	ALLOW(28, inotify_rm_watch, EVENTS),
-	ALLOW(29, ioctl, "device and file controls: the driver reads and writes the argument's "
-			 "memory in the call, with the caller's POR_EL0; devices whose controls reach "
-			 "beyond the process (physical memory, DMA, KVM) are the open check's to refuse"),
+	ARGS(29, ioctl, "device and file controls: the driver reads and writes the argument's "
+			"memory in the call, with the caller's POR_EL0 (a driver that completes from a "
+			"kernel worker has POR_EL0_INIT there, which opens key 0, the App's, only); "
+			"devices whose controls reach beyond the process (physical memory, DMA, KVM) "
+			"are the open check's to refuse"),
 	ALLOW(30, ioprio_set, SCHED),
 	ALLOW(31, ioprio_get, SCHED),
 	ALLOW(32, flock, FD_TABLE "; a lock can only make another locker wait"),

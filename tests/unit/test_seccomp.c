@@ -500,6 +500,20 @@ static void prctl_options_on_mappings_are_denied(void **state)
 	assert_int_equal(verdict6(nr_of("prctl"), APP_IP, get_merge), SECCOMP_RET_ALLOW);
 }
 
+static void terminal_input_cannot_be_pushed(void **state)
+{
+	const uint64_t sti[6] = { 0, 0x5412 /* TIOCSTI */, 0x10000, 0, 0, 0 };
+	const uint64_t sti_high[6] = { 0, UINT64_C(0xffffffff00005412), 0x10000, 0, 0, 0 };
+	const uint64_t linux_paste[6] = { 0, 0x541c /* TIOCLINUX */, 0x10000, 0, 0, 0 };
+	const uint64_t tcgets[6] = { 0, 0x5401 /* TCGETS */, 0x10000, 0, 0, 0 };
+
+	(void)state;
+	assert_int_equal(verdict6(nr_of("ioctl"), APP_IP, sti), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("ioctl"), APP_IP, sti_high), EPERM_VERDICT); /* cmd is 32-bit */
+	assert_int_equal(verdict6(nr_of("ioctl"), APP_IP, linux_paste), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("ioctl"), APP_IP, tcgets), SECCOMP_RET_ALLOW);
+}
+
 static void set_tid_address_words_must_not_be_aras(void **state)
 {
 	const struct {
@@ -608,6 +622,7 @@ int main(void)
 		cmocka_unit_test(the_calls_that_act_beyond_the_process_are_denied),
 		cmocka_unit_test(shmat_may_not_replace_mappings),
 		cmocka_unit_test(prctl_options_on_mappings_are_denied),
+		cmocka_unit_test(terminal_input_cannot_be_pushed),
 		cmocka_unit_test(set_tid_address_words_must_not_be_aras),
 		cmocka_unit_test(zero_lengths_count_as_one_byte),
 	};
