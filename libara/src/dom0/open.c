@@ -1,24 +1,31 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * openat and openat2 for App code (IV4), which the filter traps: the kernel
- * reads and writes any mapping through /proc/<pid>/mem ignoring keys, and
- * only the path says which file that is.
+ * openat and openat2 for App code (IV4), which the filter traps: some files
+ * give what a denied system call would (/proc/<pid>/mem reads and writes any
+ * mapping ignoring keys, /dev/userfaultfd makes a userfaultfd), expose
+ * DOM0's state (a thread's registers while it runs inside ARA) or step out
+ * of the process (physical memory, a program the kernel starts as root).
+ * Which ones is the table of file classes (file_class.c, docs/files.md),
+ * told by what the kernel says about the opened object, never by the path.
  *
  * The check must hold for the descriptor the App gets, and no other App
  * thread may use a descriptor before it is checked (descriptor numbers are
  * easy to guess). So ARA first opens the path with O_PATH, which gives a
- * descriptor that cannot read or write, checks the file it names (procfs,
- * and a memory file by the path the kernel reports for it), and only then
- * opens that same file for the App through /proc/thread-self/fd/N, which cannot
- * name another file whatever happens to the path meanwhile. A file the App
- * creates is made with O_EXCL, so it is new, and procfs makes no files.
+ * descriptor that cannot read or write, asks the kernel about the object
+ * it names (fstatfs, statx, and for procfs and sysfs the kernel's name of
+ * it), and only then opens that same object for the App through
+ * /proc/thread-self/fd/N, which cannot name another file whatever happens
+ * to the path meanwhile. An O_PATH open of a refused class is refused too;
+ * one of a class that may only be read is allowed, and reopening it for
+ * writing through /proc/self/fd comes back here. A file the App creates is
+ * made with O_EXCL, so it is new, in a directory held and checked first.
  *
- * App code may not open a TPM either (whatever the path): with one, it
- * could have the TPM quote a binding of its own key, and the tpm evidence
- * backend rests on only ARA asking (docs/provisioning.md). Linux numbers
- * them (drivers/char/tpm/tpm-chip.c, tpm-interface.c): /dev/tpm0 is the
- * misc device 10:224; every other tpmN and every tpmrmN has the major of
- * the one "tpm" region in /proc/devices.
+ * The TPM has a class of its own: with one, App code could have the TPM
+ * quote a binding of its own key, and the tpm evidence backend rests on
+ * only ARA asking (docs/provisioning.md). Linux numbers them
+ * (drivers/char/tpm/tpm-chip.c, tpm-interface.c): /dev/tpm0 is the misc
+ * device 10:224; every other tpmN and every tpmrmN has the major of the one
+ * "tpm" region in /proc/devices.
  */
 #include <asm/statfs.h>
 #include <linux/fcntl.h>
@@ -26,8 +33,8 @@
 #include <linux/stat.h>
 
 #include "dom0.h"
+#include "file_class.h"
 #include "mem.h"
-#include "procpath.h"
 #include "sys.h"
 
 #define ENOENT 2
@@ -39,12 +46,8 @@
 #define ENAMETOOLONG 36
 #define E2BIG 7
 
-#define PROC_SUPER_MAGIC 0x9fa0
 #define ARA_PATH_MAX 4096u
 #define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
-
-#define MISC_MAJOR 10u
-#define TPM_MINOR 224u /* /dev/tpm0 (include/linux/miscdevice.h) */
 
 /* The major of the TPM driver's character devices (0: none registered). */
 static uint32_t tpm_major;
@@ -93,35 +96,43 @@ void ara_open_init(void)
 	}
 }
 
-static int is_tpm(long probe)
-{
-	struct statx stx;
-
-	if (ara_sys5(__NR_statx, probe, "", AT_EMPTY_PATH, STATX_TYPE, &stx) != 0)
-		return 1;
-	if ((stx.stx_mode & S_IFMT) != S_IFCHR)
-		return 0;
-	return (tpm_major && stx.stx_rdev_major == tpm_major) ||
-	       (stx.stx_rdev_major == MISC_MAJOR && stx.stx_rdev_minor == TPM_MINOR);
-}
-
-/* Is the file behind an O_PATH descriptor one App code may not open? Fails closed. */
-static int denied(long probe)
+/* May App code open the object behind an O_PATH descriptor for access? Fails closed. */
+static int denied(long probe, enum ara_file_access access)
 {
 	struct statfs fs;
-	char link[48], target[ARA_PATH_MAX];
-	long n;
+	struct statx stx;
+	struct ara_file f = { .tpm_major = tpm_major };
+	char link[48], name[ARA_PATH_MAX];
+	enum ara_file_class c;
 
-	if (is_tpm(probe))
+	if (ara_sys5(__NR_statx, probe, "", AT_EMPTY_PATH, STATX_TYPE, &stx) != 0 ||
+	    !(stx.stx_mask & STATX_TYPE))
 		return 1;
 	if (ara_sys2(__NR_fstatfs, probe, &fs) != 0)
 		return 1;
-	if (fs.f_type != PROC_SUPER_MAGIC)
-		return 0;
-	/* this thread's table, which need not be the process's (clone without CLONE_FILES) */
-	ara_put_fd(link, "/proc/thread-self/fd/", probe);
-	n = ara_sys4(__NR_readlinkat, AT_FDCWD, link, target, sizeof(target));
-	return n <= 0 || (size_t)n >= sizeof(target) || ara_proc_path_denied(target, (size_t)n);
+	f.fs_magic = (uint64_t)fs.f_type;
+	f.type = stx.stx_mode & S_IFMT;
+	f.rdev_major = stx.stx_rdev_major;
+	f.rdev_minor = stx.stx_rdev_minor;
+	if (ara_file_needs_name(f.fs_magic)) {
+		long n;
+
+		/* this thread's table, which need not be the process's (clone without CLONE_FILES) */
+		ara_put_fd(link, "/proc/thread-self/fd/", probe);
+		n = ara_sys4(__NR_readlinkat, AT_FDCWD, link, name, sizeof(name));
+		if (n <= 0 || (size_t)n >= sizeof(name))
+			return 1;
+		f.name = name;
+		f.name_len = (size_t)n;
+	}
+	c = ara_file_classify(&f);
+#ifdef ARA_TEST_VARIANT_NO_FILE_POLICY
+	/* The variant knows only what the check knew before the file classes. */
+	(void)access;
+	return c == ARA_FILE_DEV_TPM || c == ARA_FILE_PROC_MEMORY;
+#else
+	return !ara_file_class_allows(c, access);
+#endif
 }
 
 static long open_path(long dirfd, const char *path, const struct open_how *how, int use_openat2)
@@ -168,6 +179,52 @@ static long follow_dangling(long dirfd, char path[ARA_PATH_MAX], const struct op
 	return 0;
 }
 
+/*
+ * Creates path's last component (how has O_CREAT and O_EXCL) in the
+ * directory the rest of path names, once that directory is held with O_PATH
+ * and checked: a file system that makes a file on open (efivarfs: a firmware
+ * variable) may not get one from App code. The file is made relative to the
+ * descriptor, so in the directory checked, whatever happens to the path.
+ */
+static long create_checked(long dirfd, const char *path, const struct open_how *how, int use_openat2)
+{
+	const struct open_how dir_how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+					  .mode = 0,
+					  .resolve = how->resolve };
+	char dir[ARA_PATH_MAX];
+	size_t len = 0, slash = 0, has_slash = 0;
+	long dir_fd, fd;
+
+	while (path[len]) {
+		if (path[len] == '/') {
+			slash = len;
+			has_slash = 1;
+		}
+		len++;
+	}
+	/* "" or a trailing slash: the kernel makes no file (ENOENT, EISDIR). */
+	if (len == 0 || (has_slash && slash == len - 1))
+		return open_path(dirfd, path, how, use_openat2);
+	if (!has_slash) {
+		dir[0] = '.';
+		dir[1] = '\0';
+	} else {
+		size_t dir_len = slash ? slash : 1; /* "/name": the root */
+
+		memcpy(dir, path, dir_len);
+		dir[dir_len] = '\0';
+	}
+	dir_fd = open_path(dirfd, dir, &dir_how, use_openat2);
+	if (dir_fd < 0)
+		return dir_fd;
+	if (denied(dir_fd, ARA_ACCESS_WRITE))
+		fd = -EACCES;
+	else
+		fd = open_path(dir_fd, path + (has_slash ? slash + 1 : 0), how, use_openat2);
+	ara_sys1(__NR_close, dir_fd);
+	return fd;
+}
+
 static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_how *how,
 			 int use_openat2)
 {
@@ -178,16 +235,17 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 	struct open_how create = *how;
 	char link[48];
 
-	if ((flags & O_TMPFILE) == O_TMPFILE) /* an unnamed new file: not procfs's */
+	/* An unnamed new file: no interface file system makes one (no ->tmpfile). */
+	if ((flags & O_TMPFILE) == O_TMPFILE)
 		return open_path(dirfd, path, how, use_openat2);
 	create.flags |= O_EXCL;
-	if ((flags & O_CREAT) && (flags & O_EXCL)) /* the App wants a new file: never procfs's */
-		return open_path(dirfd, path, how, use_openat2);
+	if ((flags & O_CREAT) && (flags & O_EXCL)) /* the App wants a new file */
+		return create_checked(dirfd, path, how, use_openat2);
 	for (int round = 0; round < ROUNDS; round++) {
 		long probe = open_path(dirfd, path, &probe_how, use_openat2), fd;
 
 		if (probe == -ENOENT && (flags & O_CREAT)) {
-			fd = open_path(dirfd, path, &create, use_openat2);
+			fd = create_checked(dirfd, path, &create, use_openat2);
 			if (fd != -EEXIST)
 				return fd;
 			/* A dangling link (O_EXCL does not follow it), or a file made meanwhile. */
@@ -198,7 +256,7 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 		}
 		if (probe < 0)
 			return probe;
-		if (denied(probe)) {
+		if (denied(probe, ara_file_access_of(flags))) {
 			ara_sys1(__NR_close, probe);
 			return -EACCES;
 		}
