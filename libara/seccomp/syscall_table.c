@@ -122,12 +122,12 @@ const struct ara_syscall ara_syscalls[] = {
 			"memory in the call, with the caller's POR_EL0 (a driver that completes from a "
 			"kernel worker has POR_EL0_INIT there, which opens key 0, the App's, only); "
 			"devices whose controls reach beyond the process (physical memory, DMA, KVM) "
-			"are the open check's to refuse"),
+			"are the open check's to refuse (docs/files.md)"),
 	ALLOW(30, ioprio_set, SCHED),
 	ALLOW(31, ioprio_get, SCHED),
 	ALLOW(32, flock, FD_TABLE "; a lock can only make another locker wait"),
 	ALLOW(33, mknodat, PATHS "; a device node it makes (root) is judged by its device number "
-				 "when opened"),
+				 "when opened (docs/files.md)"),
 	ALLOW(34, mkdirat, PATHS),
 	ALLOW(35, unlinkat, PATHS),
 	ALLOW(36, symlinkat, PATHS),
@@ -154,8 +154,8 @@ const struct ara_syscall ara_syscalls[] = {
 	ALLOW(55, fchown, PATHS),
 	TRAP(56, openat, "/proc/<pid>/mem reads and writes any mapping ignoring keys, and other "
 			 "files give what denied calls would; only the file (which the filter cannot "
-			 "see) says which it is: ARA opens it with O_PATH, checks it and opens it for "
-			 "the App (open.c)"),
+			 "see) says which it is: ARA opens it with O_PATH, checks its class "
+			 "(docs/files.md) and opens it for the App (open.c)"),
 	ALLOW(57, close, FD_TABLE),
 	ALLOW(58, vhangup, "hangs up the controlling terminal (root): a terminal, no memory"),
 	ALLOW(59, pipe2, FD_TABLE),
