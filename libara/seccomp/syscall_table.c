@@ -75,15 +75,15 @@
 #define MEMPOLICY                                                                                  \
 	"NUMA placement: pages move between nodes with their contents"
 #define KERNEL_SCOPE                                                                               \
-	"acts beyond the process, on the running kernel (class 5 of docs/security.md): ARA also "  \
-	"drops the capability it needs; the filter is the second wall"
+	"(beyond the process; ARA also drops the capability it needs, privilege.c, so the filter " \
+	"is the second wall)"
 #define SET_CLOCK                                                                                  \
 	"sets the wall clock, which DOM0 signs into its evidence (the instance's issued_at, "      \
 	"services/provision/instance.c; an image started by execve takes it anew)"
 #define STEER_CLOCK                                                                                \
 	"reads the clock discipline, or steers the clock with CAP_SYS_TIME: the mode is in "       \
 	"memory, which the filter cannot read, and reading is what libc's ntp_gettime and "        \
-	"adjtime(NULL, ...) make; setting is the platform's (CAP_SYS_TIME, docs/security.md)"
+	"adjtime(NULL, ...) make; setting needs CAP_SYS_TIME, which ARA drops (privilege.c)"
 #define QUOTA                                                                                      \
 	"filesystem quotas (root): limits on disk use, no memory, no code, no program; a write "   \
 	"a quota refuses fails as any write may"
@@ -190,10 +190,10 @@ const struct ara_syscall ara_syscalls[] = {
 	ALLOW(87, timerfd_gettime, EVENTS),
 	ALLOW(88, utimensat, PATHS),
 	DENY(89, acct, "makes the kernel append a record to a file of the App's choice at every "
-		       "process's exit, system-wide (root) " KERNEL_SCOPE),
+		       "process's exit, system-wide " KERNEL_SCOPE),
 	ALLOW(90, capget, INFO),
 	ALLOW(91, capset, CREDS "; it can only lower the sets, or raise within the permitted set, "
-				"which ARA has cut"),
+				"which ARA has cut (privilege.c)"),
 	ARGS(92, personality, "other persona flags change how later mappings and images are laid "
 			      "out, not what POE allows"),
 	ALLOW(93, exit, "ends the calling thread, which runs App code: the kernel's stores at exit "
