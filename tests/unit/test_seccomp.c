@@ -575,6 +575,18 @@ static void zero_lengths_count_as_one_byte(void **state)
 	}
 }
 
+static void the_filter_fits_bpf_maxinsns_with_the_most_ranges(void **state)
+{
+	const size_t policy = prog_len - ARA_SECCOMP_PREFIX_LEN - ara_seccomp_ranges_len(3);
+
+	(void)state;
+	print_message("filter: %u (prefix) + %zu (range block, 3 ranges) + %zu (policy) instructions; "
+		      "%zu with %u ranges\n", ARA_SECCOMP_PREFIX_LEN, ara_seccomp_ranges_len(3), policy,
+		      ARA_SECCOMP_PREFIX_LEN + ara_seccomp_ranges_len(ARA_REGIONS_MAX) + policy,
+		      ARA_REGIONS_MAX);
+	assert_true(ARA_SECCOMP_PREFIX_LEN + ara_seccomp_ranges_len(ARA_REGIONS_MAX) + policy <= BPF_MAXINSNS);
+}
+
 static void another_architecture_is_killed(void **state)
 {
 	struct seccomp_data d;
@@ -615,6 +627,7 @@ int main(void)
 		cmocka_unit_test(trapped_calls_from_app_code_trap_and_from_dom0_pass),
 		cmocka_unit_test(futex_words_written_at_el1_must_not_be_aras),
 		cmocka_unit_test(another_architecture_is_killed),
+		cmocka_unit_test(the_filter_fits_bpf_maxinsns_with_the_most_ranges),
 		cmocka_unit_test(the_prefix_refuses_ranges_it_cannot_express),
 		cmocka_unit_test(every_row_of_the_table_is_what_the_filter_does),
 		cmocka_unit_test(argument_conditions_are_on_rows_that_say_so),
