@@ -138,7 +138,7 @@ static void vfork_child_left(struct ara_thread *child, long pid)
 	if (code != CLD_EXITED || ara_status(status) ||
 	    __atomic_load_n(&child->exec_request, __ATOMIC_ACQUIRE))
 		ara_stop(ARA_EXIT_DOM0_CORRUPT,
-			 "a vfork child ended inside ARA, or by a signal (its wait status)",
+			 "a vfork child ended inside ARA, or by a signal (its si_code * 256 + si_status)",
 			 (long)code << 8 | (status & 0xff));
 }
 
