@@ -12,14 +12,20 @@ target_link_libraries(attack_privilege PRIVATE ara_attack)
 ara_variant_manifest(attack_privilege no-privilege-drop)
 ara_variant_manifest(attack_privilege no-seccomp)
 set(not_eperm "failed, but not with Operation not permitted")
-foreach(pair "finit_module|Bad file descriptor" "init_module|Exec format error"
-             "delete_module|No such file or directory" "kexec_load|Invalid argument"
-             "kexec_file_load|Invalid argument" "swapon|No such file or directory"
-             "swapoff|No such file or directory" "reboot|Invalid argument")
-  string(REPLACE "|" ";" pair "${pair}")
+# Debian's arm64 kernel has no kexec_file_load (CONFIG_KEXEC_FILE is not
+# set): there the call answers ENOSYS, before any capability check.
+foreach(pair "finit_module=Bad file descriptor" "init_module=Exec format error"
+             "delete_module=No such file or directory" "kexec_load=Invalid argument"
+             "kexec_file_load=(Invalid argument|Function not implemented)"
+             "swapon=No such file or directory" "swapoff=No such file or directory"
+             "reboot=Invalid argument")
+  string(REPLACE "=" ";" pair "${pair}")
   list(GET pair 0 attack)
   list(GET pair 1 kernel_answer)
   ara_attack_pair(attack_privilege ${attack} no-privilege-drop "${not_eperm}: ${kernel_answer}")
+  if(attack STREQUAL kexec_file_load)
+    continue()
+  endif()
   # The capability drop alone (the no-seccomp variant has no filter): the
   # kernel's capability check refuses the call before its arguments.
   add_test(NAME ara_attack_${attack}_dropped_only
