@@ -1,0 +1,558 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A compromised App opens files that give what a denied system call would,
+ * expose DOM0's state, or step out of the process (issue 15, class 4;
+ * docs/files.md). ARA performs App code's opens and refuses each of these
+ * file classes with EACCES, identified by what the kernel says about the
+ * object, not by the path. If an open succeeds, the attack goes on to use
+ * the file and prints what it got (the _unprotected twins, against libara
+ * without the file classes, must show it), never changing the guest:
+ * whatever it writes is the value it read, and sysrq-trigger is never
+ * written.
+ *
+ * Objects the App could not make itself (ARA drops CAP_MKNOD, the filter
+ * denies mounts) come from tests/ara/file_fixture.sh, named by
+ * ARA_FILES_FIXTURE: "mem" (a node with /dev/mem's numbers, 1:1), "disk"
+ * (a block device), and "tracing", "debug" and "cgroup" (tracefs, debugfs
+ * and cgroup2 mounted).
+ *
+ * usage: attack_files ATTACK
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "attack.h"
+
+#define PAGE 4096u
+
+/* The fixture's object name, or NULL (and a FAIL line) without the fixture. */
+static const char *fixture(const char *name)
+{
+	static char path[512];
+	const char *dir = getenv("ARA_FILES_FIXTURE");
+
+	if (!dir) {
+		printf("FAIL: no ARA_FILES_FIXTURE (run under tests/ara/file_fixture.sh)\n");
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+static bool in_dom0(uint64_t addr)
+{
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (addr >= attack_dom0[i].start && addr < attack_dom0[i].end)
+			return true;
+	return false;
+}
+
+/* Reads a whole small file into buf (NUL-terminated); its length, or -1. */
+static ssize_t read_small(int fd, char *buf, size_t cap)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got + 1 < cap && (r = read(fd, buf + got, cap - 1 - got)) > 0)
+		got += (size_t)r;
+	buf[got] = '\0';
+	return r < 0 ? -1 : (ssize_t)got;
+}
+
+/*
+ * A thread blocked inside ARA: its open of a FIFO without a writer is
+ * trapped, and ARA's reopen of the FIFO (/proc/thread-self/fd/N) waits in
+ * the kernel on DOM0's stack, from DOM0's system-call page, until a writer
+ * comes.
+ */
+static struct {
+	char fifo[64];
+	volatile pid_t tid;
+	pthread_t thread;
+} blocked;
+
+static void *block_in_dom0(void *arg)
+{
+	int fd;
+
+	(void)arg;
+	blocked.tid = (pid_t)syscall(SYS_gettid);
+	fd = open(blocked.fifo, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Starts the thread and waits until it sleeps in the kernel; 0, or 1 (FAIL). */
+static int block_a_thread(void)
+{
+	char path[64], stat[512];
+	const char *state;
+
+	snprintf(blocked.fifo, sizeof(blocked.fifo), "/tmp/ara-files-fifo-%d", (int)getpid());
+	unlink(blocked.fifo);
+	if (mkfifo(blocked.fifo, 0600) != 0 || pthread_create(&blocked.thread, NULL, block_in_dom0, NULL)) {
+		printf("FAIL: mkfifo or pthread_create: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int tries = 0; tries < 2000; tries++) {
+		const struct timespec ms = { 0, 5000000 };
+		int fd;
+
+		nanosleep(&ms, NULL);
+		if (!blocked.tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)blocked.tid);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		read_small(fd, stat, sizeof(stat));
+		close(fd);
+		/* "tid (comm) S ...": the state follows the last ')' */
+		state = strrchr(stat, ')');
+		if (state && state[1] == ' ' && state[2] == 'S') {
+			printf("ara-evidence: thread %d sleeps in its trapped open of a FIFO\n", (int)blocked.tid);
+			return 0;
+		}
+	}
+	printf("FAIL: the thread did not block in its open of %s\n", blocked.fifo);
+	return 1;
+}
+
+static void unblock_the_thread(void)
+{
+	int fd = open(blocked.fifo, O_WRONLY);
+
+	if (fd >= 0)
+		close(fd);
+	pthread_join(blocked.thread, NULL);
+	unlink(blocked.fifo);
+}
+
+/* /proc/<pid>/task/<tid>/syscall: the registers of a thread blocked in a system call. */
+static int attack_task_syscall(void)
+{
+	char path[64], text[256];
+	unsigned long long nr, a[6], sp, pc;
+	int fd, rc;
+
+	if (block_a_thread())
+		return 1;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", (int)blocked.tid);
+	fd = open(path, O_RDONLY);
+	rc = attack_refused("open(/proc/self/task/<tid>/syscall) of a thread inside ARA", fd, EACCES);
+	if (fd >= 0) {
+		read_small(fd, text, sizeof(text));
+		close(fd);
+		if (sscanf(text, "%llu %llx %llx %llx %llx %llx %llx %llx %llx", &nr, &a[0], &a[1], &a[2], &a[3],
+			   &a[4], &a[5], &sp, &pc) == 9 && in_dom0(pc) && in_dom0(sp))
+			printf("the registers of a thread inside ARA (system call %llu, x0 0x%llx): pc 0x%llx "
+			       "and sp 0x%llx lie in DOM0\n",
+			       nr, a[0], pc, sp);
+		else
+			printf("FAIL: read %s, not a thread inside DOM0\n", text);
+	}
+	unblock_the_thread();
+	return rc;
+}
+
+/* /proc/<pid>/task/<tid>/stack: where a thread inside ARA sleeps in the kernel. */
+static int attack_task_stack(void)
+{
+	char path[64], text[4096];
+	int fd, rc;
+
+	if (block_a_thread())
+		return 1;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stack", (int)blocked.tid);
+	fd = open(path, O_RDONLY);
+	rc = attack_refused("open(/proc/self/task/<tid>/stack) of a thread inside ARA", fd, EACCES);
+	if (fd >= 0) {
+		if (read_small(fd, text, sizeof(text)) < 0)
+			printf("FAIL: read of the stack: %s\n", strerror(errno));
+		for (char *c = text; *c; c++)
+			if (*c == '\n')
+				*c = ' ';
+		printf("the kernel stack of a thread inside ARA: %s\n", text);
+		close(fd);
+	}
+	unblock_the_thread();
+	return rc;
+}
+
+/* /proc/self/pagemap: which of DOM0's pages are present, dirty, and (with CAP_SYS_ADMIN) where. */
+static int attack_pagemap(void)
+{
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+	int rc = attack_refused("open(/proc/self/pagemap)", fd, EACCES);
+	size_t pages = 0, present = 0;
+
+	if (fd < 0)
+		return rc;
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		for (uint64_t a = attack_dom0[i].start; a < attack_dom0[i].end; a += PAGE) {
+			uint64_t entry;
+
+			if (pread(fd, &entry, sizeof(entry), (off_t)(a / PAGE * 8)) != sizeof(entry))
+				continue;
+			pages++;
+			present += entry >> 63;
+		}
+	printf("pagemap shows %zu of %zu DOM0 pages present\n", present, pages);
+	close(fd);
+	return rc;
+}
+
+/* /proc/kcore: physical memory, as an ELF core of the kernel's address space. */
+static int kcore_fd, pagemap_fd;
+static Elf64_Phdr kcore_load[64];
+static size_t kcore_loads;
+
+/* DOM0's bytes at src, read through kcore at the physical page pagemap names. */
+static ssize_t kcore_read(void *dst, uint64_t src, size_t len)
+{
+	size_t done = 0;
+	bool any = false;
+
+	for (; done < len; done += PAGE) {
+		uint64_t entry = 0, phys;
+
+		memset((char *)dst + done, 0, PAGE);
+		if (pread(pagemap_fd, &entry, sizeof(entry), (off_t)((src + done) / PAGE * 8)) != sizeof(entry) ||
+		    !(entry >> 63) || !(entry & ((1ull << 55) - 1)))
+			continue;
+		phys = (entry & ((1ull << 55) - 1)) * PAGE;
+		for (size_t i = 0; i < kcore_loads; i++)
+			if (phys >= kcore_load[i].p_paddr && phys - kcore_load[i].p_paddr < kcore_load[i].p_memsz &&
+			    pread(kcore_fd, (char *)dst + done, PAGE,
+				  (off_t)(kcore_load[i].p_offset + phys - kcore_load[i].p_paddr)) == PAGE) {
+				any = true;
+				break;
+			}
+	}
+	return any ? (ssize_t)len : -1;
+}
+
+static int attack_kcore(void)
+{
+	Elf64_Ehdr eh;
+	int rc;
+
+	kcore_fd = open("/proc/kcore", O_RDONLY);
+	rc = attack_refused("open(/proc/kcore)", kcore_fd, EACCES);
+	if (kcore_fd < 0)
+		return rc;
+	pagemap_fd = open("/proc/self/pagemap", O_RDONLY);
+	if (pagemap_fd < 0 || pread(kcore_fd, &eh, sizeof(eh), 0) != sizeof(eh)) {
+		printf("FAIL: pagemap or kcore's ELF header: %s\n", strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < eh.e_phnum && kcore_loads < 64; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(kcore_fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + i * eh.e_phentsize)) == sizeof(ph) &&
+		    ph.p_type == PT_LOAD && ph.p_paddr != (Elf64_Addr)-1)
+			kcore_load[kcore_loads++] = ph;
+	}
+	printf("kcore: %zu loads with physical addresses; reading DOM0 through them\n", kcore_loads);
+	attack_exploit_reads(kcore_read);
+	return rc;
+}
+
+/* A node the App did not find in /dev, with /dev/mem's numbers: refused by number. */
+static int attack_dev_mem_node(void)
+{
+	const char *path = fixture("mem");
+	int fd, rc;
+
+	if (!path)
+		return 1;
+	fd = open(path, O_RDONLY);
+	rc = attack_refused("open of a node with /dev/mem's numbers (1:1) outside /dev", fd, EACCES);
+	if (fd >= 0) {
+		/* Not read: a read of physical memory this machine has no RAM at could fault the kernel. */
+		printf("opened a node with /dev/mem's numbers (1:1) at %s\n", path);
+		close(fd);
+	}
+	return rc;
+}
+
+/* /dev/userfaultfd: what the denied userfaultfd system call makes. */
+static int attack_dev_userfaultfd(void)
+{
+	int fd = open("/dev/userfaultfd", O_RDWR | O_CLOEXEC);
+	int rc = attack_refused("open(/dev/userfaultfd)", fd, EACCES);
+
+	if (fd >= 0) {
+		int uffd = ioctl(fd, USERFAULTFD_IOC_NEW, O_CLOEXEC);
+		struct uffdio_api api = { .api = UFFD_API };
+
+		if (uffd >= 0 && ioctl(uffd, UFFDIO_API, &api) == 0)
+			printf("made a userfaultfd through /dev/userfaultfd (UFFDIO_API: features 0x%llx)\n",
+			       (unsigned long long)api.features);
+		else
+			printf("FAIL: /dev/userfaultfd opened, but no userfaultfd: %s\n", strerror(errno));
+		close(fd);
+	}
+	return rc;
+}
+
+/*
+ * A raw disk: a block device's first sector, which the fixture marked.
+ * The test guest has no block device (its drivers are modules it lacks);
+ * there the fixture's node names a disk that does not exist, and without
+ * the file classes the kernel, not ARA, answers the open.
+ */
+static int attack_block_device(void)
+{
+	const char *path = fixture("disk");
+	char sector[512];
+	int fd, rc;
+
+	if (!path)
+		return 1;
+	fd = open(path, O_RDONLY);
+	if (fd < 0 && errno != EACCES)
+		printf("the kernel, not ARA, answered the open of a block device: %s\n", strerror(errno));
+	rc = attack_refused("open of a block device", fd, EACCES);
+	if (fd >= 0) {
+		if (pread(fd, sector, sizeof(sector), 0) == (ssize_t)sizeof(sector))
+			printf("read the raw disk's first sector: %.20s\n", sector);
+		else
+			printf("FAIL: read of the block device: %s\n", strerror(errno));
+		close(fd);
+	}
+	return rc;
+}
+
+/* A sysctl that makes the kernel run a program as root: written back unchanged. */
+static int attack_modprobe(void)
+{
+	int fd = open("/proc/sys/kernel/modprobe", O_RDWR);
+	int rc = attack_refused("open(/proc/sys/kernel/modprobe, O_RDWR)", fd, EACCES);
+	char value[512];
+	ssize_t len;
+
+	if (fd < 0)
+		return rc;
+	len = read_small(fd, value, sizeof(value));
+	if (len > 0 && lseek(fd, 0, SEEK_SET) == 0 && write(fd, value, (size_t)len) == len) {
+		value[strcspn(value, "\n")] = '\0';
+		printf("wrote /proc/sys/kernel/modprobe (back to its value, %s)\n", value);
+	} else {
+		printf("FAIL: write of modprobe's own value: %s\n", strerror(errno));
+	}
+	close(fd);
+	return rc;
+}
+
+/* sysrq-trigger: one byte reboots the machine. Opened, never written. */
+static int attack_sysrq_trigger(void)
+{
+	int fd = open("/proc/sysrq-trigger", O_WRONLY);
+	int rc = attack_refused("open(/proc/sysrq-trigger, O_WRONLY)", fd, EACCES);
+
+	if (fd >= 0) {
+		printf("opened /proc/sysrq-trigger for writing (nothing written)\n");
+		close(fd);
+	}
+	return rc;
+}
+
+/*
+ * DOM0's code as a path the kernel can resolve, and the file offset of its
+ * executable mapping. ara-loader maps libara from a sealed memfd, which
+ * this process still holds: its /proc/<pid>/fd/N link names that inode.
+ */
+static int dom0_code(char *path, size_t cap, unsigned long long *offset)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024], name[512] = "", link[64], target[512];
+	int found = 0;
+
+	if (!f)
+		return 0;
+	while (!name[0] && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		char perms[5];
+		int name_at = 0;
+
+		if (sscanf(line, "%llx-%llx %4s %llx %*s %*s %n", &start, &end, perms, offset, &name_at) != 4 ||
+		    perms[2] != 'x' || !in_dom0(start) || line[name_at] != '/')
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(name, sizeof(name), "%s", line + name_at);
+	}
+	fclose(f);
+	for (int fd = 0; name[0] && !found && fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)getpid(), fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (strcmp(target, name) == 0) {
+			snprintf(path, cap, "%s", link);
+			found = 1;
+		}
+	}
+	if (name[0] && !found && access(name, R_OK) == 0) { /* a file of its own */
+		snprintf(path, cap, "%s", name);
+		found = 1;
+	}
+	return found;
+}
+
+/* tracefs uprobe_events: a uprobe in DOM0's code (defined and removed, never enabled). */
+static int attack_tracefs_uprobe(void)
+{
+	const char *dir = fixture("tracing");
+	char path[600], code[512], probe[700];
+	unsigned long long offset;
+	int fd, rc;
+
+	if (!dir)
+		return 1;
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	/* O_APPEND, not O_TRUNC: a truncating open deletes every uprobe of the system. */
+	fd = open(path, O_WRONLY | O_APPEND);
+	rc = attack_refused("open(tracefs uprobe_events, O_WRONLY)", fd, EACCES);
+	if (fd < 0)
+		return rc;
+	printf("opened tracefs uprobe_events for writing\n");
+	if (!dom0_code(code, sizeof(code), &offset)) {
+		printf("no path to DOM0's code found: no uprobe defined\n");
+	} else {
+		snprintf(probe, sizeof(probe), "p:ara_files/dom0 %s:0x%llx\n", code, offset);
+		if (write(fd, probe, strlen(probe)) == (ssize_t)strlen(probe)) {
+			printf("defined a uprobe in DOM0's code: %s", probe);
+			if (write(fd, "-:ara_files/dom0\n", 17) != 17)
+				printf("FAIL: removing the uprobe: %s\n", strerror(errno));
+		} else {
+			printf("write of %s: %s\n", probe, strerror(errno));
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+/*
+ * A sysfs file opened with O_PATH (allowed: sysfs may be read), then
+ * reopened for writing through /proc/self/fd: the reopen is checked too.
+ * The first of: /sys/kernel/uevent_helper, a program the kernel runs as
+ * root on every device event (absent without CONFIG_UEVENT_HELPER, as in
+ * Debian's kernel), and KSM's pages_to_scan. Written back unchanged.
+ */
+static int attack_sysfs_reopen_write(void)
+{
+	static const char *const targets[] = { "/sys/kernel/uevent_helper",
+					       "/sys/kernel/mm/ksm/pages_to_scan" };
+	const char *target = NULL;
+	char value[512], reopen[64];
+	int path_fd = -1, fd, rc;
+	ssize_t len;
+
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]) && path_fd < 0; i++) {
+		target = targets[i];
+		path_fd = open(target, O_PATH);
+	}
+	if (path_fd < 0) {
+		printf("FAIL: open(%s, O_PATH): %s\n", target, strerror(errno));
+		return 1;
+	}
+	printf("ara-evidence: open(%s, O_PATH) allowed\n", target);
+	snprintf(reopen, sizeof(reopen), "/proc/self/fd/%d", path_fd);
+	fd = open(reopen, O_RDWR);
+	rc = attack_refused("reopen of an O_PATH sysfs file for writing through /proc/self/fd", fd, EACCES);
+	if (fd >= 0) {
+		len = read_small(fd, value, sizeof(value));
+		if (len >= 0 && lseek(fd, 0, SEEK_SET) == 0 &&
+		    write(fd, len ? value : "\n", len ? (size_t)len : 1) >= 0)
+			printf("reopened %s for writing through /proc/self/fd and wrote back its value\n",
+			       target);
+		else
+			printf("FAIL: write of its own value: %s\n", strerror(errno));
+		close(fd);
+	}
+	close(path_fd);
+	return rc;
+}
+
+/* cgroup.procs: moves a task between cgroups; written with this process's own ID, where it is. */
+static int attack_cgroup_write(void)
+{
+	const char *dir = fixture("cgroup");
+	char path[600], pid[32];
+	int fd, rc;
+
+	if (!dir)
+		return 1;
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	fd = open(path, O_WRONLY);
+	rc = attack_refused("open(cgroup.procs, O_WRONLY)", fd, EACCES);
+	if (fd >= 0) {
+		int len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+
+		if (write(fd, pid, (size_t)len) == len)
+			printf("wrote cgroup.procs (this process, into the cgroup it is in)\n");
+		else
+			printf("FAIL: write of cgroup.procs: %s\n", strerror(errno));
+		close(fd);
+	}
+	return rc;
+}
+
+/* debugfs: the kernel's internals; its root directory, listed. */
+static int attack_debugfs(void)
+{
+	const char *dir = fixture("debug");
+	char entries[4096];
+	int fd, rc;
+
+	if (!dir)
+		return 1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	rc = attack_refused("open(debugfs)", fd, EACCES);
+	if (fd >= 0) {
+		long n = syscall(SYS_getdents64, fd, entries, sizeof(entries));
+
+		printf("listed debugfs: %ld bytes of entries\n", n);
+		close(fd);
+	}
+	return rc;
+}
+
+static const struct attack_entry attacks[] = {
+	{ "file_task_syscall", attack_task_syscall },
+	{ "file_task_stack", attack_task_stack },
+	{ "file_pagemap", attack_pagemap },
+	{ "file_kcore", attack_kcore },
+	{ "file_dev_mem_node", attack_dev_mem_node },
+	{ "file_dev_userfaultfd", attack_dev_userfaultfd },
+	{ "file_block_device", attack_block_device },
+	{ "file_modprobe", attack_modprobe },
+	{ "file_sysrq_trigger", attack_sysrq_trigger },
+	{ "file_tracefs_uprobe", attack_tracefs_uprobe },
+	{ "file_sysfs_reopen_write", attack_sysfs_reopen_write },
+	{ "file_cgroup_write", attack_cgroup_write },
+	{ "file_debugfs", attack_debugfs },
+};
+
+int main(int argc, char **argv)
+{
+	return attack_main(argc, argv, attacks, sizeof(attacks) / sizeof(attacks[0]));
+}
