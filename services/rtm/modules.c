@@ -31,15 +31,41 @@ static int is_code(const struct ara_mapping *m)
 	return (m->perms & ARA_MAP_X) && (m->inode != 0 || ara_mapping_is(m, "[vdso]"));
 }
 
+/*
+ * The path a module is named by. ARA replaced each executable mapping of a
+ * file by a sealed copy at the file's offsets, in a memfd named after the
+ * file (libara/src/dom0/code_copy.c): "/memfd:/usr/lib/libc.so.6 (deleted)"
+ * holds /usr/lib/libc.so.6's code, and the verifier reads that file. (A
+ * copy of ara-loader's memfd keeps its name, "/memfd:ara-app (deleted)".)
+ * Only ARA, ld.so and the kernel have made code mappings by the time of the
+ * snapshot, and App code never makes a file's: exec.c's copies are anonymous.
+ */
+static void module_path(const struct ara_mapping *m, const char **path, size_t *len)
+{
+	static const char pre[] = "/memfd:/", suf[] = " (deleted)";
+	const size_t npre = sizeof(pre) - 1, nsuf = sizeof(suf) - 1;
+
+	*path = m->path;
+	*len = m->path_len;
+	if (*len > npre + nsuf && memcmp(*path, pre, npre) == 0 &&
+	    memcmp(*path + *len - nsuf, suf, nsuf) == 0) {
+		*path += npre - 1; /* from the file path's leading '/' */
+		*len -= npre - 1 + nsuf;
+	}
+}
+
 static void take(const struct ara_mapping *m, void *ctx)
 {
 	struct snapshot *s = ctx;
 	struct ara_rtm_module *mod;
+	const char *path;
+	size_t path_len;
 
 	if (!is_code(m))
 		return;
-	if (s->count == ARA_RTM_MODULES_MAX || m->path_len == 0 ||
-	    m->path_len > ARA_RTM_MODULE_PATH_MAX) {
+	module_path(m, &path, &path_len);
+	if (s->count == ARA_RTM_MODULES_MAX || path_len == 0 ||
+	    path_len > ARA_RTM_MODULE_PATH_MAX) {
 		s->too_many = 1;
 		return;
 	}
@@ -50,9 +76,9 @@ static void take(const struct ara_mapping *m, void *ctx)
 	mod->inode = m->inode;
 	mod->dev_major = m->dev_major;
 	mod->dev_minor = m->dev_minor;
-	mod->path_len = (uint32_t)m->path_len;
+	mod->path_len = (uint32_t)path_len;
 	memset(mod->path, 0, sizeof(mod->path));
-	memcpy(mod->path, m->path, m->path_len);
+	memcpy(mod->path, path, path_len);
 }
 
 void ara_rtm_modules_init(void)

@@ -13,7 +13,8 @@
  *   5. build the service table and the gate's control block, and, if
  *      ARA_EVIDENCE names a backend, make the provisioning instance key
  *      and its platform evidence (services/provision/instance.c);
- *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1);
+ *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1),
+ *      each mapping of a file replaced by a sealed copy (code_copy.c);
  *   7. tag DOM0 and DOM1 pages with their keys;
  *   8. close the loader's descriptors, check no rseq area is registered,
  *      drop glibc's robust futex list, and stop core dumps;
@@ -317,9 +318,10 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	/* DOM2's key, but ARA's code: the scan skips it, the filter keeps it mapped. */
 	ara_protect(gate + ARA_GATE_SIG_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM2);
 	ara_exec_init(); /* its staging window is protected, so the scan skips it */
+	ara_execve_init(ldso_pc); /* keeps libara and the entry object, mapped, for execve */
+	/* After ara_execve_init names ld.so's file: the scan replaces file code by copies. */
 	ara_scan_dom2();
 
-	ara_execve_init(ldso_pc); /* keeps libara and the entry object, mapped, for execve */
 	ara_sys1(__NR_close, ara_boot_block.app_fd);
 	ara_sys1(__NR_close, ara_boot_block.libara_fd);
 	ara_sys1(__NR_close, ara_boot_block.entry_fd);

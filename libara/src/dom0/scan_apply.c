@@ -3,13 +3,19 @@
  * IV1 at load time: no DOM2-executable page may hold an instruction that
  * writes POR_EL0. Every executable mapping of the process is scanned, minus
  * the DOM0 and DOM1 ranges (the gate's own writes are the only legitimate
- * ones); each match becomes a NOP (ara/scan.h). Pages are made writable only
- * around the patch, and only when something must be patched. The same walk
- * can later run over any range made executable at run time.
+ * ones); each match becomes a NOP (ara/scan.h).
+ *
+ * A mapping of a file is not patched in place: it is replaced by a scanned
+ * copy that no file is behind (code_copy.c says why). What is left, the
+ * vdso and any anonymous executable memory, is the kernel's or this
+ * process's own, with no file to come back from: it is scanned in place,
+ * its pages made writable only around a patch, and only when something
+ * must be patched.
  */
 #include <linux/mman.h>
 
 #include "ara/scan.h"
+#include "code_copy.h"
 #include "dom0.h"
 #include "init.h"
 #include "maps_walk.h"
@@ -17,6 +23,7 @@
 
 struct scan_totals {
 	uint64_t words, patched;
+	uint64_t copies, copied; /* file ranges replaced by copies, and their bytes */
 };
 
 static int prot_of(unsigned int perms)
@@ -57,6 +64,18 @@ static void scan_range(const struct ara_mapping *m, uint64_t start, uint64_t end
 	const uint64_t len = end - start;
 	size_t found = 0, patched = 0;
 
+	t->words += len / ARA_INSN_BYTES;
+#ifndef ARA_TEST_VARIANT_NO_CODE_COPY
+	if (m->inode != 0) {
+		patched = ara_code_copy(m, start, end, prot);
+		if (patched && ara_verbose)
+			report(m, start, patched);
+		t->patched += patched;
+		t->copies++;
+		t->copied += len;
+		return;
+	}
+#endif
 	if (!(prot & PROT_READ)) /* execute-only code must still be read to be scanned */
 		set_prot(start, len, prot | PROT_READ);
 	if (ara_scan_por_writes((const void *)(uintptr_t)start, len, NULL, 0, &found))
@@ -73,7 +92,6 @@ static void scan_range(const struct ara_mapping *m, uint64_t start, uint64_t end
 	}
 	if (!(prot & PROT_READ))
 		set_prot(start, len, prot);
-	t->words += len / ARA_INSN_BYTES;
 	t->patched += patched;
 }
 
@@ -106,22 +124,45 @@ static void scan_mapping(const struct ara_mapping *m, void *ctx)
 	}
 }
 
+static uint64_t counter(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
+}
+
+/* What the scan (and the copies) cost at start-up, under ARA_VERBOSE=1 (docs/performance.md). */
+static void report_totals(const struct scan_totals *t, uint64_t ticks)
+{
+	uint64_t hz;
+	struct ara_msg msg = { .len = 0 };
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+	ara_msg_str(&msg, "ara: scanned ");
+	ara_msg_dec(&msg, (long)t->words);
+	ara_msg_str(&msg, " instruction words of DOM2 code, neutralised ");
+	ara_msg_dec(&msg, (long)t->patched);
+	ara_msg_str(&msg, " POR_EL0 write(s); ");
+	ara_msg_dec(&msg, (long)t->copies);
+	ara_msg_str(&msg, " file range(s), ");
+	ara_msg_dec(&msg, (long)(t->copied >> 10));
+	ara_msg_str(&msg, " KiB, replaced by sealed copies; ");
+	ara_msg_dec(&msg, hz ? (long)(ticks * 1000000u / hz) : -1);
+	ara_msg_str(&msg, " us\n");
+	ara_msg_emit(&msg);
+}
+
 void ara_scan_dom2(void)
 {
-	struct scan_totals t = { 0, 0 };
-	struct ara_msg msg = { .len = 0 };
+	const uint64_t t0 = counter();
+	struct scan_totals t = { 0, 0, 0, 0 };
 
 	ara_maps_foreach(scan_mapping, &t);
 	if (t.words == 0)
 		ara_fatal("the POR_EL0 scan found no executable DOM2 code", 0);
 	ara_stats.scanned_words = t.words;
 	ara_stats.patched_writes = t.patched;
-	if (!ara_verbose)
-		return;
-	ara_msg_str(&msg, "ara: scanned ");
-	ara_msg_dec(&msg, (long)t.words);
-	ara_msg_str(&msg, " instruction words of DOM2 code, neutralised ");
-	ara_msg_dec(&msg, (long)t.patched);
-	ara_msg_str(&msg, " POR_EL0 write(s)\n");
-	ara_msg_emit(&msg);
+	if (ara_verbose)
+		report_totals(&t, counter() - t0);
 }
