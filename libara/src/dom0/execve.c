@@ -180,13 +180,19 @@ static long execveat_without_tid(long fd, const uint64_t *argv, const uint64_t *
 	return ara_sys5(__NR_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
 #else
 	uint64_t tid_address = 0;
+	/*
+	 * PR_GET_TID_ADDRESS needs CONFIG_CHECKPOINT_RESTORE (EINVAL without
+	 * it): then the address is forgotten all the same, and not given back
+	 * if the image is refused (that thread's exit then wakes no joiner).
+	 */
 	long ret = ara_sys2(__NR_prctl, PR_GET_TID_ADDRESS, &tid_address);
 
-	if (ret != 0)
+	if (ret != 0 && ret != -EINVAL)
 		return ret;
 	ara_sys1(__NR_set_tid_address, 0);
 	ret = ara_sys5(__NR_execveat, fd, "", argv, envp, AT_EMPTY_PATH);
-	ara_sys1(__NR_set_tid_address, tid_address);
+	if (tid_address)
+		ara_sys1(__NR_set_tid_address, tid_address);
 	return ret;
 #endif
 }
