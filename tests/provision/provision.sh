@@ -459,7 +459,7 @@ open-tpm)
 		[ "$(grep -c ': Permission denied$' "$tmp/app.out")" = 2 ] ||
 			fail "App code's opens of $dev were not both refused with EACCES"
 	done
-	echo "ara-evidence: provision open-tpm: App code's opens of /dev/tpmrm0, /dev/tpm0 and nodes of its own for them were refused (EACCES)"
+	echo "ara-evidence: provision open-tpm: App code's opens of /dev/tpmrm0, /dev/tpm0 and of other nodes with their numbers were refused (EACCES)"
 	;;
 *)
 	echo "provision.sh: no case '$case'"
