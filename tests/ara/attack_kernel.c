@@ -41,6 +41,7 @@
 #include "ara/ara.h"
 #include "ara/domains.h"
 #include "attack.h"
+#include "attack_libara.h"
 
 /* The verdict for a call that must fail with EPERM. */
 static int stopped(const char *what, long rc)
@@ -276,64 +277,9 @@ static int attack_process_madvise(void)
 
 static const char *libara_file; /* argv[2]: the libara.so this process runs */
 
-/* Load base of a memfd-backed object ("ara-libara", "ara-entry"), or 0. */
-static uint64_t memfd_base(const char *name)
-{
-	char line[512], want[64];
-	FILE *f = fopen("/proc/self/maps", "r");
-	uint64_t base = 0;
-
-	snprintf(want, sizeof(want), "/memfd:%s (deleted)", name);
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long long s, off;
-
-		if (sscanf(line, "%llx-%*x %*s %llx", &s, &off) == 2 && off == 0 && strstr(line, want)) {
-			base = s;
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	return base;
-}
-
-/*
- * st_value of a symbol in the file's .symtab (libara.so is not stripped), or
- * 0; its st_size in *size if size is not NULL.
- */
-static uint64_t symbol_sized(const char *file, const char *name, uint64_t *size)
-{
-	static unsigned char img[4 << 20];
-	FILE *f = fopen(file, "rb");
-	size_t n = f ? fread(img, 1, sizeof(img), f) : 0;
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-
-	if (f)
-		fclose(f);
-	if (n < sizeof(*eh) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > n)
-		return 0;
-	const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
-	for (unsigned int i = 0; i < eh->e_shnum; i++) {
-		if (sh[i].sh_type != SHT_SYMTAB || sh[i].sh_link >= eh->e_shnum ||
-		    sh[i].sh_offset + sh[i].sh_size > n)
-			continue;
-		const Elf64_Sym *sym = (const Elf64_Sym *)(img + sh[i].sh_offset);
-		const Elf64_Shdr *str = &sh[sh[i].sh_link];
-
-		for (size_t j = 0; j < sh[i].sh_size / sizeof(*sym); j++)
-			if (sym[j].st_name < str->sh_size && str->sh_offset + str->sh_size <= n &&
-			    strcmp((const char *)img + str->sh_offset + sym[j].st_name, name) == 0) {
-				if (size)
-					*size = sym[j].st_size;
-				return sym[j].st_value;
-			}
-	}
-	return 0;
-}
-
 static uint64_t symbol(const char *file, const char *name)
 {
-	return symbol_sized(file, name, NULL);
+	return attack_file_symbol(file, name, NULL);
 }
 
 struct fake_cb { /* struct ara_gate_cb (ara/gate.h) */
@@ -347,7 +293,7 @@ static _Alignas(4096) unsigned char fake_page[4096];
 /* The DOM0 rw page of the entry object: the gate's control block. */
 static int find_control_block(void)
 {
-	uint64_t entry = memfd_base("ara-entry");
+	uint64_t entry = attack_memfd_base("ara-entry");
 
 	for (size_t i = 0; entry && i < attack_n_dom0; i++)
 		if (attack_dom0[i].perms[1] == 'w' && attack_dom0[i].start > entry &&
@@ -367,7 +313,7 @@ static int find_control_block(void)
 static int fake_control_block(struct fake_cb *cb)
 {
 	static uint64_t claimed; /* the fake block's stack bitmap: none in use */
-	uint64_t base = memfd_base("ara-libara"), memcpy_at = symbol(libara_file, "memcpy");
+	uint64_t base = attack_memfd_base("ara-libara"), memcpy_at = symbol(libara_file, "memcpy");
 
 	if (!base || !memcpy_at) {
 		printf("FAIL: cannot find libara's memcpy in %s\n", libara_file);
@@ -384,7 +330,7 @@ static int fake_control_block(struct fake_cb *cb)
 /* DOM0's canary, found in libara's symbols; 0 if not found. */
 static uint64_t canary_address(void)
 {
-	uint64_t base = memfd_base("ara-libara"), canary_at = symbol(libara_file, "dom0_canary");
+	uint64_t base = attack_memfd_base("ara-libara"), canary_at = symbol(libara_file, "dom0_canary");
 
 	if (!base || !canary_at) {
 		printf("FAIL: cannot find libara's canary in %s\n", libara_file);
@@ -510,7 +456,7 @@ static int attack_forged_sigsys_mmap(void)
 static int attack_futex_wake_op(void)
 {
 	static uint32_t word; /* a futex nobody waits on */
-	uint64_t base = memfd_base("ara-libara");
+	uint64_t base = attack_memfd_base("ara-libara");
 	uint64_t from = symbol(libara_file, "ara_dispatch"), to = symbol(libara_file, "memcpy");
 	uint64_t canary_at = symbol(libara_file, "dom0_canary");
 	int (*gate3)(uint64_t, uint64_t, uint64_t) =
@@ -669,7 +615,7 @@ static int attack_mprotect(void)
 /* Address of a libara symbol in this process, or 0 (with a FAIL line). */
 static uint64_t libara_symbol(const char *name)
 {
-	uint64_t base = memfd_base("ara-libara"), at = symbol(libara_file, name);
+	uint64_t base = attack_memfd_base("ara-libara"), at = symbol(libara_file, name);
 
 	if (!base || !at) {
 		printf("FAIL: cannot find libara's %s in %s\n", name, libara_file);
@@ -722,9 +668,9 @@ static int attack_signal_frame_dom0(void)
 	 */
 	const size_t frame_size = 4688, frame_written = 1536;
 	uint64_t list_size = 0, stack_size = 0;
-	const uint64_t base = memfd_base("ara-libara");
-	const uint64_t list = base + symbol_sized(libara_file, "ara_protected", &list_size);
-	const uint64_t stack = base + symbol_sized(libara_file, "ara_init_stack", &stack_size);
+	const uint64_t base = attack_memfd_base("ara-libara");
+	const uint64_t list = base + attack_file_symbol(libara_file, "ara_protected", &list_size);
+	const uint64_t stack = base + attack_file_symbol(libara_file, "ara_init_stack", &stack_size);
 	const uint64_t canary = libara_symbol("dom0_canary");
 	uint64_t record, zero = 0, got;
 	unsigned char stolen[48];

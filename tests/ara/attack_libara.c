@@ -36,8 +36,7 @@ uint64_t attack_memfd_base(const char *name)
 	return base;
 }
 
-/* st_value of a symbol in the file's .symtab (libara.so is not stripped), or 0. */
-static uint64_t file_symbol(const char *file, const char *name, uint64_t *size)
+uint64_t attack_file_symbol(const char *file, const char *name, uint64_t *size)
 {
 	static unsigned char img[4 << 20];
 	FILE *f = fopen(file, "rb");
@@ -69,7 +68,7 @@ static uint64_t file_symbol(const char *file, const char *name, uint64_t *size)
 
 uint64_t attack_libara_symbol(const char *name, uint64_t *size)
 {
-	uint64_t base = attack_memfd_base("ara-libara"), at = file_symbol(attack_libara_file, name, size);
+	uint64_t base = attack_memfd_base("ara-libara"), at = attack_file_symbol(attack_libara_file, name, size);
 
 	if (!base || !at) {
 		printf("FAIL: cannot find libara's %s in %s\n", name, attack_libara_file);

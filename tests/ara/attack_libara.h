@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libara's own symbols and the gate's control block, for the attack
- * programs of the kernel-interface audit (attack_stores.c, attack_seal.c):
- * what an attacker who has a copy of libara.so knows. (attack_kernel.c has
- * the same lookups of its own.)
+ * programs: what an attacker who has a copy of libara.so knows.
  */
 #ifndef ARA_TEST_ATTACK_LIBARA_H
 #define ARA_TEST_ATTACK_LIBARA_H
@@ -15,6 +13,12 @@ extern const char *attack_libara_file;
 
 /* Load base of a memfd-backed object ("ara-libara", "ara-entry"), or 0. */
 uint64_t attack_memfd_base(const char *name);
+
+/*
+ * st_value of a symbol in the ELF file's .symtab (libara.so is not
+ * stripped), or 0; its st_size in *size if size is not NULL.
+ */
+uint64_t attack_file_symbol(const char *file, const char *name, uint64_t *size);
 
 /*
  * Address in this process of libara's symbol name, and its size in *size

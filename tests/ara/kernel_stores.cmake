@@ -9,10 +9,8 @@
 # the count of ARA's protected ranges, and ARA then copies DOM0's canary
 # in. (A vfork child ARA ends takes its parent with it: class 6,
 # shared_mm.cmake; so no task that shares the memory outlives such a store.)
-add_library(ara_attack_libara STATIC attack_libara.c)
-target_link_libraries(ara_attack_libara PUBLIC ara_attack)
 ara_test_app(attack_stores attack_stores.c)
-target_link_libraries(attack_stores PRIVATE ara_attack_libara)
+target_link_libraries(attack_stores PRIVATE ara_attack)
 add_dependencies(attack_stores spawn_child) # the program its vfork child executes
 ara_variant_manifest(attack_stores no-tid-guard)
 ara_attack_pair(attack_stores tid_address_dom0 no-tid-guard "was not refused" WITH_LIBARA)

@@ -6,7 +6,7 @@
 # the filter's range block refuses the calls it knows; the no-seal variant
 # has neither wall.
 ara_test_app(attack_seal attack_seal.c)
-target_link_libraries(attack_seal PRIVATE ara_attack_libara)
+target_link_libraries(attack_seal PRIVATE ara_attack)
 ara_variant_manifest(attack_seal no-seal)
 ara_variant_manifest(attack_seal no-seccomp)
 ara_attack_pair(attack_seal shmat_remap no-seal "${ara_leak}" WITH_LIBARA)
