@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A compromised App opens files that give what a denied system call would,
- * expose DOM0's state, or step out of the process (issue 15, class 4;
+ * expose DOM0's state, or step out of the process (docs/security.md, class 4;
  * docs/files.md). ARA performs App code's opens and refuses each of these
  * file classes with EACCES, identified by what the kernel says about the
  * object, not by the path. If an open succeeds, the attack goes on to use

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Drops the capabilities that let a process act beyond its own address
- * space (issue 15, class 5; docs/security.md): the App often runs as root,
+ * space (docs/security.md, "The kernel interface", class 5): the App often runs as root,
  * and root's capabilities reach the kernel (modules, kexec, BPF, raw I/O,
  * perf), other processes (ptrace, signals, resource limits, namespaces)
  * and every file (DAC overrides), each a way around what ARA isolates.
