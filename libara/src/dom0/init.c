@@ -4,6 +4,8 @@
  * before any other constructor (-z initfirst), so before any App code.
  *
  * Order matters:
+ *   0. stop core dumps (and with them other processes' access to this
+ *      one's /proc files) before anything of ARA exists;
  *   1. read the boot block (what the loader verified), and map ARA's
  *      system-call page (svc_page.h), through which every later DOM0
  *      system call goes;
@@ -17,7 +19,7 @@
  *      each mapping of a file replaced by a sealed copy (code_copy.c);
  *   7. tag DOM0 and DOM1 pages with their keys;
  *   8. close the loader's descriptors, check no rseq area is registered,
- *      drop glibc's robust futex list, and stop core dumps;
+ *      and drop glibc's robust futex list;
  *   9. drop the capabilities that reach beyond the process (privilege.c),
  *      and seal ARA's ranges with mseal (seal.c), now that DOM0 has made
  *      its last change to them;
@@ -217,7 +219,10 @@ static void drop_robust_list(void)
  * A core dump reads every mapping whatever its key, so this process makes
  * none, and its /proc/<pid> files belong to root. (ARA's ranges are also
  * MADV_DONTDUMP; the filter keeps App code from making the process dumpable
- * again.)
+ * again.) First of all: execve made the process dumpable, and while it is,
+ * any process of the same user may open its /proc/<pid>/fd and mem, and so
+ * write into a code copy before it is sealed (code_copy.c) or read the
+ * instance key as it is made.
  */
 static void refuse_core_dumps(void)
 {
@@ -292,6 +297,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 		ara_msg_emit(&m);
 	}
 #endif
+	refuse_core_dumps();
 	ara_boot_load(envp, &ara_boot_block);
 	ara_hwcap_init(envp);
 	ara_svc_page_init();
@@ -327,7 +333,6 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_sys1(__NR_close, ara_boot_block.entry_fd);
 	check_no_rseq();
 	drop_robust_list();
-	refuse_core_dumps();
 	ara_signals_init(gate);
 	ara_drop_privilege();
 	/* After the last change DOM0 makes to its ranges; the staging window changes at run time. */
