@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Attacks with tasks that share the App's memory and die inside ARA (issue
- * 15, class 6; libara/src/dom0/clone.c). DOM0's state (its claimed
+ * Attacks with tasks that share the App's memory and die inside ARA
+ * (docs/security.md, class 6; libara/src/dom0/clone.c). DOM0's state (its claimed
  * stacks, locks, heap) lives in that memory; a task killed or ended inside
  * ARA leaves what it held taken or half-changed. A thread dies with its
  * whole thread group; any other such task would leave its group running
@@ -18,6 +18,11 @@
  *                         process at the first (the parent's thread group is
  *                         all that is left sharing the memory). Unprotected:
  *                         the parent runs on until it meets ARA_E_BUSY.
+ *   vfork_child_thread    a vfork child makes a thread (CLONE_VM |
+ *                         CLONE_THREAD): it would belong to the child's
+ *                         thread group, which can end and kill it inside
+ *                         ARA while the parent sees a clean exit; refused
+ *                         with EPERM. Unprotected: the thread is made.
  *   vfork_rlimit_staging  a vfork child sets limits of its own
  *                         (RLIMIT_MEMLOCK 0, with every future mapping
  *                         locked, and without CAP_IPC_LOCK) and makes a step
@@ -298,6 +303,42 @@ static int vfork_rlimit_staging_run(void)
 	return 2;
 }
 
+static unsigned char thread_stack[CHILD_STACK] __attribute__((aligned(16)));
+static long vfork_thread_result;
+
+/* In a vfork child: a thread of the child's own thread group. */
+static void make_thread(void *arg)
+{
+	(void)arg;
+	vfork_thread_result = raw_clone(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+						CLONE_SYSVSEM,
+					thread_stack + CHILD_STACK, NULL, 0, NULL, exit_at_once, NULL);
+}
+
+static int vfork_child_thread(void)
+{
+	int status;
+	long pid = raw_clone(CLONE_VM | CLONE_VFORK | SIGCHLD, child_stack + CHILD_STACK, NULL, 0, NULL,
+			     make_thread, NULL);
+
+	if (pid < 0) {
+		printf("FAIL: vfork: %s\n", strerror((int)-pid));
+		return 1;
+	}
+	waitpid((pid_t)pid, &status, __WALL);
+	if (vfork_thread_result == -EPERM) {
+		printf("ara-evidence: a vfork child's clone(CLONE_VM | CLONE_THREAD) was refused with "
+		       "EPERM\n");
+		return 0;
+	}
+	if (vfork_thread_result > 0) {
+		printf("a vfork child's thread (%ld) was not refused\n", vfork_thread_result);
+		return 1;
+	}
+	printf("FAIL: a vfork child's clone(CLONE_VM | CLONE_THREAD) returned %ld\n", vfork_thread_result);
+	return 1;
+}
+
 static int vfork_rlimit_staging(void)
 {
 	return in_own_process(vfork_rlimit_staging_run, "a vfork child's limits failing ARA's staging");
@@ -308,6 +349,7 @@ int main(int argc, char **argv)
 	static const struct attack_entry attacks[] = {
 		{ "clone_vm_task", clone_vm_task },
 		{ "vfork_killed_inside", vfork_killed_inside },
+		{ "vfork_child_thread", vfork_child_thread },
 		{ "vfork_rlimit_staging", vfork_rlimit_staging },
 	};
 

@@ -13,5 +13,6 @@ target_link_libraries(attack_shared_mm PRIVATE ara_attack Threads::Threads)
 ara_variant_manifest(attack_shared_mm no-clone-guard)
 ara_attack_pair(attack_shared_mm clone_vm_task no-clone-guard "LEAK: DOM0 stacks lost")
 ara_attack_pair(attack_shared_mm vfork_killed_inside no-clone-guard "LEAK: DOM0 stacks lost")
+ara_attack_pair(attack_shared_mm vfork_child_thread no-clone-guard "was not refused")
 ara_attack_pair(attack_shared_mm vfork_rlimit_staging no-clone-guard
   "LEAK: a step ARA documents as unable to fail failed")

@@ -39,6 +39,7 @@
  * which here is DOM0's: those addresses must be App memory.
  */
 #include "dom0.h"
+#include "live.h"
 #include "mem.h"
 #include "sys.h"
 #include "thread.h"
@@ -84,13 +85,26 @@ static int app_word(uint64_t addr)
  * CLONE_VM (which the filter does not trap). Test-only variant
  * (tests/variants): every task sharing the memory.
  */
-static bool allowed(uint64_t flags)
+static bool allowed(uint64_t flags, const struct ara_thread *caller)
 {
 #ifdef ARA_TEST_VARIANT_NO_CLONE_GUARD
-	(void)flags;
+	(void)flags, (void)caller;
 	return true;
 #else
-	if (!(flags & CLONE_VM) || (flags & CLONE_THREAD))
+	int32_t tid, pid;
+
+	if (!(flags & CLONE_VM))
+		return true;
+	/*
+	 * Only the process that owns the memory makes tasks that share it: a
+	 * vfork child's thread would belong to the child's thread group, which
+	 * can end (and kill that thread inside ARA) while the parent, seeing a
+	 * clean exit, goes on.
+	 */
+	ara_thread_id(caller, &tid, &pid);
+	if (pid != __atomic_load_n(&ara_live->threads_pid, __ATOMIC_ACQUIRE))
+		return false;
+	if (flags & CLONE_THREAD)
 		return true;
 	return (flags & CLONE_VFORK) && !(flags & CLONE_PARENT);
 #endif
@@ -151,7 +165,7 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	struct ara_sigstack ss;
 	long r;
 
-	if (!allowed(flags))
+	if (!allowed(flags, parent))
 		return -EPERM;
 	if ((flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) && !app_word(ptid))
 		return -EFAULT;
