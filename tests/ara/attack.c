@@ -247,6 +247,30 @@ int attack_refused(const char *what, long rc, int want_errno)
 	return 0;
 }
 
+void attack_run_gadget_then_read(void (*gadget)(uint64_t))
+{
+	uint64_t por;
+
+	gadget(ARA_POR_ROW(ARA_PERM_RW, ARA_PERM_X, ARA_PERM_RWX));
+	por = por_el0_read();
+	printf("after the gadget: POR_EL0 0x%llx\n", (unsigned long long)por);
+	attack_probe_running(); /* a fault from here on is the read of DOM0 */
+	for (size_t i = 0; i < attack_n_dom0; i++) {
+		const char *p;
+
+		if (attack_dom0[i].perms[0] != 'r')
+			continue;
+		p = memmem((const void *)(uintptr_t)attack_dom0[i].start,
+			   attack_dom0[i].end - attack_dom0[i].start, ATTACK_CANARY,
+			   sizeof(ATTACK_CANARY) - 1);
+		if (p) {
+			printf("LEAK at 0x%llx: %.50s\n", (unsigned long long)(uintptr_t)p, p);
+			_exit(OUT_BREACH_READ);
+		}
+	}
+	_exit(por == ARA_POR_DOM2 ? OUT_RETURNED : OUT_BREACH_POR);
+}
+
 void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from)
 {
 	const size_t n = sizeof(ATTACK_CANARY) - 1;

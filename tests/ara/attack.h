@@ -77,6 +77,15 @@ int attack_refused(const char *what, long rc, int want_errno);
  */
 int attack_frame_set_por(unsigned char *reserved, size_t reserved_size, uint64_t por);
 
+/*
+ * Calls gadget with a forged POR_EL0 row (DOM0 readable) in x0, as a POR_EL0
+ * write gadget would take it, then reads every readable DOM0 range: exits
+ * OUT_BREACH_READ with a LEAK line if DOM0's canary is read, OUT_BREACH_POR
+ * if the row changed without a leak, OUT_RETURNED if it stayed DOM2's (the
+ * read then faulted as OUT_PROBE_DOM2 before that).
+ */
+__attribute__((noreturn)) void attack_run_gadget_then_read(void (*gadget)(uint64_t));
+
 /* Prints the canary's neighbourhood if buf, read from DOM0 at from, holds it. */
 void attack_show_leak(const unsigned char *buf, size_t len, uint64_t from);
 

@@ -27,7 +27,6 @@
 #include "ara/domains.h"
 #include "attack.h"
 
-#define FORGED_ROW ARA_POR_ROW(ARA_PERM_RW, ARA_PERM_X, ARA_PERM_RWX)
 
 /*
  * Filled in at run time: the App's read-only data shares an executable
@@ -46,29 +45,10 @@ static void build_gadget(void)
 static const uint32_t harmless[] = { 0xd503201f, 0xd503201f, 0xd65f03c0 }; /* nop; nop; ret */
 
 
-/* Runs code as the gadget with the forged row in x0, then reads DOM0. */
+/* Runs code as a POR_EL0 gadget, then reads DOM0 (attack.h). */
 static __attribute__((noreturn)) void use(void *code)
 {
-	void (*fn)(uint64_t) = (void (*)(uint64_t))code;
-	uint64_t por;
-
-	fn(FORGED_ROW);
-	por = por_el0_read();
-	printf("after the gadget: POR_EL0 0x%llx\n", (unsigned long long)por);
-	attack_probe_running(); /* a fault from here on is the read of DOM0 */
-	for (size_t i = 0; i < attack_n_dom0; i++) {
-		const char *p;
-
-		if (attack_dom0[i].perms[0] != 'r')
-			continue;
-		p = memmem((const void *)(uintptr_t)attack_dom0[i].start, attack_dom0[i].end - attack_dom0[i].start, ATTACK_CANARY,
-			   sizeof(ATTACK_CANARY) - 1);
-		if (p) {
-			printf("LEAK at 0x%llx: %.50s\n", (unsigned long long)(uintptr_t)p, p);
-			_exit(OUT_BREACH_READ);
-		}
-	}
-	_exit(por == ARA_POR_DOM2 ? OUT_RETURNED : OUT_BREACH_POR);
+	attack_run_gadget_then_read((void (*)(uint64_t))(uintptr_t)code);
 }
 
 static __attribute__((noreturn)) void refused(const char *what)
