@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "policy.h"
 
-/* <sys/personality.h>, <linux/prctl.h>, <linux/shm.h> values, spelled out to keep this file libc-free. */
+/*
+ * <sys/personality.h>, <linux/prctl.h>, <linux/shm.h>, <linux/kd.h>, <linux/sched.h> values,
+ * spelled out to keep this file libc-free.
+ */
 #define READ_IMPLIES_EXEC 0x0400000u
 #define PR_SET_DUMPABLE 4u
 #define PR_SET_SECCOMP 22u
@@ -13,6 +16,29 @@
 #define SHM_REMAP 040000u
 #define TIOCSTI 0x5412u
 #define TIOCLINUX 0x541cu
+#define KDSKBENT 0x4b47u
+#define KDSKBSENT 0x4b49u
+#define KDSKBDIACR 0x4b4bu
+#define KDSETKEYCODE 0x4b4du
+#define KDSKBDIACRUC 0x4bfbu
+#define CLONE_NEWUSER 0x10000000u
+
+/*
+ * The virtual-terminal keyboard tables are the kernel's, shared by every VT
+ * (drivers/tty/vt/keyboard.c): what the App writes there is what a later
+ * key press on any VT types, into a shell outside ARA, long after the App
+ * has gone. Linux 6.12 lets a caller whose controlling terminal is the VT
+ * (vt_ioctl's "perm") change the accent table, and one that also has
+ * CAP_SYS_TTY_CONFIG the rest.
+ */
+#define VT_KEYS "any VT (the keyboard tables are the kernel's, one set for all VTs)"
+#define VT_CAP                                                                                     \
+	"; the kernel also wants CAP_SYS_TTY_CONFIG, which ARA drops (privilege.c): the filter is " \
+	"the second wall"
+#define VT_PERM                                                                                    \
+	"; the kernel wants no capability, only that the VT be the caller's controlling terminal, " \
+	"which any process that can open a VT with no session (root can) makes it: the filter is " \
+	"the only wall"
 
 const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	{ "prctl", 0xffffffffu, PR_SET_SECCOMP, "option PR_SET_SECCOMP",
@@ -41,6 +67,28 @@ const struct ara_seccomp_rule ara_seccomp_denied[] = {
 	  "commands: a program outside ARA, run with the App's choice of arguments", 0, 1, 0 },
 	{ "ioctl", 0xffffffffu, TIOCLINUX, "request TIOCLINUX",
 	  "as TIOCSTI, through the console's selection (paste)", 0, 1, 0 },
+	{ "ioctl", 0xffffffffu, KDSKBSENT, "request KDSKBSENT",
+	  "sets the string a function key types on " VT_KEYS ": one press, and a command with its "
+	  "newline goes to whatever shell reads that VT" VT_CAP, 0, 1, 0 },
+	{ "ioctl", 0xffffffffu, KDSKBENT, "request KDSKBENT",
+	  "sets what a key does on " VT_KEYS ": type a character or a function key's string, "
+	  "switch consoles, or Boot, which reboots" VT_CAP, 0, 1, 0 },
+	{ "ioctl", 0xffffffffu, KDSETKEYCODE, "request KDSETKEYCODE",
+	  "maps a keyboard's scan code to another key, on every keyboard" VT_CAP, 0, 1, 0 },
+	{ "ioctl", 0xffffffffu, KDSKBDIACR, "request KDSKBDIACR",
+	  "sets what a dead key followed by another key types on " VT_KEYS VT_PERM, 0, 1, 0 },
+	{ "ioctl", 0xffffffffu, KDSKBDIACRUC, "request KDSKBDIACRUC",
+	  "as KDSKBDIACR, in Unicode" VT_PERM, 0, 1, 0 },
+	{ "unshare", CLONE_NEWUSER, CLONE_NEWUSER, "CLONE_NEWUSER set",
+	  "a new user namespace gives its creator every capability in it, so every namespaced "
+	  "capability ARA dropped (privilege.c) comes back there, with only the filter in front "
+	  "of them. The other namespaces (CLONE_NEWNS, _NEWUTS, _NEWIPC, _NEWPID, _NEWNET, "
+	  "_NEWCGROUP, _NEWTIME) need CAP_SYS_ADMIN in the caller's user namespace: with "
+	  "CLONE_NEWUSER denied here and in clone, and setns denied, the App stays in the one where "
+	  "ARA dropped it, so the kernel refuses them (EPERM) and the filter need not", 0, 0, 0 },
+	{ "clone", CLONE_NEWUSER, CLONE_NEWUSER, "CLONE_NEWUSER set",
+	  "as unshare: the child would have every capability in a user namespace of its own "
+	  "(denied before the CLONE_VM trap, so no child of ARA's clone gets one either)", 0, 0, 0 },
 	{ "shmat", SHM_REMAP, SHM_REMAP, "SHM_REMAP set",
 	  "replaces whatever is mapped at the address, ARA's pages included, with a shared "
 	  "segment (shmat takes no length the range block could check)", 0, 2, 0 },

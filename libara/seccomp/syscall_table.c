@@ -122,7 +122,11 @@ const struct ara_syscall ara_syscalls[] = {
 			"memory in the call, with the caller's POR_EL0 (a driver that completes from a "
 			"kernel worker has POR_EL0_INIT there, which opens key 0, the App's, only); "
 			"devices whose controls reach beyond the process (physical memory, DMA, KVM) "
-			"are the open check's to refuse (docs/files.md)"),
+			"are the open check's to refuse (docs/files.md). Of a VT's keyboard controls, "
+			"those left allowed read the tables, or change only how the caller's own VT "
+			"delivers the keys pressed (KDSKBMODE's raw codes, KDSKBMETA, KDSKBLED), never "
+			"a text the App chose; font and screen-map controls change what a VT shows, "
+			"not what it reads"),
 	ALLOW(30, ioprio_set, SCHED),
 	ALLOW(31, ioprio_get, SCHED),
 	ALLOW(32, flock, FD_TABLE "; a lock can only make another locker wait"),
@@ -208,9 +212,10 @@ const struct ara_syscall ara_syscalls[] = {
 	    "made with the row of that moment (DOM0's when ARA ends the thread): refused when the "
 	    "4-byte word overlaps ARA's ranges; NULL and App words pass (glibc registers its "
 	    "thread ID word)"),
-	ALLOW(97, unshare, "new namespaces start as copies of the current ones (the mount calls that "
-			   "could change the copy are denied); an unshared descriptor table or "
-			   "working directory is the thread's own"),
+	ARGS(97, unshare, "an unshared descriptor table, working directory or semaphore undo list is "
+			  "the thread's own; a new namespace (but see CLONE_NEWUSER) needs "
+			  "CAP_SYS_ADMIN, which ARA drops, and would start as a copy of the current one "
+			  "(the mount calls that could change a copy are denied)"),
 	RANGES(98, futex, "the operations whose word the kernel changes at EL1 with exclusive loads "
 			  "and stores, which POR_EL0 does not govern (FUTEX_WAKE_OP, the PI "
 			  "operations), are refused when the word at uaddr (or uaddr2 for WAKE_OP "
@@ -380,8 +385,9 @@ const struct ara_syscall ara_syscalls[] = {
 	RANGES(229, munlock, "as mlock"),
 	ALLOW(230, mlockall, "locks every mapping, splitting none"),
 	ALLOW(231, munlockall, "as mlockall"),
-	ALLOW(232, mincore, "page residency, ARA's pages included: a side channel on which pages "
-			    "are in memory, never their contents"),
+	RANGES(232, mincore, "tells which pages of the range are in memory, as /proc/self/pagemap "
+			     "(refused) would: on ARA's ranges, which pages DOM0 has touched (its "
+			     "stacks, heap and buffers as a call uses them)"),
 	RANGES(233, madvise, "discarding advice (MADV_DONTNEED, MADV_FREE, MADV_REMOVE) zeroes "
 			     "pages, others change how they fork or merge: refused on ARA's "
 			     "ranges; mseal would refuse only the discarding kinds, and only on "
@@ -390,11 +396,22 @@ const struct ara_syscall ara_syscalls[] = {
 				    "included, unscanned"),
 	RANGES(235, mbind, MEMPOLICY "; setting a policy splits the mappings at the range's ends: "
 				     "ARA's keep their shape"),
-	ALLOW(236, get_mempolicy, MEMPOLICY "; it reads a policy, or the node of the page at an "
-					    "address, never a page's contents"),
+	ALLOW(236, get_mempolicy, MEMPOLICY "; it reads a policy, never a page: with MPOL_F_ADDR the "
+					    "policy of the mapping at addr (on ARA's ranges the default, "
+					    "since mbind is range-checked), and with MPOL_F_NODE too the "
+					    "node of the page there, which the kernel looks up with "
+					    "get_user_pages, whose POE check refuses DOM2's row a DOM0 page "
+					    "(EFAULT, present or not, before anything is faulted in)"),
 	ALLOW(237, set_mempolicy, MEMPOLICY "; the thread's policy for later allocations"),
-	ALLOW(238, migrate_pages, MEMPOLICY "; another process's need CAP_SYS_NICE"),
-	ALLOW(239, move_pages, MEMPOLICY "; another process's need ptrace read access"),
+	ALLOW(238, migrate_pages, MEMPOLICY "; it takes no address: it moves every page of a "
+					    "process between nodes (another process's need ptrace read "
+					    "access, other nodes CAP_SYS_NICE) and returns how many could "
+					    "not be moved, never which"),
+	DENY(239, move_pages, "reports, for each address of a list in memory (which the filter cannot "
+			      "read), whether the page there is present and on which node, as "
+			      "/proc/self/pagemap (refused) would: for ARA's pages, which ones DOM0 has "
+			      "touched; moving them (nodes given) reports the same. An App has no need "
+			      "to place single pages on nodes"),
 	ALLOW(240, rt_tgsigqueueinfo, SIGNALS),
 	DENY(241, perf_event_open, "samples registers and stacks while a thread runs in DOM0"),
 	ALLOW(242, accept4, SOCKETS),

@@ -151,7 +151,8 @@ static void check_all(struct emitter *e, const struct ara_region_set *set)
 /* The calls whose args[0], args[1] are a range. */
 static const uint32_t range_calls[] = {
 	ARA_NR_MUNMAP, ARA_NR_MPROTECT, ARA_NR_MADVISE, ARA_NR_MMAP, ARA_NR_MSEAL, ARA_NR_MLOCK,
-	ARA_NR_MUNLOCK, ARA_NR_MLOCK2, ARA_NR_MBIND, ARA_NR_SET_MEMPOLICY_HOME_NODE, ARA_NR_MREMAP,
+	ARA_NR_MUNLOCK, ARA_NR_MLOCK2, ARA_NR_MBIND, ARA_NR_SET_MEMPOLICY_HOME_NODE, ARA_NR_MINCORE,
+	ARA_NR_MREMAP,
 };
 #define N_CALLS (sizeof(range_calls) / sizeof(range_calls[0]))
 

@@ -119,7 +119,8 @@ static uint32_t on_range(const char *call, uint64_t addr, uint64_t len)
 /* Every call the range block checks, by arm64 number (libseccomp may not know the newest). */
 static const int range_nrs[] = { ARA_NR_MUNMAP, ARA_NR_MPROTECT, ARA_NR_MADVISE, ARA_NR_MMAP,
 				 ARA_NR_MSEAL,	ARA_NR_MREMAP,	 ARA_NR_MLOCK,	 ARA_NR_MUNLOCK,
-				 ARA_NR_MLOCK2, ARA_NR_MBIND,	 ARA_NR_SET_MEMPOLICY_HOME_NODE };
+				 ARA_NR_MLOCK2, ARA_NR_MBIND,	 ARA_NR_SET_MEMPOLICY_HOME_NODE,
+				 ARA_NR_MINCORE };
 
 static void the_numbers_in_the_ranges_block_are_arm64s(void **state)
 {
@@ -129,11 +130,12 @@ static void the_numbers_in_the_ranges_block_are_arm64s(void **state)
 	assert_int_equal(nr_of("mmap"), ARA_NR_MMAP);
 	assert_int_equal(nr_of("mprotect"), ARA_NR_MPROTECT);
 	assert_int_equal(nr_of("madvise"), ARA_NR_MADVISE);
+	assert_int_equal(nr_of("mincore"), ARA_NR_MINCORE);
 }
 
 static void mapping_calls_on_ara_ranges_get_eperm(void **state)
 {
-	const char *const calls[] = { "munmap", "mprotect", "madvise", "mmap", "mremap" };
+	const char *const calls[] = { "munmap", "mprotect", "madvise", "mmap", "mremap", "mincore" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
@@ -171,7 +173,7 @@ static void mapping_calls_on_ara_ranges_get_eperm(void **state)
 
 static void mapping_calls_next_to_ara_ranges_pass(void **state)
 {
-	const char *const calls[] = { "munmap", "mprotect", "madvise", "mmap", "mremap" };
+	const char *const calls[] = { "munmap", "mprotect", "madvise", "mmap", "mremap", "mincore" };
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
@@ -514,6 +516,69 @@ static void terminal_input_cannot_be_pushed(void **state)
 	assert_int_equal(verdict6(nr_of("ioctl"), APP_IP, tcgets), SECCOMP_RET_ALLOW);
 }
 
+/* ioctl(fd, request, arg) from App code. */
+static uint32_t ioctl_verdict(uint64_t request)
+{
+	const uint64_t args[6] = { 0, request, 0x10000, 0, 0, 0 };
+
+	return verdict6(nr_of("ioctl"), APP_IP, args);
+}
+
+static void vt_keyboard_tables_cannot_be_written(void **state)
+{
+	/* KDSKBSENT, KDSKBENT, KDSETKEYCODE, KDSKBDIACR, KDSKBDIACRUC: what a key press types. */
+	const uint64_t writes[] = { 0x4b49, 0x4b47, 0x4b4d, 0x4b4b, 0x4bfb };
+	/*
+	 * Their readers, and what changes only how this VT's own keys arrive (KDSKBMODE,
+	 * KDSKBMETA, KDSKBLED: raw codes, the meta key, the lock flags), never a chosen text.
+	 */
+	const uint64_t others[] = { 0x4b48, 0x4b46, 0x4b4c, 0x4b4a, 0x4bfa, 0x4b45, 0x4b63, 0x4b65 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(writes) / sizeof(writes[0]); i++) {
+		assert_int_equal(ioctl_verdict(writes[i]), EPERM_VERDICT);
+		assert_int_equal(ioctl_verdict(writes[i] | UINT64_C(0xffffffff00000000)), EPERM_VERDICT);
+	}
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		assert_int_equal(ioctl_verdict(others[i]), SECCOMP_RET_ALLOW);
+}
+
+static void user_namespaces_cannot_be_made(void **state)
+{
+	const uint64_t newuser = 0x10000000, newns = 0x20000, sigchld = 17;
+	const uint64_t vfork = 0x4000 | 0x100 | sigchld; /* CLONE_VFORK | CLONE_VM */
+	const int unshare = nr_of("unshare"), clone = nr_of("clone");
+
+	(void)state;
+	assert_int_equal(verdict(unshare, APP_IP, newuser), EPERM_VERDICT);
+	assert_int_equal(verdict(unshare, APP_IP, newuser | newns), EPERM_VERDICT);
+	assert_int_equal(verdict(clone, APP_IP, newuser | sigchld), EPERM_VERDICT);
+	/* Denied before the CLONE_VM trap: ARA's clone never makes such a child. */
+	assert_int_equal(verdict(clone, APP_IP, newuser | vfork), EPERM_VERDICT);
+	assert_int_equal(verdict(clone, APP_IP, vfork), SECCOMP_RET_TRAP);
+	/* The other namespaces are the kernel's to refuse (CAP_SYS_ADMIN, dropped). */
+	assert_int_equal(verdict(unshare, APP_IP, newns), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict(clone, APP_IP, newns | sigchld), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict(unshare, APP_IP, 0x400 /* CLONE_FILES */), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict(unshare, DOM0_START + 8, newuser), SECCOMP_RET_ALLOW);
+}
+
+static void page_presence_of_aras_ranges_is_not_told(void **state)
+{
+	const uint64_t mincore_app[6] = { 0x10000, 0x10000, 0x20000, 0, 0, 0 };
+	/* move_pages(0, 1, pages, NULL, status, 0): the addresses are in memory. */
+	const uint64_t move_stat[6] = { 0, 1, 0x10000, 0, 0x20000, 0 };
+	/* get_mempolicy(&node, NULL, 0, addr, MPOL_F_NODE | MPOL_F_ADDR): POE refuses DOM0's page. */
+	const uint64_t node_of[6] = { 0x10000, 0, 0, R1_START, 3, 0 };
+
+	(void)state;
+	assert_int_equal(on_range("mincore", R1_START, 4096), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("mincore"), APP_IP, mincore_app), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict6(nr_of("move_pages"), APP_IP, move_stat), EPERM_VERDICT);
+	assert_int_equal(verdict6(nr_of("get_mempolicy"), APP_IP, node_of), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict(nr_of("migrate_pages"), APP_IP, 0), SECCOMP_RET_ALLOW);
+}
+
 static void set_tid_address_words_must_not_be_aras(void **state)
 {
 	const struct {
@@ -636,6 +701,9 @@ int main(void)
 		cmocka_unit_test(shmat_may_not_replace_mappings),
 		cmocka_unit_test(prctl_options_on_mappings_are_denied),
 		cmocka_unit_test(terminal_input_cannot_be_pushed),
+		cmocka_unit_test(vt_keyboard_tables_cannot_be_written),
+		cmocka_unit_test(user_namespaces_cannot_be_made),
+		cmocka_unit_test(page_presence_of_aras_ranges_is_not_told),
 		cmocka_unit_test(set_tid_address_words_must_not_be_aras),
 		cmocka_unit_test(zero_lengths_count_as_one_byte),
 	};

@@ -2,7 +2,8 @@
 /*
  * The middle of ARA's seccomp filter: App code may not point the mapping
  * calls at ARA's pages. munmap, mprotect, madvise, mmap, mseal, mlock,
- * munlock, mlock2, mbind, set_mempolicy_home_node and mremap (its old
+ * munlock, mlock2, mbind, set_mempolicy_home_node, mincore (which pages
+ * are present: DOM0's would show what it touched) and mremap (its old
  * range, and its new range with MREMAP_FIXED) get EPERM when
  * [addr, addr + len) overlaps a protected range, a zero length counting as
  * one byte. So do the futex operations whose read-modify-write the kernel
@@ -39,6 +40,7 @@
 #define ARA_NR_MLOCK2 284
 #define ARA_NR_MBIND 235
 #define ARA_NR_SET_MEMPOLICY_HOME_NODE 450
+#define ARA_NR_MINCORE 232
 
 /* Instructions needed for n ranges. */
 size_t ara_seccomp_ranges_len(size_t n);
