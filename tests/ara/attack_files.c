@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -460,6 +461,85 @@ static int attack_open_race(void)
 	return rc;
 }
 
+/*
+ * The same race for an executable mapping: ARA checks that the file behind
+ * the descriptor is not on a noexec mount, then reads it into the code it
+ * maps. Another thread keeps putting a file of a noexec mount and one of
+ * /tmp behind the number, by turns; this thread maps the number
+ * executable, again and again, and looks at what it got.
+ */
+#define MMAP_RACE_ATTEMPTS 4000
+static struct {
+	int slot, allowed, noexec;
+	int stop;
+} mmap_race;
+
+static void *mmap_race_swap(void *arg)
+{
+	uint32_t lcg = 1;
+
+	(void)arg;
+	while (!__atomic_load_n(&mmap_race.stop, __ATOMIC_RELAXED)) {
+		dup3(mmap_race.allowed, mmap_race.slot, 0);
+		lcg = lcg * 1103515245u + 12345u;
+		for (volatile uint32_t spin = (lcg >> 8) % 20000u; spin > 0; spin--)
+			;
+		dup3(mmap_race.noexec, mmap_race.slot, 0);
+	}
+	return NULL;
+}
+
+static int attack_mmap_noexec_race(void)
+{
+	const char *code = fixture("noexec/code");
+	char allowed[] = "/tmp/ara-mmap-race-XXXXXX";
+	int rc = 1, mapped = 0, won = 0;
+	void *p;
+	pthread_t t;
+
+	if (!code)
+		return 1;
+	mmap_race.noexec = open(code, O_RDONLY | O_CLOEXEC);
+	mmap_race.allowed = mkstemp(allowed);
+	if (mmap_race.noexec < 0 || mmap_race.allowed < 0 ||
+	    write(mmap_race.allowed, "ARA-ALLOWED-PAGE", 16) != 16) {
+		printf("FAIL: set-up (%s, a file in /tmp): %s\n", code, strerror(errno));
+		return 1;
+	}
+	unlink(allowed);
+	/* Straight: the kernel's rule, which ARA keeps. */
+	p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, mmap_race.noexec, 0);
+	if (attack_refused("mmap(PROT_EXEC) of a file on a noexec mount", p == MAP_FAILED ? -1 : 0,
+			   EPERM) != 0)
+		return 1;
+	mmap_race.slot = dup(mmap_race.allowed);
+	if (pthread_create(&t, NULL, mmap_race_swap, NULL) != 0) {
+		printf("FAIL: pthread_create\n");
+		return 1;
+	}
+	for (int i = 0; i < MMAP_RACE_ATTEMPTS && !won; i++) {
+		p = mmap(NULL, PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE, mmap_race.slot, 0);
+		if (p == MAP_FAILED)
+			continue;
+		mapped++;
+		won = memcmp(p, "ARA-NOEXEC-PAGE", 15) == 0;
+		munmap(p, PAGE);
+	}
+	__atomic_store_n(&mmap_race.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	printf("ara-evidence: %d executable mappings of a descriptor another thread kept swapping\n",
+	       mapped);
+	if (won) {
+		printf("won the mmap race: mapped a page of a noexec mount executable\n");
+		printf("the mmap race was not refused\n");
+	} else if (mapped == 0) {
+		printf("FAIL: the race did not run (no mapping made)\n");
+	} else {
+		rc = 0;
+	}
+	return rc;
+}
+
 /* sysrq-trigger: one byte reboots the machine. Opened, never written. */
 static int attack_sysrq_trigger(void)
 {
@@ -596,6 +676,7 @@ static const struct attack_entry attacks[] = {
 	{ "file_tracefs_uprobe", attack_tracefs_uprobe },
 	{ "file_sysfs_reopen_write", attack_sysfs_reopen_write },
 	{ "file_open_race", attack_open_race },
+	{ "file_mmap_noexec_race", attack_mmap_noexec_race },
 	{ "file_cgroup_write", attack_cgroup_write },
 	{ "file_debugfs", attack_debugfs },
 };

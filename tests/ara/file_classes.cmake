@@ -10,7 +10,7 @@
 # capability as well (no-file-policy-privileged), and must get through.
 # Every run is wrapped in file_fixture.sh, which makes what an App under
 # ARA cannot (device nodes, a loop device, tracefs, debugfs and cgroup2
-# mounts) and removes it.
+# mounts, a noexec tmpfs) and removes it.
 ara_test_app(attack_files attack_files.c)
 target_link_libraries(attack_files PRIVATE ara_attack Threads::Threads)
 ara_variant_manifest(attack_files no-file-policy)
@@ -72,6 +72,10 @@ ara_file_attack(file_sysfs_reopen_write no-file-policy "for writing through /pro
 # and its reopen: against the variant that probes and reopens in the
 # process's own descriptor table.
 ara_file_attack(file_open_race shared-open-table "won the open race: wrote /proc/sys/kernel/modprobe")
+# The same race for an executable mapping: a file of a noexec mount behind
+# the descriptor once ARA has checked it.
+ara_file_attack(file_mmap_noexec_race shared-open-table
+  "won the mmap race: mapped a page of a noexec mount executable")
 # A cgroup file written (this process's ID into the cgroup it is in), and
 # debugfs listed: the first read only, the second refused whole.
 ara_file_attack(file_cgroup_write no-file-policy "wrote cgroup.procs")

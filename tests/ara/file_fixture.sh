@@ -8,12 +8,13 @@
 #            (the guest's RAM, no disk) whose first sector holds a marker,
 #            or, without loop devices, of mmcblk0 (179:0)
 #   tracing, debug, cgroup   tracefs, debugfs and cgroup2, mounted here
+#   noexec   a tmpfs mounted noexec, holding "code" (a page of text)
 # usage: file_fixture.sh COMMAND [ARG...]
 set -u
 dir=$(mktemp -d /tmp/ara-file-classes.XXXXXX) || exit 1
 loop=
 cleanup() {
-	for fs in tracing debug cgroup; do
+	for fs in tracing debug cgroup noexec; do
 		umount "$dir/$fs" 2>/dev/null
 		rmdir "$dir/$fs" 2>/dev/null
 	done
@@ -40,6 +41,10 @@ for fs in tracing:tracefs debug:debugfs cgroup:cgroup2; do
 	mkdir "$dir/${fs%:*}" && mount -t "${fs#*:}" nodev "$dir/${fs%:*}" ||
 		echo "file_fixture: no ${fs#*:}" >&2
 done
+
+mkdir "$dir/noexec" && mount -t tmpfs -o noexec,size=64k nodev "$dir/noexec" &&
+	{ printf 'ARA-NOEXEC-PAGE'; dd if=/dev/zero bs=4081 count=1 2>/dev/null; } >"$dir/noexec/code" ||
+	echo "file_fixture: no noexec tmpfs" >&2
 
 ARA_FILES_FIXTURE=$dir "$@"
 status=$?

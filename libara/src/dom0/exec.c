@@ -29,6 +29,7 @@
 #include "dom0.h"
 #include "init.h"
 #include "live.h"
+#include "private_files.h"
 #include "sys.h"
 
 #define EPERM 1
@@ -172,6 +173,37 @@ static long file_mappable(long fd)
 	return 0;
 }
 
+struct file_read {
+	long fd;
+	uint64_t off, len;
+};
+
+/* In ARA's task (private_files.h): one file throughout, checked, then read into the staged copy. */
+static long read_mappable(void *arg)
+{
+	const struct file_read *f = arg;
+	long r = file_mappable(f->fd);
+
+	return r ? r : read_file(f->fd, f->off, f->len);
+}
+
+/*
+ * The App's file, checked and read into the staged copy. Its descriptor
+ * number is used once, to make ARA's task's private copy of the table:
+ * another App thread cannot put a file from a noexec mount behind it
+ * between the check and the read.
+ */
+static long stage_file(long fd, uint64_t off, uint64_t len)
+{
+	struct file_read f = { .fd = fd, .off = off, .len = len };
+
+#ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES
+	/* The variant works in the process's table, where App threads can swap its descriptors. */
+	return read_mappable(&f);
+#endif
+	return ara_private_files_call(read_mappable, &f);
+}
+
 long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd,
 		  uint64_t off)
 {
@@ -187,8 +219,6 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 	len = (len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 	if (len > ARA_EXEC_STAGE_SIZE)
 		return -ENOMEM;
-	if (!anon && (r = file_mappable((long)(int)fd)) != 0)
-		return r;
 #ifndef ARA_TEST_VARIANT_NO_TRAP_RANGE_CHECK
 	/*
 	 * The filter refuses App code's mmap on ARA's ranges before it traps
@@ -199,22 +229,27 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !ara_range_is_app(&ara_protected, addr, len))
 		return -EPERM;
 #endif
-	/* The App's address first: reserved, so the kernel's choice and its refusals stand. */
+	ara_live_lock(&ara_live->exec_lock);
+	stage_fresh(len);
+	/* The file first: refused, it leaves whatever the App's address holds. */
+	r = anon ? 0 : stage_file((long)(int)fd, off, len);
+	if (r != 0) {
+		stage_release(len);
+		ara_live_unlock(&ara_live->exec_lock);
+		return r;
+	}
+	/* Then the App's address: reserved, so the kernel's choice and its refusals stand. */
 	target = ara_sys6(__NR_mmap, addr, len, PROT_NONE,
 			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
 				  (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)),
 			  -1, 0);
-	if (ara_sys_failed(target))
-		return target;
-	ara_live_lock(&ara_live->exec_lock);
-	stage_fresh(len);
-	r = anon ? 0 : read_file((long)(int)fd, off, len);
-	if (r == 0) {
-		seal(len, (int)prot);
-		r = place((uint64_t)target, len);
-	} else {
+	if (ara_sys_failed(target)) {
 		stage_release(len);
+		ara_live_unlock(&ara_live->exec_lock);
+		return target;
 	}
+	seal(len, (int)prot);
+	r = place((uint64_t)target, len);
 	ara_live_unlock(&ara_live->exec_lock);
 	if (r < 0)
 		ara_sys2(__NR_munmap, target, len);
