@@ -44,10 +44,10 @@ usage() {
 # The operations and their N1 N2 for the instruction counts: chosen so that
 # each batch runs for a second or more of emulated time at most, and the
 # counting boot stays within a few minutes (docs/performance.md).
-OPS=(indirect secure_call rtm_log getpid sigprocmask pipe socket)
-declare -A N1=([indirect]=100000 [secure_call]=20000 [rtm_log]=20000 [getpid]=20000 [sigprocmask]=2000 [pipe]=1000
+OPS=(indirect secure_call rtm_log getpid sigprocmask open pipe socket)
+declare -A N1=([indirect]=100000 [secure_call]=20000 [rtm_log]=20000 [getpid]=20000 [sigprocmask]=2000 [open]=1000 [pipe]=1000
 	[socket]=1000)
-declare -A N2=([indirect]=300000 [secure_call]=60000 [rtm_log]=60000 [getpid]=60000 [sigprocmask]=6000 [pipe]=3000
+declare -A N2=([indirect]=300000 [secure_call]=60000 [rtm_log]=60000 [getpid]=60000 [sigprocmask]=6000 [open]=3000 [pipe]=3000
 	[socket]=3000)
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'

@@ -24,6 +24,7 @@ extern const struct bench_op bench_op_secure_call;
 extern const struct bench_op bench_op_rtm_log;
 extern const struct bench_op bench_op_getpid;
 extern const struct bench_op bench_op_sigprocmask;
+extern const struct bench_op bench_op_open;
 extern const struct bench_op bench_op_pipe;
 extern const struct bench_op bench_op_socket;
 

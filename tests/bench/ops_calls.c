@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-process operations: a plain indirect call (the baseline), a null
- * secure_call, the cheapest system call, and a system call ARA's filter
- * traps and ARA performs.
+ * secure_call, the cheapest system call, a system call ARA's filter traps
+ * and ARA performs, and an open, which ARA checks in a task of its own.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -142,4 +144,49 @@ const struct bench_op bench_op_sigprocmask = {
 	.setup = no_setup,
 	.run = sigprocmask_run,
 	.teardown = no_setup,
+};
+
+/*
+ * openat and close of a file of the App's own: without ARA, two system
+ * calls; under ARA the open is trapped, probed, classified and reopened in
+ * a task with a private descriptor table (docs/files.md), the close is not.
+ */
+static char open_path[] = "/tmp/ara-bench-open-XXXXXX";
+
+static int open_setup(void)
+{
+	int fd = mkstemp(open_path);
+
+	if (fd < 0) {
+		perror("ara_bench: mkstemp");
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int open_run(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		int fd = open(open_path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || close(fd) != 0) {
+			perror("ara_bench: open and close");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int open_teardown(void)
+{
+	return unlink(open_path);
+}
+
+const struct bench_op bench_op_open = {
+	.name = "open",
+	.what = "open and close of a file of the App's own: the open checked by ARA",
+	.setup = open_setup,
+	.run = open_run,
+	.teardown = open_teardown,
 };
