@@ -19,7 +19,7 @@
 
 #define ARA_BOOT_ENV "ARA_BOOT_FD"
 #define ARA_BOOT_MAGIC 0x42415241u /* "ARAB" read as little-endian bytes */
-#define ARA_BOOT_VERSION 3u
+#define ARA_BOOT_VERSION 4u
 #define ARA_SHA256_BYTES 32u
 #define ARA_BOOT_COMM_BYTES 16u /* TASK_COMM_LEN: 15 characters and a NUL */
 
@@ -99,7 +99,7 @@ struct ara_boot {
 	 * dom0/execve.c). ara-loader leaves them zero (interp_fd -1).
 	 */
 	uint64_t svc_page;  /* the system-call page the inherited filter allows; 0: none */
-	int32_t interp_fd;  /* the dynamic linker, for the page's boot code to map */
+	int32_t interp_fd;  /* the dynamic linker's sealed copy, for the page's boot code to map */
 	uint32_t reserved_count;
 	uint64_t sigmask;   /* the App's signal mask at execve, restored after initialisation */
 	uint8_t parent_app_sha256[ARA_SHA256_BYTES]; /* the App that called execve */
@@ -117,6 +117,15 @@ struct ara_boot {
 	 * by execve inherits it from the App that called execve.
 	 */
 	uint8_t loader_sha256[ARA_SHA256_BYTES];
+	/*
+	 * Version 4: the file of the dynamic linker the first image ran
+	 * (ara-loader's, which the kernel executed), by device numbers and
+	 * inode, for an image started by execve: it runs a sealed copy
+	 * (interp_fd), and refuses a program naming another (exec_files.c).
+	 * ara-loader leaves them zero.
+	 */
+	uint32_t interp_major, interp_minor;
+	uint64_t interp_inode;
 };
 
 #endif

@@ -79,8 +79,8 @@ void ara_boot_load(char **envp, struct ara_boot *out)
 	if (out->version != ARA_BOOT_VERSION)
 		ara_fatal("the boot block has an unsupported version", out->version);
 	if (out->reserved_count > ARA_BOOT_RESERVED_MAX ||
-	    (!out->svc_page && (out->interp_fd != -1 || out->reserved_count)) ||
-	    out->svc_page % 4096u)
+	    (!out->svc_page && (out->interp_fd != -1 || out->reserved_count || out->interp_inode)) ||
+	    (out->svc_page && (out->interp_fd < 0 || !out->interp_inode)) || out->svc_page % 4096u)
 		ara_fatal("the boot block's execve fields are inconsistent", (long)out->svc_page);
 }
 

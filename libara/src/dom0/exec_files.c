@@ -6,6 +6,13 @@
  * or creates it, and execve.c checks every one again after unsharing.
  * Memfds ARA writes are read back after sealing (another thread could have
  * written through /proc/<pid>/task/<tid>/fd before the seal).
+ *
+ * The code the new image runs before its libara (the dynamic linker) is a
+ * sealed copy of the bytes this process runs, kept at initialisation, not
+ * its file: root (or the file's owner) could rewrite the file in place,
+ * same inode, and the new image would run those bytes with the inherited
+ * filter's traps answered by the boot code (libara/src/region/boot.c), so
+ * before ARA exists in it and with no open check.
  */
 #include <asm/stat.h>
 #include <asm/statfs.h>
@@ -37,49 +44,140 @@
 #define MFD_EXEC 0x10u
 #define ARA_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 #define READ_BACK_CHUNK 1024u
+#define LDSO_NAME_MAX 249u /* the kernel's limit on a memfd name: NAME_MAX minus "memfd:" */
 
 /*
  * What execve passes on of this process: libara and the entry object as
- * the loader sealed them (copied into read-only DOM0 memory, so that each
- * memfd stays mapped once, where ld.so put it, and its descriptor can be
- * closed), and the dynamic linker it runs.
+ * the loader sealed them, and the dynamic linker this process runs, copied
+ * into one read-only DOM0 mapping (one protected range; each memfd stays
+ * mapped once, where ld.so or the boot code put it, and its descriptor can
+ * be closed). The new image gets a sealed memfd of each copy, never a file
+ * that anyone could have rewritten since this process started.
  */
+enum { KEPT_LIBARA, KEPT_ENTRY, KEPT_LDSO, KEPT_OBJECTS };
 struct kept_object {
 	const uint8_t *bytes;
 	uint64_t size;
 };
-static struct kept_object kept_libara, kept_entry;
-static struct ara_file_id kept_ldso;
+static struct kept_object kept[KEPT_OBJECTS];
+/* The dynamic linker's file: a program must name it (ara_exec_open_ldso). */
+static struct ara_file_id kept_ldso_file;
 
-static void keep(struct kept_object *k, int32_t fd)
+static uint64_t page_up(uint64_t n)
 {
-	struct stat st;
-	uint64_t len, done = 0;
+	return (n + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1);
+}
+
+/* st_dev, the kernel's new_encode_dev, against /proc/self/maps's numbers. */
+static bool is_file(const struct stat *st, const struct ara_file_id *id)
+{
+	return st->st_ino == id->inode && ((st->st_dev >> 8) & 0xfff) == id->major &&
+	       ((st->st_dev & 0xff) | ((st->st_dev >> 12) & ~(uint64_t)0xff)) == id->minor;
+}
+
+static void keep_all(const long fd[KEPT_OBJECTS])
+{
+	uint64_t size[KEPT_OBJECTS], total = 0, off = 0;
 	long at;
 
-	if (ara_sys2(__NR_fstat, fd, &st) != 0 || st.st_size <= 0)
-		ara_fatal("fstat of a loader memfd failed", fd);
-	len = ((uint64_t)st.st_size + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1);
-	at = ara_sys6(__NR_mmap, 0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ara_sys_failed(at))
-		ara_fatal("cannot map memory for a copy of a loader memfd", at);
-	while (done < (uint64_t)st.st_size) {
-		long n = ara_sys4(__NR_pread64, fd, at + done, (uint64_t)st.st_size - done, done);
+	for (unsigned int i = 0; i < KEPT_OBJECTS; i++) {
+		struct stat st;
 
-		if (n <= 0)
-			ara_fatal("cannot read a loader memfd", n);
-		done += (uint64_t)n;
+		if (ara_sys2(__NR_fstat, fd[i], &st) != 0 || st.st_size <= 0)
+			ara_fatal("fstat of an object kept for execve failed", fd[i]);
+		size[i] = (uint64_t)st.st_size;
+		total += page_up(size[i]);
 	}
-	ara_protect((uint64_t)at, len, PROT_READ, ARA_DOM0);
-	*k = (struct kept_object){ .bytes = (const uint8_t *)at, .size = (uint64_t)st.st_size };
+	at = ara_sys6(__NR_mmap, 0, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ara_sys_failed(at))
+		ara_fatal("cannot map memory for the objects kept for execve", at);
+	for (unsigned int i = 0; i < KEPT_OBJECTS; i++) {
+		for (uint64_t done = 0; done < size[i];) {
+			long n = ara_sys4(__NR_pread64, fd[i], (uint64_t)at + off + done,
+					  size[i] - done, done);
+
+			if (n <= 0)
+				ara_fatal("cannot read an object kept for execve", n);
+			done += (uint64_t)n;
+		}
+		kept[i] = (struct kept_object){ .bytes = (const uint8_t *)at + off, .size = size[i] };
+		off += page_up(size[i]);
+	}
+	ara_protect((uint64_t)at, total, PROT_READ, ARA_DOM0);
+}
+
+/*
+ * A descriptor of the dynamic linker this process runs: the object mapped
+ * where it called libara's constructor (ldso_pc). An image ara-loader
+ * started runs it from its file, the program the kernel executed, which
+ * the kernel keeps from every writer while it is a process's executable
+ * (ETXTBSY): /proc/self/exe, read now, holds the bytes it mapped. An image
+ * ARA's execve started runs the sealed copy its caller passed (interp_fd,
+ * which the boot code left open), and inherits the file's identity.
+ */
+static long ldso_source(uint64_t ldso_pc)
+{
+	const struct ara_file_id mapped = ara_mapped_file(ldso_pc);
+	const struct ara_boot *b = &ara_boot_block;
+	struct stat st;
+	long fd;
+
+	if (b->interp_fd < 0) {
+		fd = ara_sys4(__NR_openat, AT_FDCWD, "/proc/self/exe", O_RDONLY | O_CLOEXEC, 0);
+		kept_ldso_file = mapped;
+	} else {
+		fd = b->interp_fd;
+#ifndef ARA_TEST_VARIANT_LDSO_FROM_FILE
+		if ((ara_sys3(__NR_fcntl, fd, F_GET_SEALS, 0) & ARA_SEALS) != ARA_SEALS)
+			ara_fatal("the dynamic linker passed by execve is not a sealed memfd", fd);
+#endif
+		kept_ldso_file = (struct ara_file_id){ b->interp_major, b->interp_minor,
+						       b->interp_inode };
+	}
+	if (fd < 0 || ara_sys2(__NR_fstat, fd, &st) != 0 || !is_file(&st, &mapped))
+		ara_fatal("the dynamic linker's bytes are not the object this process runs", fd);
+	return fd;
+}
+
+static uint64_t counter(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("isb\n\tmrs %0, cntvct_el0" : "=r"(v) : : "memory");
+	return v;
+}
+
+/* What keeping them cost at start-up, under ARA_VERBOSE=1 (docs/performance.md). */
+static void report(uint64_t ticks)
+{
+	struct ara_msg m = { .len = 0 };
+	uint64_t hz;
+
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(hz));
+	ara_msg_str(&m, "ara: kept libara (");
+	ara_msg_dec(&m, (long)(kept[KEPT_LIBARA].size >> 10));
+	ara_msg_str(&m, " KiB), the entry object (");
+	ara_msg_dec(&m, (long)(kept[KEPT_ENTRY].size >> 10));
+	ara_msg_str(&m, " KiB) and the dynamic linker (");
+	ara_msg_dec(&m, (long)(kept[KEPT_LDSO].size >> 10));
+	ara_msg_str(&m, " KiB) for execve in ");
+	ara_msg_dec(&m, hz ? (long)(ticks * 1000000u / hz) : -1);
+	ara_msg_str(&m, " us\n");
+	ara_msg_emit(&m);
 }
 
 void ara_execve_init(uint64_t ldso_pc)
 {
-	/* Where the dynamic linker called libara's constructor (ctor.S). */
-	kept_ldso = ara_mapped_file(ldso_pc);
-	keep(&kept_libara, ara_boot_block.libara_fd);
-	keep(&kept_entry, ara_boot_block.entry_fd);
+	const uint64_t t0 = counter();
+	long fd[KEPT_OBJECTS];
+
+	fd[KEPT_LIBARA] = ara_boot_block.libara_fd;
+	fd[KEPT_ENTRY] = ara_boot_block.entry_fd;
+	fd[KEPT_LDSO] = ldso_source(ldso_pc);
+	keep_all(fd);
+	ara_sys1(__NR_close, fd[KEPT_LDSO]);
+	if (ara_verbose)
+		report(counter() - t0);
 }
 
 static long identify(struct ara_exec_file *f, long fd)
@@ -255,40 +353,55 @@ long ara_exec_copy_program(struct ara_exec_req *r, long fd, uint64_t size)
 long ara_exec_open_ldso(struct ara_exec_req *r)
 {
 	struct stat st;
-	long at = ara_sys4(__NR_openat, AT_FDCWD, r->interp, O_PATH | O_CLOEXEC, 0), fd;
+	long at = ara_sys4(__NR_openat, AT_FDCWD, r->interp, O_PATH | O_CLOEXEC, 0);
 	bool same;
 
 	if (at < 0)
 		return at;
-	same = ara_sys2(__NR_fstat, at, &st) == 0 && st.st_ino == kept_ldso.inode &&
-	       ((st.st_dev >> 8) & 0xfff) == kept_ldso.major &&
-	       ((st.st_dev & 0xff) | ((st.st_dev >> 12) & ~(uint64_t)0xff)) == kept_ldso.minor;
+	same = ara_sys2(__NR_fstat, at, &st) == 0 && is_file(&st, &kept_ldso_file);
 	if (!same) {
 		ara_sys1(__NR_close, at);
 		ara_exec_refuse("the program names a dynamic linker other than this process's",
 				r->interp);
 		return -ENOEXEC;
 	}
-	fd = reopen(at, O_RDONLY | O_CLOEXEC);
-	ara_sys1(__NR_close, at);
-	if (fd < 0)
-		return fd;
-	if (identify(&r->ldso, fd) != 0)
-		return -EBADF;
-	if (r->ldso.dev != st.st_dev || r->ldso.ino != st.st_ino) {
-		ara_exec_file_close(&r->ldso);
-		return -EACCES;
+	r->boot.interp_major = kept_ldso_file.major;
+	r->boot.interp_minor = kept_ldso_file.minor;
+	r->boot.interp_inode = kept_ldso_file.inode;
+#ifdef ARA_TEST_VARIANT_LDSO_FROM_FILE
+	/* Test-only: the new image runs the file, as it is when execve opens it. */
+	{
+		long fd = reopen(at, O_RDONLY | O_CLOEXEC);
+
+		ara_sys1(__NR_close, at);
+		if (fd < 0)
+			return fd;
+		if (identify(&r->ldso, fd) != 0)
+			return -EBADF;
+		if (r->ldso.dev != st.st_dev || r->ldso.ino != st.st_ino) {
+			ara_exec_file_close(&r->ldso);
+			return -EACCES;
+		}
+		return 0;
 	}
-	return 0;
+#else
+	/*
+	 * The new image runs the bytes this process runs: the file is not read
+	 * again. The memfd is named after the path, as code copies are (code_copy.c).
+	 */
+	ara_sys1(__NR_close, at);
+	return ara_exec_sealed(&r->ldso, strlen(r->interp) <= LDSO_NAME_MAX ? r->interp : "ara-ldso",
+			       false, kept[KEPT_LDSO].bytes, kept[KEPT_LDSO].size, NULL, 0);
+#endif
 }
 
 long ara_exec_kept_objects(struct ara_exec_req *r)
 {
-	long ret = ara_exec_sealed(&r->libara, ARA_MEMFD_LIBARA, false, kept_libara.bytes,
-				   kept_libara.size, NULL, 0);
+	long ret = ara_exec_sealed(&r->libara, ARA_MEMFD_LIBARA, false, kept[KEPT_LIBARA].bytes,
+				   kept[KEPT_LIBARA].size, NULL, 0);
 
 	if (ret == 0)
-		ret = ara_exec_sealed(&r->entry, ARA_MEMFD_ENTRY, false, kept_entry.bytes,
-				      kept_entry.size, NULL, 0);
+		ret = ara_exec_sealed(&r->entry, ARA_MEMFD_ENTRY, false, kept[KEPT_ENTRY].bytes,
+				      kept[KEPT_ENTRY].size, NULL, 0);
 	return ret;
 }

@@ -64,7 +64,10 @@ long ara_exec_loader_vectors(struct ara_exec_req *r);
 long ara_exec_open_program(struct ara_exec_req *r, long dirfd, uint64_t flags, uint64_t *size);
 /* r->program: a sealed copy of the size bytes of fd. */
 long ara_exec_copy_program(struct ara_exec_req *r, long fd, uint64_t size);
-/* r->ldso: r->interp, which must be the dynamic linker this process runs. */
+/*
+ * r->ldso: a sealed copy of the dynamic linker this process runs, which
+ * r->interp must name (-ENOEXEC otherwise); r->boot gets its file's identity.
+ */
 long ara_exec_open_ldso(struct ara_exec_req *r);
 /* r->libara, r->entry: sealed copies of the objects this process runs. */
 long ara_exec_kept_objects(struct ara_exec_req *r);

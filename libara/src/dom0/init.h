@@ -24,9 +24,9 @@ uint64_t ara_entry_base(void);
 void ara_seccomp_install(void);
 
 /*
- * exec_files.c: keeps what execve passes on (libara and the entry object,
- * copied into read-only DOM0 memory; the dynamic linker, the file mapped at
- * ldso_pc). Before the filter.
+ * exec_files.c: keeps what execve passes on (libara, the entry object and
+ * the dynamic linker mapped at ldso_pc, copied into read-only DOM0 memory).
+ * Before the filter, and before the scan replaces ld.so's mapping.
  */
 void ara_execve_init(uint64_t ldso_pc);
 

@@ -14,9 +14,11 @@
  *   2. keep the ancestors' ARA ranges unmapped: the inherited filters still
  *      refuse mapping calls there, so nothing of this image may land there;
  *   3. install a SIGSYS handler that makes the trapped call from this page;
- *   4. map the dynamic linker as the kernel maps a program, point the
- *      auxiliary vector at it, and jump to its entry with the kernel's
- *      stack, where execve.c put the arguments ara-loader would have.
+ *   4. map the dynamic linker (the sealed copy of it that the calling
+ *      image kept, never its file: exec_files.c) as the kernel maps a
+ *      program, point the auxiliary vector at it, and jump to its entry
+ *      with the kernel's stack, where execve.c put the arguments
+ *      ara-loader would have.
  * libara's initialisation then takes this page over as its own (DOM0's
  * key, its SIGSYS handler). Freestanding: no data, no relocations
  * (region.ld), stack only.
@@ -321,8 +323,8 @@ void ara_region_boot(uint64_t *sp)
 	for (uint32_t i = 0; i < b.reserved_count; i++)
 		reserve(page_down(b.reserved[i].start), page_up(b.reserved[i].end));
 	install_boot_handler();
+	/* Left open: libara keeps its bytes for the next execve, then closes it. */
 	bias = map_interp(b.interp_fd, &eh);
-	sys(__NR_close, b.interp_fd, 0, 0, 0, 0, 0);
 	for (auxv = (uint64_t *)envp; *auxv; auxv++)
 		;
 	point_auxv_at(auxv + 1, bias, &eh);
