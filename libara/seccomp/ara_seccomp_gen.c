@@ -149,7 +149,8 @@ static int add_conditions(scmp_filter_ctx ctx)
 		if (nr == __NR_SCMP_ERROR ||
 		    checked(t->name,
 			seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1,
-					 SCMP_CMP(t->arg, SCMP_CMP_MASKED_EQ, t->bits, t->bits))))
+					 SCMP_CMP(t->arg, SCMP_CMP_MASKED_EQ, t->mask ? t->mask : t->bits,
+						  t->bits))))
 			return -1;
 	}
 	return 0;

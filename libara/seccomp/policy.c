@@ -6,6 +6,7 @@
  * spelled out to keep this file libc-free.
  */
 #define READ_IMPLIES_EXEC 0x0400000u
+#define PR_SET_PDEATHSIG 1u
 #define PR_SET_DUMPABLE 4u
 #define PR_SET_SECCOMP 22u
 #define PR_SET_MM 35u
@@ -104,12 +105,16 @@ const struct ara_seccomp_trap ara_seccomp_trapped[] = {
 	{ "clone", "CLONE_VM set",
 	  "a task sharing the memory must have its DOM0 signal stack before its first App "
 	  "instruction, and the thread ID words the kernel is to write must be App memory", 0,
-	  CLONE_VM },
+	  CLONE_VM, 0 },
 	{ "mmap", "PROT_EXEC set", "executable code must be scanned, and stay as scanned", 2,
-	  PROT_EXEC },
-	{ "mprotect", "PROT_EXEC set", "as mmap", 2, PROT_EXEC },
+	  PROT_EXEC, 0 },
+	{ "mprotect", "PROT_EXEC set", "as mmap", 2, PROT_EXEC, 0 },
 	{ "shmat", "SHM_EXEC set", "shared memory made executable keeps writable aliases (ARA "
-				   "answers EACCES)", 2, SHM_EXEC },
+				   "answers EACCES)", 2, SHM_EXEC, 0 },
+	{ "prctl", "option PR_SET_PDEATHSIG",
+	  "a vfork child, which shares DOM0's state, must die with its parent thread: ARA keeps "
+	  "its SIGKILL until the child's execve, and gives it the App's signal then",
+	  0, PR_SET_PDEATHSIG, 0xffffffffu },
 };
 
 const size_t ara_seccomp_trapped_count = sizeof(ara_seccomp_trapped) / sizeof(ara_seccomp_trapped[0]);

@@ -31,13 +31,17 @@ struct ara_seccomp_rule {
 extern const struct ara_seccomp_rule ara_seccomp_denied[];
 extern const size_t ara_seccomp_denied_count;
 
-/* Trapped when argument arg has all of bits set; ARA performs the call. */
+/*
+ * Trapped when argument arg has all of bits set, or, if mask is set, when
+ * (argument arg & mask) == bits; ARA performs the call.
+ */
 struct ara_seccomp_trap {
 	const char *name;
 	const char *when;
 	const char *why;
 	unsigned int arg;
 	uint64_t bits;
+	uint64_t mask;
 };
 
 extern const struct ara_seccomp_trap ara_seccomp_trapped[];

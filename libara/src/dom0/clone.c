@@ -35,6 +35,18 @@
  * too, as it would for a thread. (CLONE_PARENT with CLONE_VFORK is
  * refused too: ARA could not wait for that child.)
  *
+ * The other way round, the parent dying first (vfork.h): the kernel's wait
+ * for a vfork child is killable (wait_for_vfork_done), so the parent
+ * thread can die in this clone (its process killed or ended by ARA,
+ * another thread's execve) while the child runs on alone in DOM0's state.
+ * The child is tied to it before its first App instruction
+ * (ara_vfork_child_tie): the kernel sends a task the parent-death signal
+ * when the thread that made it exits (forget_original_parent), whichever
+ * way; ARA sets SIGKILL, and keeps it from App code until its execveat
+ * (ara_app_prctl; execve.c). The kernel also clears it when the task's
+ * effective or file-system IDs change (commit_creds), so a vfork child is
+ * made only where App code cannot change them (ids_fixed).
+ *
  * The kernel writes the thread IDs clone asks for with the caller's row,
  * which here is DOM0's: those addresses must be App memory.
  */
@@ -43,6 +55,7 @@
 #include "mem.h"
 #include "sys.h"
 #include "thread.h"
+#include "vfork.h"
 
 #define EPERM 1
 #define EAGAIN 11
@@ -64,12 +77,24 @@
 #define CLD_EXITED 1
 #define SIGINFO_CODE 8
 #define SIGINFO_STATUS 24
+#define P_ALL 0
+#define WNOHANG 1
+/* prctl(2), futex(2), signals */
+#define PR_SET_PDEATHSIG 1
+#define SIGKILL 9
+#define SIGNAL_MAX 64 /* the kernel's _NSIG: valid_signal */
+#define FUTEX_WAIT_PRIVATE 128
+#define FUTEX_WAKE_PRIVATE 129
+#define INT32_MAX_WAKE 0x7fffffff
+#define EINVAL 22
+#define ENOSYS 38
 
 /* What the child needs, at the top of the signal stack it starts on. */
 struct ara_clone_start {
 	struct ara_rt_sigframe frame; /* where and how it enters the App */
 	struct ara_sigstack app_stack;
 	struct ara_thread *slot;
+	int32_t vfork_parent; /* a vfork child's: its parent's process ID; else 0 */
 } __attribute__((aligned(16)));
 
 long ara_clone_enter(uint64_t flags, uint64_t child_sp, uint64_t ptid, uint64_t tls, uint64_t ctid);
@@ -114,6 +139,130 @@ static bool allowed(uint64_t flags, const struct ara_thread *caller)
 static bool ara_status(int32_t status)
 {
 	return status >= ARA_EXIT_INIT_FAILED && status <= ARA_EXIT_RTM_CLOSED;
+}
+
+#ifndef ARA_TEST_VARIANT_NO_CLONE_GUARD
+/* The calling task is a vfork child: a process other than the one that owns the memory. */
+static bool in_vfork_child(void)
+{
+	return (int32_t)ara_sys0(__NR_getpid) != __atomic_load_n(&ara_live->threads_pid, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * True if App code in a task with the calling thread's credentials can
+ * change none of the IDs whose change clears the parent-death signal
+ * (commit_creds: effective and file-system user and group IDs, or a
+ * larger permitted set). Without CAP_SETUID and CAP_SETGID, which
+ * privilege.c drops, a task may only move each ID to another of its real,
+ * effective, saved (and file-system) IDs: none to move to if they are all
+ * one. (setfsuid(-1) changes nothing and answers the current one.)
+ */
+static bool ids_fixed(void)
+{
+	uint32_t u[3], g[3];
+
+	if (ara_sys3(__NR_getresuid, &u[0], &u[1], &u[2]) != 0 ||
+	    ara_sys3(__NR_getresgid, &g[0], &g[1], &g[2]) != 0)
+		return false;
+	return u[0] == u[1] && u[1] == u[2] && (uint32_t)ara_sys1(__NR_setfsuid, -1) == u[0] &&
+	       g[0] == g[1] && g[1] == g[2] && (uint32_t)ara_sys1(__NR_setfsgid, -1) == g[0];
+}
+#endif
+
+void ara_vfork_child_tie(int32_t parent)
+{
+#ifdef ARA_TEST_VARIANT_NO_CLONE_GUARD
+	/* Test-only: the child outlives its parent. */
+	(void)parent;
+#else
+	int execs;
+	long r = ara_sys2(__NR_prctl, PR_SET_PDEATHSIG, SIGKILL);
+
+	if (r != 0)
+		ara_stop(ARA_EXIT_DOM0_CORRUPT, "a vfork child's parent-death signal was refused", r);
+	/*
+	 * Whether the parent thread died before that. The kernel hands its
+	 * children to another task (forget_original_parent) and reads their
+	 * parent-death signal in one section under tasklist_lock; a wait (for
+	 * nothing: WNOHANG, WNOWAIT) takes that lock after the prctl, so
+	 * either the kernel saw the signal, or getppid sees the new parent.
+	 * One that is a sibling thread of the parent dies with it (a SIGKILL
+	 * or exit_group ends the whole group), signalling the child then.
+	 */
+	ara_sys5(__NR_waitid, P_ALL, 0, NULL, WEXITED | WNOHANG | WNOWAIT, NULL);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (ara_sys0(__NR_getppid) != parent)
+		ara_stop(ARA_EXIT_DOM0_CORRUPT, "a vfork child's parent died before the child started",
+			 parent);
+	/*
+	 * Except after another thread's execve: the kernel ends the parent
+	 * thread (de_thread) and gives its children to the thread that
+	 * executes, whose process ID is the same, in a new memory. Such an
+	 * execve is counted before it starts (ara_vfork_exec_begin): either
+	 * the parent's death found the signal set, or the count is seen here.
+	 * Then the child waits until that execve fails (the count drops, the
+	 * parent lives); if it succeeds, the child sleeps, never running App
+	 * code again, until the signal comes with the end of the new program.
+	 */
+	while ((execs = __atomic_load_n(&ara_live->sibling_execs, __ATOMIC_ACQUIRE)) != 0)
+		ara_sys4(__NR_futex, &ara_live->sibling_execs, FUTEX_WAIT_PRIVATE, execs, NULL);
+#endif
+}
+
+void ara_vfork_exec_begin(void)
+{
+#ifndef ARA_TEST_VARIANT_NO_CLONE_GUARD
+	if (in_vfork_child()) {
+		const struct ara_thread *t = ara_thread_calling();
+
+		/*
+		 * The program it starts must not die with the parent thread
+		 * (posix_spawn from a thread that exits). The parent can die
+		 * from here on: the child then holds only what its parent would
+		 * give back (clone.c); if the image is refused, it ties itself
+		 * again before App code runs (ara_vfork_exec_end).
+		 */
+		ara_sys2(__NR_prctl, PR_SET_PDEATHSIG, t ? t->app_pdeath_signal : 0);
+		return;
+	}
+	__atomic_add_fetch(&ara_live->sibling_execs, 1, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+void ara_vfork_exec_end(void)
+{
+#ifndef ARA_TEST_VARIANT_NO_CLONE_GUARD
+	if (in_vfork_child()) {
+		ara_vfork_child_tie(__atomic_load_n(&ara_live->threads_pid, __ATOMIC_ACQUIRE));
+		return;
+	}
+	__atomic_sub_fetch(&ara_live->sibling_execs, 1, __ATOMIC_SEQ_CST);
+	ara_sys3(__NR_futex, &ara_live->sibling_execs, FUTEX_WAKE_PRIVATE, INT32_MAX_WAKE);
+#endif
+}
+
+/*
+ * Only PR_SET_PDEATHSIG traps. In a vfork child, ARA keeps SIGKILL and
+ * gives the App's signal at its execveat (the program then has it, as it
+ * would have); PR_GET_PDEATHSIG answers SIGKILL until then. Test-only
+ * variant (no-pdeath-lock): the App's call is made at once.
+ */
+long ara_app_prctl(struct ara_thread *t, uint64_t option, uint64_t sig)
+{
+	if ((uint32_t)option != PR_SET_PDEATHSIG)
+		return -ENOSYS; /* a forged SIGSYS */
+#if !defined(ARA_TEST_VARIANT_NO_CLONE_GUARD) && !defined(ARA_TEST_VARIANT_NO_PDEATH_LOCK)
+	if (in_vfork_child()) {
+		if (sig > SIGNAL_MAX)
+			return -EINVAL;
+		t->app_pdeath_signal = (uint32_t)sig;
+		return 0;
+	}
+#else
+	(void)t;
+#endif
+	return ara_sys2(__NR_prctl, PR_SET_PDEATHSIG, sig);
 }
 
 /*
@@ -167,6 +316,10 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 
 	if (!allowed(flags, parent))
 		return -EPERM;
+#ifndef ARA_TEST_VARIANT_NO_CLONE_GUARD
+	if ((flags & (CLONE_VFORK | CLONE_THREAD)) == CLONE_VFORK && !ids_fixed())
+		return -EPERM; /* its parent-death signal could be cleared */
+#endif
 	if ((flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) && !app_word(ptid))
 		return -EFAULT;
 	if ((flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) && !app_word(ctid))
@@ -186,6 +339,12 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	else
 		start->app_stack = *ara_thread_app_stack(parent);
 	start->slot = child;
+	start->vfork_parent = 0;
+	if ((flags & (CLONE_VFORK | CLONE_THREAD)) == CLONE_VFORK) {
+		int32_t tid;
+
+		ara_thread_id(parent, &tid, &start->vfork_parent);
+	}
 	r = ara_clone_enter(flags, (uint64_t)(uintptr_t)start, ptid, tls, ctid);
 	/*
 	 * A vfork parent resumes once its child has left this memory (by
@@ -209,6 +368,8 @@ void ara_thread_start(const struct ara_clone_start *s)
 
 	ara_thread_bind(t);
 	ara_thread_arm(t);
+	if (s->vfork_parent)
+		ara_vfork_child_tie(s->vfork_parent);
 	*ara_thread_app_stack(t) = s->app_stack;
 	t->exit_frame = s->frame;
 	ara_signal_seal(t, &t->exit_frame);

@@ -44,6 +44,7 @@
 #include "svc_page.h"
 #include "sys.h"
 #include "thread.h"
+#include "vfork.h"
 
 #define EPERM 1
 #define E2BIG 7
@@ -219,7 +220,9 @@ static long commit(struct ara_exec_req *r)
 		argv_len++;
 	if (ret == 0) {
 		ara_thread_exec_window(true); /* nothing else held from here: clone.c */
+		ara_vfork_exec_begin(); /* a vfork child's parent-death signal: the App's (vfork.h) */
 		ret = execveat_without_tid(r->wrapper.fd, r->vec, r->vec + argv_len + 1);
+		ara_vfork_exec_end();
 		ara_thread_exec_window(false);
 	}
 	return ret;

@@ -30,6 +30,7 @@ struct ara_live {
 	int exec_lock;	 /* exec.c: one staging at a time */
 	int signal_lock; /* signal.c: the App's handlers */
 	int32_t threads_pid; /* thread.c: the process whose threads the slots hold */
+	int sibling_execs;   /* clone.c: execveats of its threads in flight (vfork.h) */
 	int provision_lock;  /* services/provision: sessions and secrets */
 	void *provision;     /* services/provision/instance.c: this process's instance, on the heap */
 	void *rts;	     /* services/rts/streams.c: the stream table, on the heap */

@@ -38,6 +38,7 @@
 #include "sigframe.h"
 #include "sys.h"
 #include "thread.h"
+#include "vfork.h"
 
 #define EPERM 1
 #define ENOMEM 12
@@ -398,6 +399,8 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 		return sigaltstack(t, a[0], a[1], out->uc.uc_mcontext.sp);
 	case __NR_clone:
 		return ara_app_clone(t, out);
+	case __NR_prctl: /* PR_SET_PDEATHSIG: vfork.h */
+		return ara_app_prctl(t, a[0], a[1]);
 	case __NR_openat:
 		return ara_app_openat(a[0], a[1], a[2], a[3]);
 	case __NR_openat2:

@@ -113,6 +113,7 @@ static struct ara_thread *reset(struct ara_thread *t)
 	*ara_thread_app_stack(t) = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
 	ara_execve_release(t);
 	__atomic_store_n(&t->exec_window, 0, __ATOMIC_RELAXED);
+	t->app_pdeath_signal = 0;
 	return t;
 }
 
@@ -154,9 +155,14 @@ void ara_thread_bind(struct ara_thread *t)
 	__atomic_store_n(&ids[t - slots].tid, tid, __ATOMIC_RELEASE);
 }
 
+struct ara_thread *ara_thread_calling(void)
+{
+	return find((int32_t)ara_sys0(__NR_gettid), (int32_t)ara_sys0(__NR_getpid));
+}
+
 void ara_thread_exec_window(bool open)
 {
-	struct ara_thread *t = find((int32_t)ara_sys0(__NR_gettid), (int32_t)ara_sys0(__NR_getpid));
+	struct ara_thread *t = ara_thread_calling();
 
 	if (t)
 		__atomic_store_n(&t->exec_window, open, __ATOMIC_RELEASE);

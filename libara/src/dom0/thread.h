@@ -73,6 +73,12 @@ struct ara_thread {
 	 * memory without dying elsewhere inside ARA (clone.c).
 	 */
 	uint32_t exec_window;
+	/*
+	 * The parent-death signal App code asked for in a vfork child, where
+	 * ARA keeps SIGKILL until its execveat and gives it this one then
+	 * (vfork.h).
+	 */
+	uint32_t app_pdeath_signal;
 };
 
 /*
@@ -122,6 +128,9 @@ struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t);
 
 /* True if a kernel frame at frame_at lies wholly on t's signal stack. */
 bool ara_thread_frame_on_sigstack(const struct ara_thread *t, uint64_t frame_at);
+
+/* The calling thread's slot (found by its IDs), or NULL. */
+struct ara_thread *ara_thread_calling(void);
 
 /*
  * Marks the calling thread as in (open) or out of the execveat system call
