@@ -15,7 +15,7 @@ ara_test_app(attack_files attack_files.c)
 target_link_libraries(attack_files PRIVATE ara_attack Threads::Threads)
 ara_variant_manifest(attack_files no-file-policy)
 ara_variant_manifest(attack_files no-file-policy-privileged)
-ara_variant_manifest(attack_files shared-open-table)
+ara_variant_manifest(attack_files shared-fd-table)
 
 # ara_file_attack(ATTACK VARIANT DISCLOSED): ara_attack_ATTACK and its
 # _services rerun, and ara_attack_ATTACK_unprotected against VARIANT, whose
@@ -71,10 +71,10 @@ ara_file_attack(file_sysfs_reopen_write no-file-policy "for writing through /pro
 # The probe's descriptor swapped by another App thread between ARA's check
 # and its reopen: against the variant that probes and reopens in the
 # process's own descriptor table.
-ara_file_attack(file_open_race shared-open-table "won the open race: wrote /proc/sys/kernel/modprobe")
+ara_file_attack(file_open_race shared-fd-table "won the open race: wrote /proc/sys/kernel/modprobe")
 # The same race for an executable mapping: a file of a noexec mount behind
 # the descriptor once ARA has checked it.
-ara_file_attack(file_mmap_noexec_race shared-open-table
+ara_file_attack(file_mmap_noexec_race shared-fd-table
   "won the mmap race: mapped a page of a noexec mount executable")
 # A cgroup file written (this process's ID into the cgroup it is in), and
 # debugfs listed: the first read only, the second refused whole.

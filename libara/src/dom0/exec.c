@@ -197,10 +197,6 @@ static long stage_file(long fd, uint64_t off, uint64_t len)
 {
 	struct file_read f = { .fd = fd, .off = off, .len = len };
 
-#ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES
-	/* The variant works in the process's table, where App threads can swap its descriptors. */
-	return read_mappable(&f);
-#endif
 	return ara_private_files_call(read_mappable, &f);
 }
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The files an execve gives the new image (exec_req.h). Each is a
- * descriptor in the App's table, which other App threads share until
- * execve.c unshares it: so each is recorded (device, inode) when ARA opens
- * or creates it, and execve.c checks every one again after unsharing.
- * Memfds ARA writes are read back after sealing (another thread could have
- * written through /proc/<pid>/task/<tid>/fd before the seal).
+ * The files an execve gives the new image (exec_req.h). Each is made,
+ * checked and sealed in ARA's task with a private descriptor table
+ * (private_files.h), where no App thread can swap a descriptor between a
+ * check and a use; it then lands in the App's table, which other App
+ * threads share until execve.c unshares it: so each is recorded (device,
+ * inode) when it lands, and execve.c checks every one again after
+ * unsharing. Memfds ARA writes are read back after sealing (another thread
+ * could have written through /proc/<pid>/task/<tid>/fd before the seal).
  *
  * The code the new image runs before its libara (the dynamic linker) is a
  * sealed copy of the bytes this process runs, kept at initialisation, not
@@ -25,6 +27,7 @@
 #include "init.h"
 #include "maps_walk.h"
 #include "mem.h"
+#include "private_files.h"
 #include "sys.h"
 
 #define EPERM 1
@@ -303,31 +306,56 @@ static bool reads_back(long fd, uint64_t off, const uint8_t *want, uint64_t len)
 	return true;
 }
 
-long ara_exec_sealed(struct ara_exec_file *out, const char *name, bool executable, const void *a,
-		     uint64_t alen, const void *b, uint64_t blen)
+struct sealed_job {
+	const char *name;
+	bool executable;
+	const void *a, *b;
+	uint64_t alen, blen;
+};
+
+/* In ARA's task (private_files.h): the memfd, written, sealed and read back, or -errno. */
+static long sealed_job_run(void *arg)
 {
-	long fd = new_memfd(name, executable), ret;
+	const struct sealed_job *j = arg;
+	long fd = new_memfd(j->name, j->executable), ret;
 
 	if (fd < 0)
 		return fd;
-	ret = write_all(fd, a, alen);
+	ret = write_all(fd, j->a, j->alen);
 	if (ret == 0)
-		ret = write_all(fd, b, blen);
+		ret = write_all(fd, j->b, j->blen);
 	if (ret == 0)
 		ret = seal(fd);
-	if (ret == 0 && (ara_sys3(__NR_lseek, fd, 0, 2 /* SEEK_END */) != (long)(alen + blen) ||
-			 !reads_back(fd, 0, a, alen) || !reads_back(fd, alen, b, blen))) {
-		ara_exec_refuse("a file ARA wrote changed before it was sealed", name);
+	if (ret == 0 &&
+	    (ara_sys3(__NR_lseek, fd, 0, 2 /* SEEK_END */) != (long)(j->alen + j->blen) ||
+	     !reads_back(fd, 0, j->a, j->alen) || !reads_back(fd, j->alen, j->b, j->blen))) {
+		ara_exec_refuse("a file ARA wrote changed before it was sealed", j->name);
 		ret = -EPERM;
 	}
 	if (ret != 0) {
 		ara_sys1(__NR_close, fd);
 		return ret;
 	}
-	return identify(out, fd);
+	return fd;
 }
 
-long ara_exec_copy_program(struct ara_exec_req *r, long fd, uint64_t size)
+long ara_exec_sealed(struct ara_exec_file *out, const char *name, bool executable, const void *a,
+		     uint64_t alen, const void *b, uint64_t blen)
+{
+	struct sealed_job j = {
+		.name = name, .executable = executable, .a = a, .alen = alen, .b = b, .blen = blen
+	};
+	long fd = ara_private_files_open(sealed_job_run, &j, 1);
+
+	return fd < 0 ? fd : identify(out, fd);
+}
+
+long ara_exec_identify(struct ara_exec_file *f, long fd)
+{
+	return identify(f, fd);
+}
+
+long ara_exec_copy_program(long fd, uint64_t size)
 {
 	long copy = new_memfd(ARA_MEMFD_APP, false), ret = 0;
 	int64_t off = 0;
@@ -347,7 +375,7 @@ long ara_exec_copy_program(struct ara_exec_req *r, long fd, uint64_t size)
 		ara_sys1(__NR_close, copy);
 		return ret;
 	}
-	return identify(&r->program, copy);
+	return copy;
 }
 
 long ara_exec_open_ldso(struct ara_exec_req *r)

@@ -62,8 +62,10 @@ long ara_exec_loader_vectors(struct ara_exec_req *r);
 /* exec_files.c */
 /* The program r->path as execveat finds it, checked as the kernel checks it: a readable fd. */
 long ara_exec_open_program(struct ara_exec_req *r, long dirfd, uint64_t flags, uint64_t *size);
-/* r->program: a sealed copy of the size bytes of fd. */
-long ara_exec_copy_program(struct ara_exec_req *r, long fd, uint64_t size);
+/* A sealed memfd holding the size bytes of fd: its descriptor, or -errno. */
+long ara_exec_copy_program(long fd, uint64_t size);
+/* *f: fd, with the identity it has now. */
+long ara_exec_identify(struct ara_exec_file *f, long fd);
 /*
  * r->ldso: a sealed copy of the dynamic linker this process runs, which
  * r->interp must name (-ENOEXEC otherwise); r->boot gets its file's identity.
@@ -71,7 +73,7 @@ long ara_exec_copy_program(struct ara_exec_req *r, long fd, uint64_t size);
 long ara_exec_open_ldso(struct ara_exec_req *r);
 /* r->libara, r->entry: sealed copies of the objects this process runs. */
 long ara_exec_kept_objects(struct ara_exec_req *r);
-/* *out: a sealed memfd holding a then b, read back after sealing. */
+/* *out: a sealed memfd holding a then b, read back after sealing (in a private descriptor table). */
 long ara_exec_sealed(struct ara_exec_file *out, const char *name, bool executable, const void *a,
 		     uint64_t alen, const void *b, uint64_t blen);
 /* Still the file it was (after unshare: no other thread can change the table). */

@@ -11,7 +11,8 @@
  * parent, credentials, descriptors and every other exec rule); what ARA
  * changes is which file it executes:
  *   1. the program is opened and checked as the kernel checks it, copied
- *      into a sealed memfd, hashed, and refused if ARA cannot run it (not
+ *      into a sealed memfd, hashed (all in a private descriptor table:
+ *      private_files.h), and refused if ARA cannot run it (not
  *      an arm64 PIE with this process's dynamic linker, code of its own
  *      that would run before ARA's initialisation, or libraries from
  *      elsewhere than the system's places); a script's interpreter is the
@@ -41,6 +42,7 @@
 #include "exec_req.h"
 #include "live.h"
 #include "mem.h"
+#include "private_files.h"
 #include "svc_page.h"
 #include "sys.h"
 #include "thread.h"
@@ -59,7 +61,7 @@
  * or reads a script's #! line (ARA_EXEC_IS_SCRIPT); refuses what ARA cannot
  * run (the message waits until the staging window is free again).
  */
-static long check_program(struct ara_exec_req *r, uint64_t size)
+static long check_program(struct ara_exec_req *r, long fd, uint64_t size)
 {
 	struct ara_elf_src src;
 	enum ara_elf_err err = ARA_ELF_OK;
@@ -70,7 +72,7 @@ static long check_program(struct ara_exec_req *r, uint64_t size)
 		ara_exec_refuse("not an ELF file or a script", r->path);
 		return -ENOEXEC;
 	}
-	at = ara_exec_stage_view(r->program.fd, size);
+	at = ara_exec_stage_view(fd, size);
 	if (!at)
 		return -ENOMEM;
 	src = (struct ara_elf_src){ .mem = (const uint8_t *)(uintptr_t)at, .fd = -1, .size = size };
@@ -91,6 +93,52 @@ static long check_program(struct ara_exec_req *r, uint64_t size)
 	if (err != ARA_ELF_OK)
 		ara_exec_refuse(ara_elf_strerror(err), r->path);
 	return ret;
+}
+
+struct program_job {
+	struct ara_exec_req *r;
+	long dirfd;
+	uint64_t flags;
+	long checked; /* check_program's verdict */
+};
+
+/* In ARA's task (private_files.h): step 1 up to the sealed copy, checked, or -errno. */
+static long program_job_run(void *arg)
+{
+	struct program_job *j = arg;
+	uint64_t size;
+	long fd = ara_exec_open_program(j->r, j->dirfd, j->flags, &size), copy;
+
+	if (fd < 0)
+		return fd;
+	copy = ara_exec_copy_program(fd, size);
+	ara_sys1(__NR_close, fd);
+	if (copy < 0)
+		return copy;
+	j->checked = check_program(j->r, copy, size);
+	if (j->checked < 0) {
+		ara_sys1(__NR_close, copy);
+		return j->checked;
+	}
+	return copy;
+}
+
+/*
+ * Step 1: r->program, the sealed copy, and check_program's verdict. The
+ * program is opened, checked, copied, hashed and parsed in a private
+ * descriptor table: in the App's, another thread could put another file
+ * behind a descriptor between the check and the copy, or have ARA hash
+ * one sealed copy and execute another.
+ */
+static long take_program(struct ara_exec_req *r, long dirfd, uint64_t flags)
+{
+	struct program_job j = { .r = r, .dirfd = dirfd, .flags = flags, .checked = -ENOEXEC };
+	long copy = ara_private_files_open(program_job_run, &j, 1), ret;
+
+	if (copy < 0)
+		return copy;
+	ret = ara_exec_identify(&r->program, copy);
+	return ret != 0 ? ret : j.checked;
 }
 
 /* r added to the sorted, disjoint set b->reserved, merged with what it touches. */
@@ -231,8 +279,7 @@ static long commit(struct ara_exec_req *r)
 static long exec_request(struct ara_exec_req *r, uint64_t dirfd, uint64_t app_path,
 			 uint64_t app_argv, uint64_t app_envp, uint64_t flags, uint64_t sigmask)
 {
-	uint64_t size;
-	long ret, fd;
+	long ret;
 
 	if (flags & ~(uint64_t)(AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW))
 		return -EINVAL;
@@ -253,13 +300,7 @@ static long exec_request(struct ara_exec_req *r, uint64_t dirfd, uint64_t app_pa
 	memcpy(r->boot.loader_sha256, ara_boot_block.loader_sha256, ARA_SHA256_BYTES);
 	/* A script: its interpreter is the program (the script is its argument). */
 	for (unsigned int depth = 0;; depth++) {
-		fd = ara_exec_open_program(r, (long)(int)dirfd, flags, &size);
-		if (fd < 0)
-			return fd;
-		ret = ara_exec_copy_program(r, fd, size);
-		ara_sys1(__NR_close, fd);
-		if (ret == 0)
-			ret = check_program(r, size);
+		ret = take_program(r, (long)(int)dirfd, flags);
 		if (ret != ARA_EXEC_IS_SCRIPT)
 			break;
 		ara_exec_file_close(&r->program);

@@ -302,10 +302,6 @@ static long open_for_app(long dirfd, char path[ARA_PATH_MAX], const struct open_
 {
 	struct open_job j = { .dirfd = dirfd, .path = path, .how = how, .use_openat2 = use_openat2 };
 
-#ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES
-	/* The variant works in the process's table, where App threads can swap its descriptors. */
-	return open_job_run(&j);
-#endif
 	return ara_private_files_open(open_job_run, &j, (how->flags & O_CLOEXEC) != 0);
 }
 
