@@ -80,3 +80,26 @@ ara_file_attack(file_mmap_noexec_race shared-fd-table
 # debugfs listed: the first read only, the second refused whole.
 ara_file_attack(file_cgroup_write no-file-policy "wrote cgroup.procs")
 ara_file_attack(file_debugfs no-file-policy "listed debugfs: [1-9][0-9]* bytes of entries")
+
+# The same race for an execve: ARA's sealed copy of the program swapped, by
+# number, for a memfd of the App's holding a program ARA accepts, rewritten
+# with one ARA refuses once checked (attack_exec_swap.c). exec_swap_target
+# is what runs; like spawn_child it is never given to ara-loader.
+add_executable(exec_swap_target exec_swap_target.c)
+target_link_libraries(exec_swap_target PRIVATE ara_entry)
+target_include_directories(exec_swap_target PRIVATE ${PROJECT_SOURCE_DIR}/tests/platform)
+set_target_properties(exec_swap_target PROPERTIES SKIP_BUILD_RPATH TRUE)
+ara_test_app(attack_exec_swap attack_exec_swap.c)
+target_link_libraries(attack_exec_swap PRIVATE Threads::Threads)
+ara_variant_manifest(attack_exec_swap shared-fd-table)
+ara_loader_test(ara_attack_exec_swap attack_exec_swap $<TARGET_FILE:exec_swap_target>)
+set_property(GLOBAL APPEND PROPERTY ara_attack_list
+  "$<TARGET_FILE:attack_exec_swap> $<TARGET_FILE:exec_swap_target>")
+set_tests_properties(ara_attack_exec_swap PROPERTIES
+  FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused")
+add_test(NAME ara_attack_exec_swap_unprotected
+  COMMAND ara-loader --manifest $<TARGET_FILE:attack_exec_swap>.shared-fd-table.ara-manifest
+          $<TARGET_FILE:attack_exec_swap> $<TARGET_FILE:exec_swap_target>)
+set_tests_properties(ara_attack_exec_swap_unprotected PROPERTIES
+  ENVIRONMENT "ARA_ALLOW_TEST_VARIANT=1"
+  PASS_REGULAR_EXPRESSION "BREACH: running the program ARA refused" TIMEOUT 300)
