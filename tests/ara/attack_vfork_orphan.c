@@ -16,9 +16,10 @@
  *                         the prctl made at once): it survives.
  *   vfork_setuid_pdeath   the child changes its user IDs, which clears the
  *                         signal in the kernel (commit_creds); ARA dropped
- *                         CAP_SETUID and makes vfork children only where the
- *                         IDs are all one. Unprotected (no-privilege-drop):
- *                         it survives.
+ *                         CAP_SETUID, and the real, effective and saved IDs
+ *                         are one (clone.c says why), so there is nothing to
+ *                         move to. Unprotected (no-privilege-drop): it
+ *                         survives.
  *
  * The judge is the attack's first process R, a child subreaper: its child
  * A makes the vfork child C, which tells R when it runs; R kills A

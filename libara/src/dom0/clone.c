@@ -44,8 +44,14 @@
  * when the thread that made it exits (forget_original_parent), whichever
  * way; ARA sets SIGKILL, and keeps it from App code until its execveat
  * (ara_app_prctl; execve.c). The kernel also clears it when the task's
- * effective or file-system IDs change (commit_creds), so a vfork child is
- * made only where App code cannot change them (ids_fixed).
+ * effective or file-system IDs change, or its permitted capabilities grow
+ * (commit_creds), none of which App code can do: without CAP_SETUID and
+ * CAP_SETGID (privilege.c drops them) a task may only move each ID to
+ * another of its real, effective and saved ones, and those are one ID
+ * wherever ara-loader starts ARA (execve makes the saved and file-system
+ * IDs the effective ones, and a process whose effective ID is not its real
+ * one starts in secure mode, where the dynamic linker ignores the loader's
+ * --preload of libara). ara_attack_vfork_setuid_pdeath shows the first.
  *
  * The kernel writes the thread IDs clone asks for with the caller's row,
  * which here is DOM0's: those addresses must be App memory.
@@ -146,26 +152,6 @@ static bool ara_status(int32_t status)
 static bool in_vfork_child(void)
 {
 	return (int32_t)ara_sys0(__NR_getpid) != __atomic_load_n(&ara_live->threads_pid, __ATOMIC_ACQUIRE);
-}
-
-/*
- * True if App code in a task with the calling thread's credentials can
- * change none of the IDs whose change clears the parent-death signal
- * (commit_creds: effective and file-system user and group IDs, or a
- * larger permitted set). Without CAP_SETUID and CAP_SETGID, which
- * privilege.c drops, a task may only move each ID to another of its real,
- * effective, saved (and file-system) IDs: none to move to if they are all
- * one. (setfsuid(-1) changes nothing and answers the current one.)
- */
-static bool ids_fixed(void)
-{
-	uint32_t u[3], g[3];
-
-	if (ara_sys3(__NR_getresuid, &u[0], &u[1], &u[2]) != 0 ||
-	    ara_sys3(__NR_getresgid, &g[0], &g[1], &g[2]) != 0)
-		return false;
-	return u[0] == u[1] && u[1] == u[2] && (uint32_t)ara_sys1(__NR_setfsuid, -1) == u[0] &&
-	       g[0] == g[1] && g[1] == g[2] && (uint32_t)ara_sys1(__NR_setfsgid, -1) == g[0];
 }
 #endif
 
@@ -316,10 +302,6 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 
 	if (!allowed(flags, parent))
 		return -EPERM;
-#ifndef ARA_TEST_VARIANT_NO_CLONE_GUARD
-	if ((flags & (CLONE_VFORK | CLONE_THREAD)) == CLONE_VFORK && !ids_fixed())
-		return -EPERM; /* its parent-death signal could be cleared */
-#endif
 	if ((flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) && !app_word(ptid))
 		return -EFAULT;
 	if ((flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) && !app_word(ctid))
