@@ -75,9 +75,9 @@ static ssize_t read_small(int fd, char *buf, size_t cap)
 
 /*
  * A thread blocked inside ARA: its open of a FIFO without a writer is
- * trapped, and ARA's reopen of the FIFO (/proc/thread-self/fd/N) waits in
- * the kernel on DOM0's stack, from DOM0's system-call page, until a writer
- * comes.
+ * trapped, ARA's task reopens the FIFO (/proc/thread-self/fd/N) and waits
+ * for a writer, and the App's thread waits for the task in the kernel, on
+ * DOM0's stack, from DOM0's system-call page.
  */
 static struct {
 	char fifo[64];
@@ -122,9 +122,13 @@ static int block_a_thread(void)
 			continue;
 		read_small(fd, stat, sizeof(stat));
 		close(fd);
-		/* "tid (comm) S ...": the state follows the last ')' */
+		/*
+		 * "tid (comm) S ...": the state follows the last ')'. The App's
+		 * thread waits for ARA's task, which opens the FIFO (open.c), in
+		 * the kernel's vfork wait: D.
+		 */
 		state = strrchr(stat, ')');
-		if (state && state[1] == ' ' && state[2] == 'S') {
+		if (state && state[1] == ' ' && (state[2] == 'S' || state[2] == 'D')) {
 			printf("ara-evidence: thread %d sleeps in its trapped open of a FIFO\n", (int)blocked.tid);
 			return 0;
 		}

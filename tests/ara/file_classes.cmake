@@ -43,7 +43,7 @@ ara_file_attack(file_task_syscall no-file-policy
   "registers of a thread inside ARA .*: pc 0x[0-9a-f]+ and sp 0x[0-9a-f]+ lie in DOM0")
 # ... and its kernel stack (CAP_SYS_ADMIN).
 ara_file_attack(file_task_stack no-file-policy-privileged
-  "kernel stack of a thread inside ARA: .*fifo_open")
+  "kernel stack of a thread inside ARA: .*kernel_clone")
 # Which of DOM0's pages are present, and with CAP_SYS_ADMIN where: through
 # those frame numbers, /proc/kcore (CAP_SYS_RAWIO) reads DOM0's canary.
 ara_file_attack(file_pagemap no-file-policy "pagemap shows [1-9][0-9]* of [0-9]+ DOM0 pages present")

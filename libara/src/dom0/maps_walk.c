@@ -12,6 +12,7 @@
 #include "init.h"
 #include "maps_walk.h"
 #include "mem.h"
+#include "private_files.h"
 #include "sys.h"
 
 #define MAPS_MAX (8u << 20) /* refuse a maps file larger than this */
@@ -67,16 +68,48 @@ static char *read_maps(size_t *len, const char **why, long *value)
 	return buf;
 }
 
+struct maps_job {
+	char *buf;
+	size_t len;
+	const char *why;
+	long value;
+};
+
+/* In ARA's task (private_files.h): buf, or NULL with why and value set. */
+static long maps_job_run(void *arg)
+{
+	struct maps_job *j = arg;
+
+	j->buf = read_maps(&j->len, &j->why, &j->value);
+	return 0;
+}
+
+/*
+ * The file is read through a descriptor of a private table: in the App's,
+ * another thread could put a file of its own behind the number between
+ * two reads, and have ARA see the mappings it wrote (the RTM's module
+ * check runs after the App has).
+ */
 int ara_maps_try_foreach(ara_map_fn fn, void *ctx, const char **why, long *value)
 {
-	size_t len;
-	char *buf = read_maps(&len, why, value);
+	struct maps_job j = { .buf = NULL };
+	long r = ara_private_files_call(maps_job_run, &j);
+	size_t len = j.len;
+	char *buf = j.buf;
 	struct ara_maps_cursor c;
 	struct ara_mapping m;
 	enum ara_maps_status st;
 
-	if (!buf)
+	if (r != 0) {
+		*why = "cannot start ARA's task to read /proc/self/maps";
+		*value = r;
 		return -1;
+	}
+	if (!buf) {
+		*why = j.why;
+		*value = j.value;
+		return -1;
+	}
 	ara_maps_init(&c, buf, len);
 	while ((st = ara_maps_next(&c, &m)) == ARA_MAPS_OK)
 		fn(&m, ctx);

@@ -15,10 +15,12 @@
  * it names (fstatfs, statx, and for procfs and sysfs the kernel's name of
  * it), and only then opens that same object for the App through
  * /proc/thread-self/fd/N, which cannot name another file whatever happens
- * to the path meanwhile. All of it runs in ARA's task with a private copy
- * of the descriptor table (private_files.h), where no App thread can put
- * another object behind N between the check and the reopen; only the
- * result comes back. An O_PATH open of a refused class is refused too;
+ * to the path meanwhile. The path is walked in the App's thread (so that
+ * /proc/thread-self is that thread); the check and the reopen happen in
+ * ARA's task with a private copy of the descriptor table (private_files.h),
+ * where no App thread can put another object behind N between the two.
+ * Whatever N held when the copy was made is what is checked and what is
+ * reopened; only the result comes back. An O_PATH open of a refused class is refused too;
  * one of a class that may only be read is allowed, and reopening it for
  * writing through /proc/self/fd comes back here. A file the App creates is
  * made with O_EXCL, so it is new, in a directory held and checked first.
@@ -146,6 +148,58 @@ static long open_path(long dirfd, const char *path, const struct open_how *how, 
 	return ara_sys4(__NR_openat, dirfd, path, (long)how->flags, (long)how->mode);
 }
 
+struct use_job {
+	long probe;
+	enum ara_file_access access;
+	const char *name; /* a new file's name in the directory probe; NULL: reopen probe */
+	const struct open_how *how;
+	int use_openat2;
+};
+
+/*
+ * In ARA's task (private_files.h): the object behind probe checked, then
+ * used: reopened with the App's flags, given as it is (O_PATH), or, for a
+ * directory, the App's new file made in it. Returns a descriptor of the
+ * task's table, or -errno.
+ */
+static long use_job_run(void *arg)
+{
+	const struct use_job *j = arg;
+	char link[48];
+
+	if (denied(j->probe, j->access))
+		return -EACCES;
+	if (j->name)
+		return open_path(j->probe, j->name, j->how, j->use_openat2);
+	if (j->how->flags & O_PATH)
+		return ara_sys3(__NR_fcntl, j->probe, F_DUPFD_CLOEXEC, 0);
+	/*
+	 * The file exists: no O_CREAT. .../fd/N is itself a link, so no
+	 * O_NOFOLLOW either; the probe honoured it, and opening the symbolic
+	 * link it then holds fails with ELOOP, as the App's open would have.
+	 */
+	ara_put_fd(link, "/proc/thread-self/fd/", j->probe);
+	return ara_sys4(__NR_openat, AT_FDCWD, link,
+			(long)(j->how->flags & ~(uint64_t)(O_CREAT | O_NOFOLLOW)), 0);
+}
+
+/*
+ * The object behind probe, an O_PATH descriptor of the App's table, checked
+ * for access and used (use_job_run) in ARA's task: the App's descriptor, or
+ * -errno. probe is closed.
+ */
+static long check_and_use(long probe, enum ara_file_access access, const char *name,
+			  const struct open_how *how, int use_openat2)
+{
+	const struct use_job j = {
+		.probe = probe, .access = access, .name = name, .how = how, .use_openat2 = use_openat2
+	};
+	long fd = ara_private_files_open(use_job_run, (void *)&j, (how->flags & O_CLOEXEC) != 0);
+
+	ara_sys1(__NR_close, probe);
+	return fd;
+}
+
 /*
  * path names a symbolic link whose target does not exist (O_CREAT found
  * nothing, then O_EXCL found something): rewrites path into the link's
@@ -197,7 +251,7 @@ static long create_checked(long dirfd, const char *path, const struct open_how *
 					  .resolve = how->resolve };
 	char dir[ARA_PATH_MAX];
 	size_t len = 0, slash = 0, has_slash = 0;
-	long dir_fd, fd;
+	long dir_fd;
 
 	while (path[len]) {
 		if (path[len] == '/') {
@@ -221,12 +275,8 @@ static long create_checked(long dirfd, const char *path, const struct open_how *
 	dir_fd = open_path(dirfd, dir, &dir_how, use_openat2);
 	if (dir_fd < 0)
 		return dir_fd;
-	if (denied(dir_fd, ARA_ACCESS_WRITE))
-		fd = -EACCES;
-	else
-		fd = open_path(dir_fd, path + (has_slash ? slash + 1 : 0), how, use_openat2);
-	ara_sys1(__NR_close, dir_fd);
-	return fd;
+	return check_and_use(dir_fd, ARA_ACCESS_WRITE, path + (has_slash ? slash + 1 : 0), how,
+			     use_openat2);
 }
 
 static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_how *how,
@@ -237,7 +287,6 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 				      .mode = 0,
 				      .resolve = how->resolve };
 	struct open_how create = *how;
-	char link[48];
 
 	/* An unnamed new file: no interface file system makes one (no ->tmpfile). */
 	if ((flags & O_TMPFILE) == O_TMPFILE)
@@ -260,49 +309,9 @@ static long open_checked(long dirfd, char path[ARA_PATH_MAX], const struct open_
 		}
 		if (probe < 0)
 			return probe;
-		if (denied(probe, ara_file_access_of(flags))) {
-			ara_sys1(__NR_close, probe);
-			return -EACCES;
-		}
-		if (flags & O_PATH)
-			return probe;
-		/*
-		 * The file exists: no O_CREAT. .../fd/N is itself a link,
-		 * so no O_NOFOLLOW either; the probe honoured it, and opening the
-		 * symbolic link it then holds fails with ELOOP, as the App's open
-		 * would have.
-		 */
-		ara_put_fd(link, "/proc/thread-self/fd/", probe);
-		fd = ara_sys4(__NR_openat, AT_FDCWD, link, (long)(flags & ~(uint64_t)(O_CREAT | O_NOFOLLOW)),
-			      0);
-		ara_sys1(__NR_close, probe);
-		return fd;
+		return check_and_use(probe, ara_file_access_of(flags), NULL, how, use_openat2);
 	}
 	return -ELOOP;
-}
-
-struct open_job {
-	long dirfd;
-	char *path;
-	const struct open_how *how;
-	int use_openat2;
-};
-
-/* In ARA's task (private_files.h): a descriptor of its private table, or -errno. */
-static long open_job_run(void *arg)
-{
-	const struct open_job *j = arg;
-
-	return open_checked(j->dirfd, j->path, j->how, j->use_openat2);
-}
-
-/* The App's open, once its arguments are copied in. */
-static long open_for_app(long dirfd, char path[ARA_PATH_MAX], const struct open_how *how,
-			 int use_openat2)
-{
-	struct open_job j = { .dirfd = dirfd, .path = path, .how = how, .use_openat2 = use_openat2 };
-
-	return ara_private_files_open(open_job_run, &j, (how->flags & O_CLOEXEC) != 0);
 }
 
 long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode)
@@ -313,7 +322,7 @@ long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t 
 
 	if (r < 0)
 		return r;
-	return open_for_app((long)(int)dirfd, path, &how, 0);
+	return open_checked((long)(int)dirfd, path, &how, 0);
 }
 
 long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size)
@@ -341,5 +350,5 @@ long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64
 	r = ara_copy_string_from_app(path, app_path, ARA_PATH_MAX);
 	if (r < 0)
 		return r;
-	return open_for_app((long)(int)dirfd, path, &how, 1);
+	return open_checked((long)(int)dirfd, path, &how, 1);
 }

@@ -11,12 +11,12 @@
  * until the task exits, and the kernel ends that wait for a fatal signal
  * only. So the task can run on this thread's own stack, below the frame
  * of this function, as a vfork child does; the task inherits DOM0's row
- * (the kernel copies the live POR_EL0) and every signal blocked (the mask
- * of ARA's handler, which every caller runs in). It makes its system calls
+ * (the kernel copies the live POR_EL0) and the caller's signal mask, which
+ * blocks every signal (private_files.c). It makes its system calls
  * on the system-call page (svc_page.h), as clone.S does, and comes back
  * here from the page's `ret` (the kernel copies x30 too).
  *
- * Entry: x0 = fn, x1 = arg; a DOM0 stack with every signal blocked.
+ * Entry: x0 = fn, x1 = arg; a DOM0 stack, every signal blocked.
  * Exit:  x0 = 0 or -errno.
  * Corrupts: the caller-saved registers (x0-x18), as any call.
  */

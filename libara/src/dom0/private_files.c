@@ -25,6 +25,7 @@
 #define MSG_CTRUNC 0x8
 #define MSG_DONTWAIT 0x40
 #define MSG_CMSG_CLOEXEC 0x40000000
+#define SIG_SETMASK 2
 
 /* The kernel's struct user_msghdr and struct cmsghdr on arm64 (no libc here). */
 struct msg {
@@ -83,6 +84,24 @@ static long receive_fd(long sock, int cloexec)
 	return (m.flags & MSG_CTRUNC) ? -EMFILE : -EIO;
 }
 
+/*
+ * The task starts with the caller's signal mask: every signal blocked, so
+ * that none is delivered to a thread ARA has no slot for (in a trapped
+ * call the mask is already full; in a service it is the App's).
+ */
+static long run_blocked(void (*fn)(void *), void *arg)
+{
+	const uint64_t all = ~(uint64_t)0;
+	uint64_t old;
+	long r = ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(old));
+
+	if (r != 0)
+		return r;
+	r = ara_private_files_run(fn, arg);
+	ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &old, 0, sizeof(old));
+	return r;
+}
+
 /* The task: a private copy of the table, which ends with it. */
 static void run_job(void *arg)
 {
@@ -112,7 +131,7 @@ long ara_private_files_open(long (*work)(void *arg), void *arg, int cloexec)
 	if (r < 0)
 		return r;
 	j.sock = sv[1];
-	r = ara_private_files_run(run_job, &j);
+	r = run_blocked(run_job, &j);
 	/* The task has ended: its end first, so that the descriptor cannot land on that number and be closed. */
 	ara_sys1(__NR_close, sv[1]);
 	if (r == 0)
@@ -131,6 +150,6 @@ long ara_private_files_call(long (*work)(void *arg), void *arg)
 #ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES
 	return work(arg);
 #endif
-	r = ara_private_files_run(run_job, &j);
+	r = run_blocked(run_job, &j);
 	return r == 0 ? j.result : r;
 }

@@ -18,7 +18,7 @@
  * one of that table's descriptors, or -errno; the descriptor is passed
  * back with SCM_RIGHTS and lands in the process's table as a new open's
  * does (the lowest free number, close-on-exec if cloexec). Returns it, or
- * -errno. Call with every signal blocked (in ARA's handler).
+ * -errno. The task runs with every signal blocked.
  */
 long ara_private_files_open(long (*work)(void *arg), void *arg, int cloexec);
 
