@@ -130,6 +130,20 @@ static void require_poe(void)
 }
 
 /*
+ * Started set-user-ID, set-group-ID or with capabilities granted (or with
+ * an effective ID other than the real one): the dynamic linker then runs
+ * in secure mode and ignores --preload, so the App would run without ARA.
+ */
+static void require_not_secure(void)
+{
+	if (getauxval(AT_SECURE))
+		ara_die(ARA_EXIT_UNSUPPORTED,
+			"started in secure-execution mode (AT_SECURE: set-user-ID, set-group-ID, or an "
+			"effective user or group ID other than the real one): the dynamic linker would "
+			"not load libara, and the App would run without ARA");
+}
+
+/*
  * The dynamic linker would load these into the App beside the measured
  * objects, and an audit module runs before libara's initialisation.
  */
@@ -368,6 +382,7 @@ int main(int argc, char **argv)
 	ara_diag_init("ara-loader");
 	parse_options(argc, argv, &opt);
 	require_poe();
+	require_not_secure();
 	refuse_injection_env();
 
 	if (opt.manifest == NULL) {
