@@ -13,8 +13,8 @@
  * The App first takes a report (unchanged), keeps the text of
  * /proc/self/maps in a memfd, and maps a page of new code over a page of
  * its own code (a change the check must see: the module's mapping is
- * split). To widen the window, it then maps thousands of one-page
- * mappings below every other one: DOM0 reads their lines first, one page
+ * split). To widen the window, it also maps (before the new code)
+ * thousands of one-page mappings below every other one: DOM0 reads their lines first, one page
  * of text per read(), and whichever of those reads follows the swap, the
  * text DOM0 parses is some of those lines, then the whole start-up text,
  * in address order. The swapping thread finds DOM0's descriptor by its
