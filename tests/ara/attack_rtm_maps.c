@@ -14,15 +14,15 @@
  * /proc/self/maps in a memfd, and maps a page of new code over a page of
  * its own code (a change the check must see: the module's mapping is
  * split). To widen the window, it also maps (before the new code)
- * thousands of one-page mappings below every other one: DOM0 reads their lines first, one page
- * of text per read(), and whichever of those reads follows the swap, the
- * text DOM0 parses is some of those lines, then the whole start-up text,
- * in address order. The swapping thread finds DOM0's descriptor by its
- * link ("/proc/<pid>/maps") at the lowest free number. Under ARA, which
- * reads the file in a task with a private copy of the table, every report
- * says the modules changed; the twin, against libara that reads it in the
- * shared table (shared-fd-table), gets a correctly signed report saying
- * they did not.
+ * thousands of one-page mappings below every other one: DOM0 reads their
+ * lines first, one page of text per read(), and whichever of those reads
+ * follows the swap, the text DOM0 parses is some of those lines, then the
+ * whole start-up text, in address order. The swapping thread finds DOM0's
+ * descriptor by its link ("/proc/<pid>/maps") at the lowest free number.
+ * Under ARA, which reads the file in a task with a private copy of the
+ * table, every report says the modules changed; the twin, against libara
+ * that reads it in the shared table (shared-fd-table), gets a correctly
+ * signed report saying they did not.
  *
  * usage: attack_rtm_maps (ARA_EVIDENCE must name a backend)
  */
