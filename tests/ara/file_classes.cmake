@@ -91,15 +91,22 @@ target_include_directories(exec_swap_target PRIVATE ${PROJECT_SOURCE_DIR}/tests/
 set_target_properties(exec_swap_target PROPERTIES SKIP_BUILD_RPATH TRUE)
 ara_test_app(attack_exec_swap attack_exec_swap.c)
 target_link_libraries(attack_exec_swap PRIVATE Threads::Threads)
-ara_variant_manifest(attack_exec_swap shared-fd-table)
-ara_loader_test(ara_attack_exec_swap attack_exec_swap $<TARGET_FILE:exec_swap_target>)
-set_property(GLOBAL APPEND PROPERTY ara_attack_list
-  "$<TARGET_FILE:attack_exec_swap> $<TARGET_FILE:exec_swap_target>")
-set_tests_properties(ara_attack_exec_swap PROPERTIES
-  FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused")
-add_test(NAME ara_attack_exec_swap_unprotected
-  COMMAND ara-loader --manifest $<TARGET_FILE:attack_exec_swap>.shared-fd-table.ara-manifest
-          $<TARGET_FILE:attack_exec_swap> $<TARGET_FILE:exec_swap_target>)
-set_tests_properties(ara_attack_exec_swap_unprotected PROPERTIES
-  ENVIRONMENT "ARA_ALLOW_TEST_VARIANT=1"
-  PASS_REGULAR_EXPRESSION "BREACH: running the program ARA refused" TIMEOUT 300)
+# ara_exec_race(MODE VARIANT): ara_attack_exec_MODE, and its twin against VARIANT.
+function(ara_exec_race mode variant)
+  ara_variant_manifest(attack_exec_swap ${variant})
+  ara_loader_test(ara_attack_exec_${mode} attack_exec_swap ${mode} $<TARGET_FILE:exec_swap_target>)
+  set_property(GLOBAL APPEND PROPERTY ara_attack_list
+    "$<TARGET_FILE:attack_exec_swap> ${mode} $<TARGET_FILE:exec_swap_target>")
+  set_tests_properties(ara_attack_exec_${mode} PROPERTIES
+    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused")
+  add_test(NAME ara_attack_exec_${mode}_unprotected
+    COMMAND ara-loader --manifest $<TARGET_FILE:attack_exec_swap>.${variant}.ara-manifest
+            $<TARGET_FILE:attack_exec_swap> ${mode} $<TARGET_FILE:exec_swap_target>)
+  set_tests_properties(ara_attack_exec_${mode}_unprotected PROPERTIES
+    ENVIRONMENT "ARA_ALLOW_TEST_VARIANT=1"
+    PASS_REGULAR_EXPRESSION "BREACH: running the program ARA refused" TIMEOUT 300)
+endfunction()
+ara_exec_race(swap shared-fd-table)
+# The same forgery through the socket pair that hands ARA's copy back: the
+# twin's libara takes the identity of whatever it received.
+ara_exec_race(inject exec-identity-by-number)

@@ -197,7 +197,7 @@ static long stage_file(long fd, uint64_t off, uint64_t len)
 {
 	struct file_read f = { .fd = fd, .off = off, .len = len };
 
-	return ara_private_files_call(read_mappable, &f);
+	return ara_private_files_call(read_mappable, &f, fd);
 }
 
 long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd,

@@ -3,10 +3,11 @@
  * The files an execve gives the new image (exec_req.h). Each is made,
  * checked and sealed in ARA's task with a private descriptor table
  * (private_files.h), where no App thread can swap a descriptor between a
- * check and a use; it then lands in the App's table, which other App
- * threads share until execve.c unshares it: so each is recorded (device,
- * inode) when it lands, and execve.c checks every one again after
- * unsharing. Memfds ARA writes are read back after sealing (another thread
+ * check and a use, and the task records its identity (device, inode). It
+ * then lands in the App's table, which other App threads share until
+ * execve.c unshares it (and which they could fill first: a descriptor of
+ * their own sent ahead of the task's), so execve.c checks every number
+ * against the identity its task recorded, after unsharing. Memfds ARA writes are read back after sealing (another thread
  * could have written through /proc/<pid>/task/<tid>/fd before the seal).
  *
  * The code the new image runs before its libara (the dynamic linker) is a
@@ -202,18 +203,6 @@ void ara_execve_init(uint64_t ldso_pc)
 		report(counter() - t0);
 }
 
-static long identify(struct ara_exec_file *f, long fd)
-{
-	struct stat st;
-
-	if (ara_sys2(__NR_fstat, fd, &st) != 0) {
-		ara_sys1(__NR_close, fd);
-		return -EBADF;
-	}
-	*f = (struct ara_exec_file){ .fd = fd, .dev = st.st_dev, .ino = st.st_ino };
-	return 0;
-}
-
 bool ara_exec_file_still(const struct ara_exec_file *f)
 {
 	struct stat st;
@@ -330,12 +319,13 @@ struct sealed_job {
 	bool executable;
 	const void *a, *b;
 	uint64_t alen, blen;
+	struct ara_exec_file made; /* the memfd's identity, taken in the task */
 };
 
 /* In ARA's task (private_files.h): the memfd, written, sealed and read back, or -errno. */
 static long sealed_job_run(void *arg)
 {
-	const struct sealed_job *j = arg;
+	struct sealed_job *j = arg;
 	long fd = new_memfd(j->name, j->executable), ret;
 
 	if (fd < 0)
@@ -351,6 +341,8 @@ static long sealed_job_run(void *arg)
 		ara_exec_refuse("a file ARA wrote changed before it was sealed", j->name);
 		ret = -EPERM;
 	}
+	if (ret == 0)
+		ret = ara_exec_identity(&j->made, fd);
 	if (ret != 0) {
 		ara_sys1(__NR_close, fd);
 		return ret;
@@ -364,14 +356,38 @@ long ara_exec_sealed(struct ara_exec_file *out, const char *name, bool executabl
 	struct sealed_job j = {
 		.name = name, .executable = executable, .a = a, .alen = alen, .b = b, .blen = blen
 	};
-	long fd = ara_private_files_open(sealed_job_run, &j, 1);
+	long fd = ara_private_files_open(sealed_job_run, &j, -1, 1);
 
-	return fd < 0 ? fd : identify(out, fd);
+	if (fd < 0)
+		return fd;
+	return ara_exec_received(out, fd, &j.made);
 }
 
-long ara_exec_identify(struct ara_exec_file *f, long fd)
+long ara_exec_identity(struct ara_exec_file *f, long fd)
 {
-	return identify(f, fd);
+	struct stat st;
+
+	if (ara_sys2(__NR_fstat, fd, &st) != 0)
+		return -EBADF;
+	*f = (struct ara_exec_file){ .fd = -1, .dev = st.st_dev, .ino = st.st_ino };
+	return 0;
+}
+
+long ara_exec_received(struct ara_exec_file *out, long fd, const struct ara_exec_file *made)
+{
+#ifdef ARA_TEST_VARIANT_IDENTITY_BY_NUMBER
+	/* Test-only: whatever the received number names now. */
+	(void)made;
+	if (ara_exec_identity(out, fd) != 0) {
+		ara_sys1(__NR_close, fd);
+		return -EBADF;
+	}
+	out->fd = fd;
+	return 0;
+#else
+	*out = (struct ara_exec_file){ .fd = fd, .dev = made->dev, .ino = made->ino };
+	return 0;
+#endif
 }
 
 long ara_exec_copy_program(long fd, uint64_t size)
@@ -390,6 +406,11 @@ long ara_exec_copy_program(long fd, uint64_t size)
 	/* What is hashed and checked (execve.c) is this sealed copy, after the seal. */
 	if (ret == 0)
 		ret = seal(copy);
+	/* Of the size ARA copied: another thread could reopen it (.../task/<tid>/fd) and grow it before the seal. */
+	if (ret == 0 && ara_sys3(__NR_lseek, copy, 0, 2 /* SEEK_END */) != (long)size) {
+		ara_exec_refuse("ARA's copy of the program changed before it was sealed", NULL);
+		ret = -EPERM;
+	}
 	if (ret != 0) {
 		ara_sys1(__NR_close, copy);
 		return ret;
@@ -423,8 +444,11 @@ long ara_exec_open_ldso(struct ara_exec_req *r)
 		ara_sys1(__NR_close, at);
 		if (fd < 0)
 			return fd;
-		if (identify(&r->ldso, fd) != 0)
+		if (ara_exec_identity(&r->ldso, fd) != 0) {
+			ara_sys1(__NR_close, fd);
 			return -EBADF;
+		}
+		r->ldso.fd = fd;
 		if (r->ldso.dev != st.st_dev || r->ldso.ino != st.st_ino) {
 			ara_exec_file_close(&r->ldso);
 			return -EACCES;

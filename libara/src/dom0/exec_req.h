@@ -64,8 +64,16 @@ long ara_exec_loader_vectors(struct ara_exec_req *r);
 long ara_exec_open_program(struct ara_exec_req *r, long dirfd, uint64_t flags, uint64_t *size);
 /* A sealed memfd holding the size bytes of fd: its descriptor, or -errno. */
 long ara_exec_copy_program(long fd, uint64_t size);
-/* *f: fd, with the identity it has now. */
-long ara_exec_identify(struct ara_exec_file *f, long fd);
+/* In ARA's task: *f gets the identity of fd, a descriptor of the task's table (fd -1). */
+long ara_exec_identity(struct ara_exec_file *f, long fd);
+/*
+ * *out: fd, a descriptor ARA's task handed back (private_files.h), with
+ * the identity the task took of what it made (made). The number is App
+ * reachable: App code could have put a descriptor of its own in front of
+ * the task's, or swapped it since; execve.c's commit checks the identity
+ * again once the table is the exec's own.
+ */
+long ara_exec_received(struct ara_exec_file *out, long fd, const struct ara_exec_file *made);
 /*
  * r->ldso: a sealed copy of the dynamic linker this process runs, which
  * r->interp must name (-ENOEXEC otherwise); r->boot gets its file's identity.

@@ -50,6 +50,7 @@
 
 #define EPERM 1
 #define E2BIG 7
+#define EBADF 9
 #define ENOEXEC 8
 #define ENOMEM 12
 #define EINVAL 22
@@ -100,6 +101,7 @@ struct program_job {
 	long dirfd;
 	uint64_t flags;
 	long checked; /* check_program's verdict */
+	struct ara_exec_file made; /* the sealed copy's identity, taken in the task */
 };
 
 /* In ARA's task (private_files.h): step 1 up to the sealed copy, checked, or -errno. */
@@ -116,6 +118,8 @@ static long program_job_run(void *arg)
 	if (copy < 0)
 		return copy;
 	j->checked = check_program(j->r, copy, size);
+	if (j->checked >= 0 && ara_exec_identity(&j->made, copy) != 0)
+		j->checked = -EBADF;
 	if (j->checked < 0) {
 		ara_sys1(__NR_close, copy);
 		return j->checked;
@@ -133,11 +137,11 @@ static long program_job_run(void *arg)
 static long take_program(struct ara_exec_req *r, long dirfd, uint64_t flags)
 {
 	struct program_job j = { .r = r, .dirfd = dirfd, .flags = flags, .checked = -ENOEXEC };
-	long copy = ara_private_files_open(program_job_run, &j, 1), ret;
+	long copy = ara_private_files_open(program_job_run, &j, dirfd, 1), ret;
 
 	if (copy < 0)
 		return copy;
-	ret = ara_exec_identify(&r->program, copy);
+	ret = ara_exec_received(&r->program, copy, &j.made);
 	return ret != 0 ? ret : j.checked;
 }
 

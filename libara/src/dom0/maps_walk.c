@@ -93,7 +93,7 @@ static long maps_job_run(void *arg)
 int ara_maps_try_foreach(ara_map_fn fn, void *ctx, const char **why, long *value)
 {
 	struct maps_job j = { .buf = NULL };
-	long r = ara_private_files_call(maps_job_run, &j);
+	long r = ara_private_files_call(maps_job_run, &j, -1);
 	size_t len = j.len;
 	char *buf = j.buf;
 	struct ara_maps_cursor c;

@@ -194,10 +194,17 @@ static long check_and_use(long probe, enum ara_file_access access, const char *n
 	const struct use_job j = {
 		.probe = probe, .access = access, .name = name, .how = how, .use_openat2 = use_openat2
 	};
-	long fd = ara_private_files_open(use_job_run, (void *)&j, (how->flags & O_CLOEXEC) != 0);
+	const int cloexec = (how->flags & O_CLOEXEC) != 0;
+	long fd = ara_private_files_open(use_job_run, (void *)&j, probe, cloexec), r;
 
-	ara_sys1(__NR_close, probe);
-	return fd;
+	if (fd < 0) {
+		ara_sys1(__NR_close, probe);
+		return fd;
+	}
+	/* The probe's number was the lowest free one when the open began: the kernel's open would have returned it. */
+	r = ara_sys3(__NR_dup3, fd, probe, cloexec ? O_CLOEXEC : 0);
+	ara_sys1(__NR_close, fd);
+	return r;
 }
 
 /*

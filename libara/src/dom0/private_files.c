@@ -6,9 +6,16 @@
  * so App code can reach it too: it can read the message first (and gets
  * the descriptor ARA checked, as it would have anyway), or put one of its
  * own descriptors in front of it (which it holds already). Neither gives
- * it a descriptor it could not have opened; nothing is waited for (the
- * message is there once the task has ended, or never), so neither blocks
- * ARA either.
+ * it a descriptor it could not have opened, but the second means that the
+ * caller cannot tell from the descriptor whether it is the task's: a
+ * caller for which that matters takes the identity of what it made in the
+ * task (exec_files.c). Nothing is waited for (the message is there once
+ * the task has ended, or never), so neither blocks ARA.
+ *
+ * The task's copy of the table holds a reference to every descriptor the
+ * App had, which would keep, for instance, a pipe open that another App
+ * thread closes while the task waits in a FIFO's open: the task closes
+ * all but the one it needs first.
  */
 #include <linux/fcntl.h>
 #include <linux/uio.h>
@@ -50,6 +57,7 @@ struct fd_cmsg {
 struct job {
 	long (*work)(void *arg);
 	void *arg;
+	long keep; /* the one App descriptor the work uses; -1: none */
 	long sock; /* where the task sends its descriptor; -1: it sends none */
 	long result;
 };
@@ -102,21 +110,49 @@ static long run_blocked(void (*fn)(void *), void *arg)
 	return r;
 }
 
+/*
+ * Closes every descriptor of the task's table but a, b (-1: none) and
+ * stderr, where ARA's messages go (an execve's refusal, for one).
+ */
+static void close_all_but(long a, long b)
+{
+	long keep[3] = { 2, a < b ? a : b, a < b ? b : a }, next = 0;
+
+	if (keep[1] < keep[0]) { /* sorted: 2 among the two others */
+		long t = keep[0];
+
+		keep[0] = keep[1];
+		keep[1] = t < keep[2] ? t : keep[2];
+		keep[2] = t < keep[2] ? keep[2] : t;
+	}
+	for (int i = 0; i < 3; i++) {
+		if (keep[i] < next)
+			continue; /* none (-1), or kept already */
+		if (keep[i] > next)
+			ara_sys3(__NR_close_range, next, keep[i] - 1, 0);
+		next = keep[i] + 1;
+	}
+	ara_sys3(__NR_close_range, next, ~0u, 0);
+}
+
 /* The task: a private copy of the table, which ends with it. */
 static void run_job(void *arg)
 {
 	struct job *j = arg;
-	long r = j->work(j->arg);
+	long r;
+
+	close_all_but(j->keep, j->sock);
+	r = j->work(j->arg);
 
 	if (r >= 0 && j->sock >= 0)
 		r = send_fd(j->sock, r);
 	j->result = r;
 }
 
-long ara_private_files_open(long (*work)(void *arg), void *arg, int cloexec)
+long ara_private_files_open(long (*work)(void *arg), void *arg, long keep, int cloexec)
 {
 	int sv[2];
-	struct job j = { .work = work, .arg = arg, .result = -EIO };
+	struct job j = { .work = work, .arg = arg, .keep = keep, .result = -EIO };
 	long r;
 
 #ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES
@@ -142,9 +178,9 @@ long ara_private_files_open(long (*work)(void *arg), void *arg, int cloexec)
 	return r;
 }
 
-long ara_private_files_call(long (*work)(void *arg), void *arg)
+long ara_private_files_call(long (*work)(void *arg), void *arg, long keep)
 {
-	struct job j = { .work = work, .arg = arg, .sock = -1, .result = -EIO };
+	struct job j = { .work = work, .arg = arg, .keep = keep, .sock = -1, .result = -EIO };
 	long r;
 
 #ifdef ARA_TEST_VARIANT_NO_PRIVATE_FILES

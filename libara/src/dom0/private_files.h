@@ -14,15 +14,18 @@
 #define ARA_DOM0_PRIVATE_FILES_H
 
 /*
- * Runs work(arg) with a private copy of the descriptor table. work returns
- * one of that table's descriptors, or -errno; the descriptor is passed
- * back with SCM_RIGHTS and lands in the process's table as a new open's
- * does (the lowest free number, close-on-exec if cloexec). Returns it, or
- * -errno. The task runs with every signal blocked.
+ * Runs work(arg) with a private copy of the descriptor table, of which it
+ * keeps only keep (the one descriptor of the App's the work uses; -1:
+ * none). work returns one of that table's descriptors, or -errno; the
+ * descriptor is passed back with SCM_RIGHTS and lands in the process's
+ * table at its lowest free number, close-on-exec if cloexec. Returns it,
+ * or -errno. App code can put a descriptor of its own in its place: a
+ * caller to whom the object matters records what the task made. The task
+ * runs with every signal blocked.
  */
-long ara_private_files_open(long (*work)(void *arg), void *arg, int cloexec);
+long ara_private_files_open(long (*work)(void *arg), void *arg, long keep, int cloexec);
 
-/* Runs work(arg) with a private copy of the descriptor table; returns what work did, or -errno. */
-long ara_private_files_call(long (*work)(void *arg), void *arg);
+/* Runs work(arg) as above, keeping only keep; returns what work did, or -errno. */
+long ara_private_files_call(long (*work)(void *arg), void *arg, long keep);
 
 #endif
