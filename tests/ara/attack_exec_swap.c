@@ -96,7 +96,12 @@ static void *swapper(void *arg)
 	return NULL;
 }
 
-/* Sends the memfd into every socket at the watched numbers, once some exist. */
+/*
+ * Sends the memfd into every socket at the watched numbers while the exec
+ * lasts. One exec only: an exec ARA refuses after its commit has begun
+ * leaves the thread a descriptor table of its own, out of this thread's
+ * reach.
+ */
 static void *injector(void *arg)
 {
 	char byte = 0;
@@ -114,17 +119,15 @@ static void *injector(void *arg)
 	c.h.cmsg_type = SCM_RIGHTS;
 	memcpy(CMSG_DATA(&c.h), &s.memfd, sizeof(int));
 	while (!__atomic_load_n(&s.stop, __ATOMIC_ACQUIRE)) {
-		int sent = 0;
+		int sent[WATCHED] = { 0 }, ends = 0;
 
-		if (!__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
-			continue;
-		for (int n = s.lowest; n < s.lowest + WATCHED; n++)
-			sent += sendmsg(n, &m, MSG_DONTWAIT) == 1;
-		if (sent) /* the pair exists: one more sweep for its other end, then done */
-			for (int n = s.lowest; n < s.lowest + WATCHED; n++)
-				sendmsg(n, &m, MSG_DONTWAIT);
-		if (sent)
-			__atomic_store_n(&s.armed, 0, __ATOMIC_RELEASE);
+		/* The first pair the exec makes (the program's) and only it: one message an end. */
+		while (ends < 2 && __atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
+			for (int n = 0; n < WATCHED && ends < 2; n++)
+				if (!sent[n] && sendmsg(s.lowest + n, &m, MSG_DONTWAIT) == 1)
+					sent[n] = 1, ends++;
+		while (__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
+			;
 	}
 	return NULL;
 }
@@ -195,7 +198,8 @@ int main(int argc, char **argv)
 	if (load(argv[2]) != 0)
 		return 1;
 	evil_fd = mkstemp(evil_path);
-	s.memfd = memfd_create("app-memfd", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	/* swap: a memfd ARA cannot seal (its seal of the copy fails if it meets this one); inject: sealed. */
+	s.memfd = memfd_create("app-memfd", MFD_CLOEXEC | (inject ? MFD_ALLOW_SEALING : 0));
 	if (evil_fd < 0 || s.memfd < 0 || write(evil_fd, s.evil, s.size) != (ssize_t)s.size ||
 	    fchmod(evil_fd, 0755) != 0) {
 		printf("FAIL: set-up: %s\n", strerror(errno));
@@ -208,14 +212,17 @@ int main(int argc, char **argv)
 		printf("FAIL: set-up of the sealed memfd: %s\n", strerror(errno));
 		return 1;
 	}
+	/* The program ARA checked, if it runs, says the exec was not refused: the race was missed. */
+	setenv("ARA_EXEC_SWAP_ATTACK", "1", 1);
 	s.lowest = dup(0);
 	close(s.lowest);
+	/* The injector needs no wider window, only a CPU: no busy thread then. */
 	if (pthread_create(&t_swap, NULL, inject ? injector : swapper, NULL) ||
-	    pthread_create(&t_busy, NULL, busy, NULL)) {
+	    (!inject && pthread_create(&t_busy, NULL, busy, NULL))) {
 		printf("FAIL: pthread_create\n");
 		return 1;
 	}
-	for (int i = 0; i < ATTEMPTS; i++) {
+	for (int i = 0; i < (inject ? 1 : ATTEMPTS); i++) {
 		char *args[] = { inject ? argv[2] : evil_path, NULL };
 
 		if (!inject && pwrite(s.memfd, s.benign, s.size, 0) != (ssize_t)s.size) {
@@ -229,11 +236,12 @@ int main(int argc, char **argv)
 	}
 	__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(t_swap, NULL);
-	pthread_join(t_busy, NULL);
+	if (!inject)
+		pthread_join(t_busy, NULL);
 	unlink(evil_path);
 	printf("ara-evidence: %d execs, another thread %s ARA's copy of the program: all refused "
 	       "(first %s, last %s)\n",
 	       refused, inject ? "sending a memfd of its own ahead of" : "swapping",
 	       strerror(errnos[0]), strerror(errnos[refused - 1]));
-	return refused == ATTEMPTS ? 0 : 1;
+	return refused == (inject ? 1 : ATTEMPTS) ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 #include <elf.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ara/domains.h"
@@ -40,6 +41,9 @@ int main(void)
 	if (interp[strlen(interp) - 1] == 'X')
 		printf("BREACH: running the program ARA refused to run (PT_INTERP %s): "
 		       "ARA checked and measured other bytes\n", interp);
+	else if (getenv("ARA_EXEC_SWAP_ATTACK"))
+		printf("FAIL: the attack's exec was not refused: running the program ARA checked "
+		       "(PT_INTERP %s), the race missed\n", interp);
 	else
 		printf("exec_swap_target: running the program ARA checked (PT_INTERP %s)\n", interp);
 	return 0;

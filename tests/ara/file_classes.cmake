@@ -98,7 +98,8 @@ function(ara_exec_race mode variant)
   set_property(GLOBAL APPEND PROPERTY ara_attack_list
     "$<TARGET_FILE:attack_exec_swap> ${mode} $<TARGET_FILE:exec_swap_target>")
   set_tests_properties(ara_attack_exec_${mode} PROPERTIES
-    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused")
+    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused"
+    PASS_REGULAR_EXPRESSION "ara-evidence: [0-9]+ execs, .*: all refused")
   add_test(NAME ara_attack_exec_${mode}_unprotected
     COMMAND ara-loader --manifest $<TARGET_FILE:attack_exec_swap>.${variant}.ara-manifest
             $<TARGET_FILE:attack_exec_swap> ${mode} $<TARGET_FILE:exec_swap_target>)

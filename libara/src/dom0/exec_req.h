@@ -64,7 +64,7 @@ long ara_exec_loader_vectors(struct ara_exec_req *r);
 long ara_exec_open_program(struct ara_exec_req *r, long dirfd, uint64_t flags, uint64_t *size);
 /* A sealed memfd holding the size bytes of fd: its descriptor, or -errno. */
 long ara_exec_copy_program(long fd, uint64_t size);
-/* In ARA's task: *f gets the identity of fd, a descriptor of the task's table (fd -1). */
+/* *f gets the identity of fd (fd -1): in ARA's task, of what it made (the ldso-from-file variant: a reopen). */
 long ara_exec_identity(struct ara_exec_file *f, long fd);
 /*
  * *out: fd, a descriptor ARA's task handed back (private_files.h), with

@@ -194,16 +194,18 @@ static long check_and_use(long probe, enum ara_file_access access, const char *n
 	const struct use_job j = {
 		.probe = probe, .access = access, .name = name, .how = how, .use_openat2 = use_openat2
 	};
-	const int cloexec = (how->flags & O_CLOEXEC) != 0;
-	long fd = ara_private_files_open(use_job_run, (void *)&j, probe, cloexec), r;
+	/* Close-on-exec until it takes the probe's number: no exec meanwhile may inherit it. */
+	long fd = ara_private_files_open(use_job_run, (void *)&j, probe, 1), r;
 
 	if (fd < 0) {
 		ara_sys1(__NR_close, probe);
 		return fd;
 	}
 	/* The probe's number was the lowest free one when the open began: the kernel's open would have returned it. */
-	r = ara_sys3(__NR_dup3, fd, probe, cloexec ? O_CLOEXEC : 0);
+	r = ara_sys3(__NR_dup3, fd, probe, (how->flags & O_CLOEXEC) ? O_CLOEXEC : 0);
 	ara_sys1(__NR_close, fd);
+	if (r < 0) /* App code closed or moved the probe meanwhile */
+		ara_sys1(__NR_close, probe);
 	return r;
 }
 
