@@ -26,7 +26,10 @@
 #                       line per vCPU and "total insns: X", counting from reset
 #                       to power-off (boot included)
 #   --plugin-args ARGS  more comma-separated options for that plugin, e.g.
-#                       "match=hint #0x7e,trace=on" (see qemu/bench.sh)
+#                       "match=hint #0x7e,trace=on"
+#   --plugin-lib SO     with --plugin-insn: load the TCG plugin SO instead of
+#                       libinsn, with only the --plugin-args options
+#                       (qemu/lib/count.sh's count-marks)
 #
 # Exit status: COMMAND's, or 124 if the guest timed out, 125 if the guest
 # refused to run COMMAND (POE or TPM state not as expected) or ended without
@@ -40,7 +43,7 @@ usage() {
 	exit 2
 }
 
-qemu=patched machine=virt poe=expect tpm=no timeout=600 cwd=/ insn_log= plugin_args=
+qemu=patched machine=virt poe=expect tpm=no timeout=600 cwd=/ insn_log='' plugin_args='' plugin_lib=
 embeds=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -58,6 +61,7 @@ while [ $# -gt 0 ]; do
 	--cwd) cwd=${2:?}; shift 2 ;;
 	--plugin-insn) insn_log=${2:?}; shift 2 ;;
 	--plugin-args) plugin_args=,${2:?}; shift 2 ;;
+	--plugin-lib) plugin_lib=${2:?}; shift 2 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -171,10 +175,15 @@ if [ $tpm = yes ]; then
 fi
 qemu_args+=(-append "$append")
 if [ -n "$insn_log" ]; then
-	[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin"
-	# inline=on counts with inline TCG ops instead of a callback per
-	# block: a boot took 21 s instead of 60 s.
-	qemu_args+=(-plugin "$plugin,inline=on$plugin_args" -d plugin -D "$insn_log")
+	if [ -n "$plugin_lib" ]; then
+		[ -f "$plugin_lib" ] || die "--plugin-lib $plugin_lib: no such file"
+		qemu_args+=(-plugin "$plugin_lib$plugin_args" -d plugin -D "$insn_log")
+	else
+		[ -f "$plugin" ] || die "no instruction-counting plugin at $plugin"
+		# inline=on counts with inline TCG ops instead of a callback per
+		# block: a boot took 21 s instead of 60 s.
+		qemu_args+=(-plugin "$plugin,inline=on$plugin_args" -d plugin -D "$insn_log")
+	fi
 fi
 
 step "booting the guest: $qemu_bin -M $machine_opt$([ $tpm = no ] || echo ' with a TPM') (timeout ${timeout}s)"
