@@ -16,7 +16,7 @@
 # Three guest boots (the third: what an execve from an ARA App costs):
 #  1. wall clock: ara_bench's own table (median/min/max ns per operation and
 #     ratios of the medians, all measured in that one run);
-#  2. guest instructions per operation: QEMU's libinsn plugin counts the
+#  2. guest instructions per operation: a QEMU plugin counts the
 #     instructions of each timed batch (qemu/lib/count.sh explains how; the
 #     operations and their N1 N2 are there too); the table gives, per
 #     operation, the median of the K pairs' (I(N2) - I(N1)) / (N2 - N1),

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The instruction budget: counts the guest instructions per operation of
 # tests/bench/ara_bench in the POE guest, as qemu/bench.sh counts them
-# (qemu/lib/count.sh, kernel included), and fails if an operation exceeds
-# its budget in qemu/instruction-budget.tsv. qemu/ara.sh test runs it after
+# (qemu/lib/count.sh), and fails if an operation exceeds its budgets in
+# qemu/instruction-budget.tsv. qemu/ara.sh test runs it after
 # the guest ctest. Builds nothing. docs/performance.md, "Instruction budget".
 #
 # Usage: budget.sh [--update] [--table FILE] [--pairs K] [--keep DIR] ARM64_BUILD_DIR
