@@ -65,7 +65,8 @@ endforeach()
 
 # DOM0 is compiled -mgeneral-regs-only, except AES and GCM (SIMD_OBJECTS:
 # mbedtls's aes.c, gcm.c and aesce.c, cmake/AraMbedtls.cmake), which use the
-# ARMv8 AES instructions; the dispatcher clears the vector registers after
+# ARMv8 AES instructions, and the RTM's chain step (services/rtm/sha256_ce.c,
+# the SHA-256 instructions); the dispatcher clears the vector registers after
 # every service (src/dom0/simd_scrub.S). So no function of libara.so names a
 # SIMD/FP register, or FPCR/FPSR, but those objects' and ara_simd_scrub.
 set(allowed ara_simd_scrub)
@@ -108,4 +109,7 @@ endforeach()
 # The AES instructions are there: libara uses them where the CPU has them.
 if(NOT text MATCHES "\taese\t")
   message(FATAL_ERROR "${LIB} has no AESE instruction: mbedtls's aesce.c is not linked in")
+endif()
+if(NOT text MATCHES "\tsha256h\t")
+  message(FATAL_ERROR "${LIB} has no SHA256H instruction: services/rtm/sha256_ce.c is not linked in")
 endif()

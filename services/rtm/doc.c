@@ -66,9 +66,9 @@ static void put_header(struct writer *w, const struct ara_rtm *r, const struct a
 	memcpy(h + ARA_RTM_OFF_RUN_ID, r->run_id, ARA_RTM_HASH_BYTES);
 	memcpy(h + ARA_RTM_OFF_CHAIN, r->chain, ARA_RTM_HASH_BYTES);
 	put_u64(h + ARA_RTM_OFF_SEQUENCE, r->sequence);
-	put_u64(h + ARA_RTM_OFF_ENTRIES, r->entries);
+	put_u64(h + ARA_RTM_OFF_ENTRIES, r->sealed * ARA_RTM_SEGMENT_ENTRIES + pending);
 	put_u64(h + ARA_RTM_OFF_SEALED, r->sealed);
-	put_u64(h + ARA_RTM_OFF_DROPPED, r->dropped);
+	put_u64(h + ARA_RTM_OFF_DROPPED, 0); /* nothing is dropped (log.c) */
 	put_u64(h + ARA_RTM_OFF_REFUSED, r->refused);
 	memcpy(h + ARA_RTM_OFF_APP, ara_boot_block.app_sha256, ARA_RTM_HASH_BYTES);
 	memcpy(h + ARA_RTM_OFF_PUB, in->pub, ARA_RTM_PUB_BYTES);
@@ -90,11 +90,11 @@ static void put_module(struct writer *w, const struct ara_rtm_module *m)
 	put(w, m->path, padded);
 }
 
-enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final,
+enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final, uint32_t pending,
 				  const uint8_t nonce[ARA_RTM_NONCE_BYTES], struct ara_rtm_sink *out)
 {
 	struct ara_instance *in = ara_instance();
-	uint32_t pending = kind == ARA_RTM_DOC_REPORT ? r->fill : 0, count;
+	uint32_t count;
 	const struct ara_rtm_module *modules = ara_rtm_modules(&count);
 	struct writer w = { .out = out, .st = ARA_OK };
 	uint8_t hash[ARA_RTM_HASH_BYTES], sig[ARA_RTM_SIG_BYTES];
@@ -118,7 +118,7 @@ enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final,
 	put_header(&w, r, in, kind, flags, count, nonce, pending);
 	for (uint32_t i = 0; i < count; i++)
 		put_module(&w, &modules[i]);
-	put(&w, r->log[r->active], pending * ARA_RTM_ENTRY_BYTES);
+	put(&w, r->seg[r->active].slot, pending * ARA_RTM_ENTRY_BYTES);
 	if (w.st == ARA_OK && (mbedtls_sha256_finish(&w.sha, hash) || ara_p256_sign(in->sk, hash, sig)))
 		w.st = ARA_E_INTERNAL;
 	mbedtls_sha256_free(&w.sha);

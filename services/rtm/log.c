@@ -2,12 +2,17 @@
 /*
  * RTM_LOG, RTM_EXPORT and RTM_BATCH (ara/rtm.h, docs/rtm.md), in DOM0.
  *
- * Entries go into log[active]. When it is full, DOM0 chains it
- * (H <- SHA-256(H || segment)), swaps the two buffers and keeps the sealed
- * one until the App exports it; in batch mode it signs a checkpoint at the
- * same moment. Nothing the App does removes an entry: the App can only
- * export (a copy), and a segment it fails to export before the next one
- * seals is counted as dropped in every later document.
+ * An append takes no lock: it reserves a slot of the open segment with one
+ * atomic add on its fill and stores the entry there (struct
+ * ara_rtm_segment, rtm_state.h). Everything else is under the RTM lock:
+ * the run's first entry, a refused entry, and a full segment. That one is
+ * sealed once every reserved slot of it is written: DOM0 chains it (H <-
+ * SHA-256(H || segment)), keeps it until the App exports it and opens the
+ * other buffer; in batch mode it signs a checkpoint at the same moment.
+ * Nothing is ever dropped: while the other buffer still waits for its
+ * export, an entry that finds the open one full is not taken
+ * (ARA_RTM_LOG_FULL), and the App exports and logs it again. Nothing the
+ * App does removes an entry: it can only export (a copy).
  */
 #include "ara/boot.h"
 #include "ara/rtm.h"
@@ -15,11 +20,15 @@
 #include "dom0/dom0.h"
 #include "dom0/live.h"
 #include "dom0/mem.h"
+#include "dom0/sys.h"
 #include "instance.h"
 #include "regions.h"
 #include "rtm_state.h"
 
 #include <mbedtls/sha256.h>
+
+_Static_assert(__builtin_offsetof(struct ara_rtm_segment, fill) == ARA_RTM_SEG_FILL, "gate.S");
+_Static_assert(__builtin_offsetof(struct ara_rtm_segment, slot) == ARA_RTM_SEG_SLOTS, "gate.S");
 
 static int start_run(struct ara_rtm *r)
 {
@@ -53,6 +62,8 @@ struct ara_rtm *ara_rtm_lock(void)
 		return NULL;
 	}
 	ara_live->rtm = r;
+	/* From now on appenders take seg[0] without the lock. */
+	__atomic_store_n(&ara_live->rtm_open, &r->seg[0], __ATOMIC_RELEASE);
 	return r;
 }
 
@@ -61,80 +72,155 @@ void ara_rtm_unlock(void)
 	ara_live_unlock(&ara_live->rtm_lock);
 }
 
+static int entry_valid(uint64_t entry)
+{
+	unsigned int kind = (unsigned int)(entry >> ARA_RTM_KIND_SHIFT);
+
+	return (kind == ARA_RTM_ICALL || kind == ARA_RTM_RET || kind == ARA_RTM_IJMP) &&
+	       (entry & ARA_RTM_ADDR_MASK) < ARA_USER_ADDR_LIMIT;
+}
+
 /*
- * log[active] is full: chains it and makes it the waiting segment.
- * ARA_RTM_SEGMENT_READY, or ARA_E_INTERNAL if hashing failed (nothing
- * changed: the next LOG tries again). In batch mode a checkpoint that
- * cannot be signed is left out, and the verifier, which wants one per
- * segment, refuses the run.
+ * The append without the lock: 0, or -1 if s is full (nothing stored).
+ * entry is valid, so not 0: a written slot is one that is not 0.
+ */
+static int append(struct ara_rtm_segment *s, uint64_t entry)
+{
+	/* Acquire: a slot of a segment opened again is stored after its zeroing. */
+	uint64_t i = __atomic_fetch_add(&s->fill, 1, __ATOMIC_ACQUIRE);
+
+	if (i >= ARA_RTM_SEGMENT_ENTRIES)
+		return -1;
+	__atomic_store_n(&s->slot[i], entry, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * Waits until slots [0, n) of s are written. An appender stores right after
+ * its reservation; only a thread descheduled in between makes this wait.
+ * (A signal in the gate's append is rolled forward past the store.)
+ */
+static void wait_written(const struct ara_rtm_segment *s, uint64_t n)
+{
+	const volatile uint64_t *slot = s->slot;
+	uint64_t i = 0;
+
+	/* Eight at a time: the scan costs about two instructions an entry. */
+	for (; i + 8 <= n; i += 8)
+		if (!(slot[i] && slot[i + 1] && slot[i + 2] && slot[i + 3] && slot[i + 4] &&
+		      slot[i + 5] && slot[i + 6] && slot[i + 7]))
+			break;
+	for (; i < n; i++)
+		while (!slot[i])
+			ara_sys0(__NR_sched_yield);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
+uint32_t ara_rtm_pending(struct ara_rtm *r, int final)
+{
+	struct ara_rtm_segment *s = &r->seg[r->active];
+	uint64_t n;
+
+	if (r->closed)
+		return r->closed_pending; /* fill says nothing any more */
+	n = final ? __atomic_exchange_n(&s->fill, ARA_RTM_FILL_CLOSED, __ATOMIC_ACQ_REL)
+		  : __atomic_load_n(&s->fill, __ATOMIC_ACQUIRE);
+	if (n > ARA_RTM_SEGMENT_ENTRIES)
+		n = ARA_RTM_SEGMENT_ENTRIES;
+	wait_written(s, n);
+	return (uint32_t)n;
+}
+
+void ara_rtm_close(struct ara_rtm *r, uint32_t pending, int written)
+{
+	if (r->closed)
+		return;
+	if (written) {
+		r->closed = 1;
+		r->closed_pending = pending;
+		return;
+	}
+	/* Appenders since ara_rtm_pending found it full and wait for the lock: none wrote. */
+	__atomic_store_n(&r->seg[r->active].fill, pending, __ATOMIC_RELEASE);
+}
+
+/*
+ * seg[active] is full and the other buffer free: chains the full one, makes
+ * it the waiting segment and opens the other. ARA_RTM_SEGMENT_READY, or
+ * ARA_E_INTERNAL if hashing failed (nothing changed: the next LOG tries
+ * again). In batch mode a checkpoint that cannot be signed is left out,
+ * and the verifier, which wants one per segment, refuses the run.
  */
 static enum ara_status seal(struct ara_rtm *r)
 {
-	mbedtls_sha256_context c;
+	struct ara_rtm_segment *full = &r->seg[r->active], *next = &r->seg[r->active ^ 1];
 	struct ara_rtm_sink cp = { .buf = r->checkpoint, .cap = sizeof(r->checkpoint) };
-	uint8_t chain[ARA_RTM_HASH_BYTES];
-	int failed;
 
-	mbedtls_sha256_init(&c);
-	failed = mbedtls_sha256_starts(&c, 0) || mbedtls_sha256_update(&c, r->chain, sizeof(r->chain)) ||
-		 mbedtls_sha256_update(&c, (const uint8_t *)r->log[r->active], ARA_RTM_SEGMENT_BYTES) ||
-		 mbedtls_sha256_finish(&c, chain);
-	mbedtls_sha256_free(&c);
-	if (failed)
+	wait_written(full, ARA_RTM_SEGMENT_ENTRIES);
+	if (ara_rtm_chain_segment(r->chain, full->slot))
 		return ARA_E_INTERNAL;
-	memcpy(r->chain, chain, sizeof(chain));
-	if (r->waiting)
-		r->dropped++;
 	r->waiting = 1;
 	r->waiting_index = r->sealed++;
 	r->active ^= 1;
-	r->fill = 0;
 	r->checkpoint_len = 0;
+	/*
+	 * next is all zero (RTM_EXPORT cleared it); appenders that still hold
+	 * it from its last turn find it full until now.
+	 */
+	__atomic_store_n(&next->fill, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ara_live->rtm_open, next, __ATOMIC_RELEASE);
 	/* Signed now: its chain and counts are the state at this seal. */
-	if (r->batch && ara_rtm_write_doc(r, ARA_RTM_DOC_CHECKPOINT, 0, r->batch_nonce, &cp) == ARA_OK)
+	if (r->batch &&
+	    ara_rtm_write_doc(r, ARA_RTM_DOC_CHECKPOINT, 0, 0, r->batch_nonce, &cp) == ARA_OK)
 		r->checkpoint_len = cp.len;
 	return ARA_RTM_SEGMENT_READY;
 }
 
-static enum ara_status rtm_log(void *arg)
+/* The append's locked path: the first entry, a refused one, a full segment. */
+static enum ara_status log_locked(uint64_t entry)
 {
-	uint64_t entry, dest;
-	unsigned int kind;
 	struct ara_rtm *r;
 	enum ara_status st = ARA_OK;
 
-	memcpy(&entry, arg, sizeof(entry));
-	kind = (unsigned int)(entry >> ARA_RTM_KIND_SHIFT);
-	dest = entry & ARA_RTM_ADDR_MASK;
 	if (!(r = ara_rtm_lock()))
 		return ARA_E_NOMEM;
 	/* After the final report no transfer may happen: it would go unreported. */
 	if (r->closed)
 		ara_stop(ARA_EXIT_RTM_CLOSED, "App code logged a transfer after the RTM's final report",
-			 (long)dest);
-	if ((kind != ARA_RTM_ICALL && kind != ARA_RTM_RET && kind != ARA_RTM_IJMP) ||
-	    dest >= ARA_USER_ADDR_LIMIT) {
+			 (long)(entry & ARA_RTM_ADDR_MASK));
+	if (!entry_valid(entry)) {
 		r->refused++;
 		ara_rtm_unlock();
 		return ARA_E_INVAL;
 	}
-	/* Full after a seal that failed: seal before taking the entry. */
-	if (r->fill == ARA_RTM_SEGMENT_ENTRIES && (st = seal(r)) != ARA_RTM_SEGMENT_READY) {
-		r->refused++;
-		ara_rtm_unlock();
-		return st;
+	/* Another thread may have sealed and opened a segment meanwhile. */
+	while (append(&r->seg[r->active], entry)) {
+		if (r->waiting) {
+			st = ARA_RTM_LOG_FULL; /* not taken: the App exports, then logs it again */
+			break;
+		}
+		if ((st = seal(r)) != ARA_RTM_SEGMENT_READY)
+			break; /* not taken: the App's hook ends the run */
 	}
-	r->log[r->active][r->fill++] = entry;
-	r->entries++;
-	if (r->fill == ARA_RTM_SEGMENT_ENTRIES)
-		st = seal(r);
 	ara_rtm_unlock();
 	return st;
+}
+
+static enum ara_status rtm_log(void *arg)
+{
+	struct ara_rtm_segment *s = __atomic_load_n(&ara_live->rtm_open, __ATOMIC_ACQUIRE);
+	uint64_t entry;
+
+	memcpy(&entry, arg, sizeof(entry));
+	if (s && entry_valid(entry) && append(s, entry) == 0)
+		return ARA_OK;
+	return log_locked(entry);
 }
 
 static enum ara_status rtm_export(void *arg)
 {
 	struct ara_rtm_export_arg *a = arg;
+	struct ara_rtm_segment *s;
 	struct ara_rtm *r;
 	enum ara_status st;
 
@@ -148,13 +234,16 @@ static enum ara_status rtm_export(void *arg)
 		ara_rtm_unlock();
 		return ARA_E_INVAL;
 	}
-	st = ara_copy_to_app(a->segment, r->log[r->active ^ 1], ARA_RTM_SEGMENT_BYTES);
+	s = &r->seg[r->active ^ 1];
+	st = ara_copy_to_app(a->segment, s->slot, ARA_RTM_SEGMENT_BYTES);
 	if (st == ARA_OK && r->checkpoint_len)
 		st = ara_copy_to_app(a->checkpoint, r->checkpoint, r->checkpoint_len);
 	if (st == ARA_OK) {
 		a->index = r->waiting_index;
 		a->checkpoint_len = r->checkpoint_len;
 		r->waiting = 0;
+		/* Zero again, as the next seal expects: a slot not 0 is a written one. */
+		memset(s->slot, 0, sizeof(s->slot));
 	}
 	ara_rtm_unlock();
 	return st;

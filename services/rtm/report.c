@@ -13,17 +13,21 @@ static enum ara_status rtm_report(void *arg)
 {
 	struct ara_rtm_report_arg *a = arg;
 	struct ara_rtm_sink out = { .app = a->out, .cap = a->out_cap };
+	int final = (a->flags & ARA_RTM_REPORT_FINAL) != 0;
 	struct ara_rtm *r;
 	enum ara_status st;
+	uint32_t pending;
 
 	if ((a->flags & ~ARA_RTM_REPORT_FINAL) || a->reserved)
 		return ARA_E_INVAL;
 	if (!(r = ara_rtm_lock()))
 		return ARA_E_NOMEM;
-	st = ara_rtm_write_doc(r, ARA_RTM_DOC_REPORT, a->flags & ARA_RTM_REPORT_FINAL, a->nonce, &out);
+	/* final: no entry can join the open segment from here on. */
+	pending = ara_rtm_pending(r, final);
+	st = ara_rtm_write_doc(r, ARA_RTM_DOC_REPORT, final, pending, a->nonce, &out);
 	/* Closed once the final report is the App's: no transfer can follow it. */
-	if (st == ARA_OK && (a->flags & ARA_RTM_REPORT_FINAL))
-		r->closed = 1;
+	if (final)
+		ara_rtm_close(r, pending, st == ARA_OK);
 	ara_rtm_unlock();
 	a->out_len = out.len;
 	return st;

@@ -23,7 +23,8 @@
  *              (reports and checkpoints share the count)
  *   120     8  entries: entries logged in the run (sealed and pending)
  *   128     8  sealed: segments sealed (the chain's length)
- *   136     8  dropped: sealed segments replaced before they were exported
+ *   136     8  dropped: 0 (DOM0 never replaces a sealed segment before its
+ *              export; a verifier still refuses any other value)
  *   144     8  refused: RTM_LOG calls refused (unknown kind, bad address)
  *   152    32  app_sha256: the App digest ara-loader measured (ara_info)
  *   184    65  instance_pub: the signer, the ARA instance key (SEC1,

@@ -3,7 +3,9 @@
  * The RTM's state in DOM0 (docs/rtm.md): the log of the current run, its
  * chain and counts. One per process, on the DOM0 heap, reached through the
  * state page (ara_live->rtm): a forked child finds none and starts a run of
- * its own. Every field is read and written under ara_live->rtm_lock.
+ * its own. Every field of struct ara_rtm is read and written under
+ * ara_live->rtm_lock, but the open segment's fill and slots, which appenders
+ * take without it (struct ara_rtm_segment).
  */
 #ifndef ARA_RTM_STATE_H
 #define ARA_RTM_STATE_H
@@ -28,21 +30,38 @@ const struct ara_rtm_module *ara_rtm_modules(uint32_t *count);
 /* *changed: the live code mappings differ from the snapshot. 0, or -1 (maps unreadable). */
 int ara_rtm_modules_changed(int *changed);
 
+/*
+ * One segment of the log, as the append path fills it (log.c, and the
+ * gate's stackless append): an appender reserves slot[fill] with one
+ * atomic add on fill and stores its entry there; a valid entry is never 0
+ * (its kind is 1..3), so a slot is written once it is not 0. fill >=
+ * ARA_RTM_SEGMENT_ENTRIES: full, sealed or closed; the append goes to the
+ * locked path. The layout is ABI between log.c and entry/gate.S.
+ */
+struct ara_rtm_segment {
+	uint64_t fill;
+	uint64_t pad[7]; /* fill alone in its cache line: the appenders' only shared write */
+	uint64_t slot[ARA_RTM_SEGMENT_ENTRIES];
+};
+#define ARA_RTM_SEG_FILL 0	 /* offsetof(struct ara_rtm_segment, fill) */
+#define ARA_RTM_SEG_SLOTS 64	 /* offsetof(struct ara_rtm_segment, slot) */
+#define ARA_RTM_FILL_CLOSED (UINT64_C(1) << 62) /* a final report's: never below it again */
+
 struct ara_rtm {
 	uint8_t run_id[ARA_RTM_HASH_BYTES];
 	uint8_t chain[ARA_RTM_HASH_BYTES]; /* H over the sealed segments */
-	uint64_t entries, sealed, dropped, refused;
+	uint64_t sealed, refused;
 	uint64_t sequence; /* documents written in the run */
-	uint32_t active;   /* log[active] fills; log[!active] is the sealed one */
-	uint32_t fill;	   /* entries in log[active] */
-	int waiting;	   /* log[!active] waits for RTM_EXPORT */
+	uint32_t active;   /* seg[active] fills (ara_live->rtm_open); seg[!active] is the sealed one */
+	int waiting;	   /* seg[!active] waits for RTM_EXPORT */
 	uint64_t waiting_index;
 	int batch;
 	uint8_t batch_nonce[ARA_RTM_NONCE_BYTES];
 	uint32_t checkpoint_len; /* the waiting segment's checkpoint (batch mode) */
 	uint8_t checkpoint[ARA_RTM_CHECKPOINT_MAX];
 	int closed; /* a final report was written: any later LOG ends the process */
-	uint64_t log[2][ARA_RTM_SEGMENT_ENTRIES];
+	uint32_t closed_pending; /* the open segment's entries when it closed */
+	struct ara_rtm_segment seg[2];
 };
 
 /*
@@ -60,15 +79,37 @@ struct ara_rtm_sink {
 };
 
 /*
+ * With the lock held: the number of entries in the open segment, every one
+ * of them written (it waits for appenders between their reservation and
+ * their store). final: also closes the segment to appenders, atomically
+ * with the count, so that no entry can follow the final report.
+ */
+uint32_t ara_rtm_pending(struct ara_rtm *r, int final);
+/*
+ * With the lock held, after a final report's ara_rtm_pending: closes the
+ * log if the report was written, else opens the segment again.
+ */
+void ara_rtm_close(struct ara_rtm *r, uint32_t pending, int written);
+
+/*
  * Writes a document of this kind over nonce (rtm_format.h) to out, signed
- * with the instance key; a report carries the pending entries, a
- * checkpoint none; final (a report only) sets ARA_RTM_DOC_FINAL. With the
+ * with the instance key; a report carries the first pending entries of the
+ * open segment (ara_rtm_pending), a checkpoint none (pending 0); final (a report only) sets ARA_RTM_DOC_FINAL. With the
  * lock held. ARA_OK; ARA_E_NO_EVIDENCE without an instance key;
  * ARA_E_INVAL if out is too small; ARA_E_NOTSUP if the code modules did
  * not fit the format (too many, or a path too long); ARA_E_NOMEM (the
  * live mappings could not be read), ARA_E_FAULT, ARA_E_INTERNAL.
  */
-enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final,
+enum ara_status ara_rtm_write_doc(struct ara_rtm *r, uint32_t kind, int final, uint32_t pending,
 				  const uint8_t nonce[ARA_RTM_NONCE_BYTES], struct ara_rtm_sink *out);
+
+/*
+ * sha256_ce.c: chain <- SHA-256(chain || segment), the segment's
+ * ARA_RTM_SEGMENT_BYTES, with the ARMv8 SHA-256 instructions (FEAT_SHA256)
+ * where the CPU has them, else with mbedtls. 0, or -1 (mbedtls failed).
+ * It leaves DOM0 values in vector registers: its callers' services must be
+ * flagged as using SIMD, for the gate to scrub them.
+ */
+int ara_rtm_chain_segment(uint8_t chain[ARA_RTM_HASH_BYTES], const uint64_t *segment);
 
 #endif

@@ -205,7 +205,21 @@ static void mode_report(void)
 	}
 }
 
-/* A segment and a bit: SEGMENT_READY exactly at the segment's last entry, the export, the chain. */
+/* Checks that the exported segment holds entries [from, from + a segment). */
+static void check_segment(uint64_t from)
+{
+	for (uint64_t i = 0; i < ARA_RTM_SEGMENT_ENTRIES; i++)
+		if (segment[i] != nth_entry(from + i)) {
+			check(0, "entry %llu of the segment from %llu differs", (unsigned long long)i,
+			      (unsigned long long)from);
+			return;
+		}
+}
+
+/*
+ * A segment and a bit: SEGMENT_READY exactly at the first entry after the
+ * full segment (which DOM0 seals then), the export, the chain.
+ */
 static void mode_seal(void)
 {
 	struct ara_rtm_export_arg e = { .segment = (uintptr_t)segment };
@@ -217,16 +231,12 @@ static void mode_seal(void)
 
 	fresh_nonce(nonce);
 	ready = log_range(0, ARA_RTM_SEGMENT_ENTRIES + 5, &ready_at);
-	check(ready == 1 && ready_at == ARA_RTM_SEGMENT_ENTRIES - 1,
+	check(ready == 1 && ready_at == ARA_RTM_SEGMENT_ENTRIES,
 	      "SEGMENT_READY %u times, last at entry %llu", ready, (unsigned long long)ready_at);
 	check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK, "export");
 	check(e.index == 0 && e.checkpoint_len == 0, "export: index %llu, checkpoint %u",
 	      (unsigned long long)e.index, e.checkpoint_len);
-	for (uint64_t i = 0; i < ARA_RTM_SEGMENT_ENTRIES; i++)
-		if (segment[i] != nth_entry(i)) {
-			check(0, "segment entry %llu differs", (unsigned long long)i);
-			break;
-		}
+	check_segment(0);
 	check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_E_NOENT, "a second export found a segment");
 	len = get_report(nonce);
 	if (!(at = check_doc("report", report, len, ARA_RTM_DOC_REPORT, nonce)))
@@ -241,18 +251,52 @@ static void mode_seal(void)
 	      "the pending entries are not the ones after the segment");
 }
 
-/* Two segments sealed, none exported: the first is dropped, and the report says so. */
-static void mode_drop(void)
+/*
+ * Two segments full, the first one sealed and not exported: DOM0 drops
+ * nothing; it refuses the next entry (LOG_FULL) until the App exports, then
+ * takes it. Nothing is lost, and the report says nothing was dropped.
+ */
+static void mode_full(void)
 {
-	uint64_t ready_at;
+	const uint64_t two = 2 * ARA_RTM_SEGMENT_ENTRIES;
+	struct ara_rtm_export_arg e = { .segment = (uintptr_t)segment };
+	uint64_t ready_at = 0;
 	uint8_t nonce[32];
+	size_t at;
 
 	fresh_nonce(nonce);
-	check(log_range(0, 2 * ARA_RTM_SEGMENT_ENTRIES, &ready_at) == 2, "two seals");
-	if (!check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce))
+	check(log_range(0, two, &ready_at) == 1, "one seal");
+	check(secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(two)) == ARA_RTM_LOG_FULL,
+	      "an entry taken while both segments are full");
+	check(secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(two)) == ARA_RTM_LOG_FULL,
+	      "an entry taken while both segments are full, at the second try");
+	if (!(at = check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
 		return;
-	check(u64_at(report, ARA_RTM_OFF_DROPPED) == 1, "dropped is %llu, not 1",
-	      (unsigned long long)u64_at(report, ARA_RTM_OFF_DROPPED));
+	check(u64_at(report, ARA_RTM_OFF_DROPPED) == 0 && u64_at(report, ARA_RTM_OFF_SEALED) == 1 &&
+		      u32_at(report, ARA_RTM_OFF_PENDING) == ARA_RTM_SEGMENT_ENTRIES &&
+		      u64_at(report, ARA_RTM_OFF_ENTRIES) == two &&
+		      u64_at(report, ARA_RTM_OFF_REFUSED) == 0,
+	      "dropped %llu, sealed %llu, pending %u, entries %llu",
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_DROPPED),
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_SEALED),
+	      u32_at(report, ARA_RTM_OFF_PENDING),
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_ENTRIES));
+	check(u64_at(report, at + 8 * (ARA_RTM_SEGMENT_ENTRIES - 1)) == nth_entry(two - 1),
+	      "the report's last pending entry");
+	check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK && e.index == 0, "export 0");
+	check_segment(0);
+	check(secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)nth_entry(two)) ==
+		      ARA_RTM_SEGMENT_READY,
+	      "the entry after the export");
+	check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK && e.index == 1, "export 1");
+	check_segment(ARA_RTM_SEGMENT_ENTRIES);
+	if (!(at = check_doc("report", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
+		return;
+	check(u64_at(report, ARA_RTM_OFF_SEALED) == 2 && u32_at(report, ARA_RTM_OFF_PENDING) == 1 &&
+		      u64_at(report, at) == nth_entry(two),
+	      "after the exports: sealed %llu, pending %u",
+	      (unsigned long long)u64_at(report, ARA_RTM_OFF_SEALED),
+	      u32_at(report, ARA_RTM_OFF_PENDING));
 }
 
 /* Batch mode: one checkpoint per sealed segment, signed over the batch nonce. */
@@ -265,12 +309,14 @@ static void mode_batch(void)
 	fresh_nonce(b.nonce);
 	check(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_OK, "RTM_BATCH");
 	check(secure_call(ARA_FID_RTM_BATCH, &b) == ARA_E_INVAL, "a second RTM_BATCH accepted");
+	check(log_range(0, ARA_RTM_SEGMENT_ENTRIES, &ready_at) == 0, "a seal before the segment was full");
+	/* Each range's first entry finds the segment before it full: DOM0 seals that one. */
 	for (uint64_t s = 0; s < 2; s++) {
 		struct ara_rtm_export_arg e = { .segment = (uintptr_t)segment,
 						.checkpoint = (uintptr_t)checkpoint,
 						.checkpoint_cap = sizeof(checkpoint) };
 
-		check(log_range(s * ARA_RTM_SEGMENT_ENTRIES, (s + 1) * ARA_RTM_SEGMENT_ENTRIES,
+		check(log_range((s + 1) * ARA_RTM_SEGMENT_ENTRIES, (s + 2) * ARA_RTM_SEGMENT_ENTRIES,
 				&ready_at) == 1,
 		      "segment %llu: one seal", (unsigned long long)s);
 		check(secure_call(ARA_FID_RTM_EXPORT, &e) == ARA_OK && e.index == s, "export %llu",
@@ -435,7 +481,7 @@ int main(int argc, char **argv)
 		void (*run)(void);
 	} modes[] = {
 		{ "report", mode_report },   { "seal", mode_seal },
-		{ "drop", mode_drop },	     { "batch", mode_batch },
+		{ "full", mode_full },	     { "batch", mode_batch },
 		{ "refused", mode_refused }, { "no-evidence", mode_no_evidence },
 		{ "log-in-dom0", mode_log_in_dom0 },
 		{ "final", mode_final },     { "remap", mode_remap },

@@ -40,6 +40,8 @@ enum ara_status {
 	ARA_E_NOENT = 13,       /* no such session or secret handle */
 	/* Not an error: an RTM log segment is sealed and waits for RTM_EXPORT (ara/rtm.h). */
 	ARA_RTM_SEGMENT_READY = 14,
+	/* Not taken: the RTM log is full until the App exports its sealed segment (ara/rtm.h). */
+	ARA_RTM_LOG_FULL = 15,
 	ARA_STATUS_COUNT
 };
 

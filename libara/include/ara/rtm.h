@@ -36,9 +36,12 @@
 /*
  * RTM_LOG: the argument is the entry itself, passed by value (not a
  * pointer): ara_rtm_entry(kind, destination). ARA_OK, or
- * ARA_RTM_SEGMENT_READY when this entry filled a segment, which now waits
- * for RTM_EXPORT; ARA_E_INVAL for an unknown kind or an address outside
- * user space (not logged, but counted in the report).
+ * ARA_RTM_SEGMENT_READY when this entry found a segment full, which DOM0
+ * sealed and which now waits for RTM_EXPORT (the entry is logged in the
+ * next); ARA_RTM_LOG_FULL when it found a segment full while the sealed
+ * one still waits (not logged: export, then log it again); ARA_E_INVAL for
+ * an unknown kind or an address outside user space (not logged, but
+ * counted in the report).
  */
 #define ARA_FID_RTM_LOG ARA_FID(ARA_MODULE_RTM, 1)    /* uint64_t entry, by value */
 #define ARA_FID_RTM_EXPORT ARA_FID(ARA_MODULE_RTM, 2) /* struct ara_rtm_export_arg */
@@ -64,9 +67,9 @@ enum ara_rtm_kind {
 /*
  * RTM_EXPORT: copies out the oldest sealed segment not yet exported
  * (ARA_E_NOENT: none waits). In batch mode it also copies out the
- * checkpoint DOM0 signed when it sealed that segment. A segment sealed while
- * an older one still waited replaces it: the older is counted as dropped
- * in every later report, and the verifier refuses the run.
+ * checkpoint DOM0 signed when it sealed that segment. DOM0 never replaces
+ * a segment that waits (RTM_LOG answers ARA_RTM_LOG_FULL instead), so
+ * nothing is ever dropped.
  */
 struct ara_rtm_export_arg {
 	uint64_t segment;	 /* in: ARA_RTM_SEGMENT_BYTES of App memory */

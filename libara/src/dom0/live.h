@@ -37,6 +37,7 @@ struct ara_live {
 	void *cenc;	     /* services/rts/cenc.c: the CENC session table, on the heap */
 	int rtm_lock;	     /* services/rtm: the log */
 	void *rtm;	     /* services/rtm/log.c: the log and its chain, on the heap */
+	void *rtm_open;	     /* services/rtm/log.c: its open segment (appenders take no lock); or NULL */
 	struct ara_heap heap;
 };
 

@@ -39,13 +39,6 @@ static struct sink segments = {"ARA_RTM_SEGMENTS", NULL, SINK_UNOPENED};
 static struct sink checkpoints = {"ARA_RTM_CHECKPOINTS", NULL, SINK_UNOPENED};
 static uint64_t exported; /* segments exported so far: the next index expected */
 
-/*
- * A hook in a signal handler that interrupted this thread's export must not
- * take the lock again: it leaves its segment to the export it interrupted.
- */
-static __thread volatile sig_atomic_t exporting;
-static __thread volatile sig_atomic_t deferred;
-
 static int sink_open(struct sink *s)
 {
 	const char *path = getenv(s->env);
@@ -112,10 +105,6 @@ static int drain_locked(void)
 			ara_rtm_warn("RTM_EXPORT failed", ara_strerror(status));
 			return status;
 		}
-		if (arg.index != exported)
-			/* DOM0 counts them as dropped: the verifier will say so too. */
-			ara_rtm_warn("sealed log segments were replaced before their export",
-				     "this run will not verify");
 		exported = arg.index + 1;
 		if (sink_append(&segments, segment, sizeof(segment)) != 0)
 			return ARA_RTM_IO_ERROR;
@@ -125,22 +114,22 @@ static int drain_locked(void)
 	}
 }
 
+/*
+ * With the App's signals blocked: a handler on this thread that logged
+ * while DOM0's log is full (ARA_RTM_LOG_FULL) would wait for this very
+ * export, which could not go on before the handler returned.
+ */
 int ara_rtm_flush_segments(void)
 {
+	sigset_t all, old;
 	int status;
 
-	if (exporting) {
-		deferred = 1;
-		return ARA_OK;
-	}
-	do {
-		exporting = 1;
-		deferred = 0;
-		pthread_mutex_lock(&lock);
-		status = drain_locked();
-		pthread_mutex_unlock(&lock);
-		exporting = 0;
-	} while (status == ARA_OK && deferred);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&lock);
+	status = drain_locked();
+	pthread_mutex_unlock(&lock);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return status;
 }
 
@@ -177,10 +166,6 @@ static int report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t 
 		if (arg.out_len < ARA_RTM_HEADER_BYTES)
 			return ARA_E_INTERNAL; /* DOM0 wrote less than a header */
 		sealed = load_le64((const uint8_t *)out + ARA_RTM_OFF_SEALED);
-		/* In a signal handler that interrupted this thread's export, the
-		 * export resumes only after the handler: no use waiting for it. */
-		if (exporting)
-			return ARA_OK;
 		pthread_mutex_lock(&lock);
 		int complete = sealed <= exported;
 		pthread_mutex_unlock(&lock);

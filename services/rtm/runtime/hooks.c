@@ -74,10 +74,18 @@ static void log_entry(enum ara_rtm_kind kind, void *dest)
 			sched_yield();
 			continue;
 		case ARA_RTM_SEGMENT_READY:
-			/* Exported now: the next sealed segment would replace it.
-			 * A failure is on stderr already. */
+			/* Exported now, before the next segment fills. A failure is
+			 * on stderr already. */
 			(void)ara_rtm_flush_segments();
 			return;
+		case ARA_RTM_LOG_FULL: { /* not logged until the sealed segment is exported */
+			int flushed = ara_rtm_flush_segments();
+
+			/* A file that could not be written still let DOM0's copy go. */
+			if (flushed != ARA_OK && flushed != ARA_RTM_IO_ERROR)
+				lost_entry(flushed);
+			continue;
+		}
 		case ARA_E_NOT_READY: /* not under ara-loader */
 		case ARA_E_NOFUNC:    /* a libara without the RTM */
 			/* No RTM in this process: no report either. */

@@ -10,12 +10,16 @@
  *           sealed segments;
  *   hijack  overwrites its saved return address (test-only memory
  *           corruption) and returns: the report's last entry is that
- *           return, to the corrupted address.
+ *           return, to the corrupted address;
+ *   threads THREADS threads make CALLS indirect calls each, all at once
+ *           and as fast as they can, and the program exits: the runtime's
+ *           exit-time evidence must verify (rtm_threads.sh runs ara-verify).
  *
  * Needs ARA_EVIDENCE (reports are signed) and ARA_RTM_SEGMENTS. Prints
  * "rtm_instrumented: PASS" or FAIL lines.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +201,51 @@ __attribute__((noinline)) static void hijacked(void)
 	*slot = (void *)landing;
 }
 
+enum { THREADS = 8, CALLS = 49152 }; /* 2 entries a call: 6 segments in all */
+
+static pthread_barrier_t start;
+
+static void *logger(void *arg)
+{
+	int (*volatile fp)(int) = probe;
+	long sum = 0;
+
+	(void)arg;
+	pthread_barrier_wait(&start);
+	for (int i = 0; i < CALLS; i++)
+		sum += fp(i);
+	return sum == (long)CALLS * (CALLS + 1) / 2 ? NULL : (void *)&start; /* NULL: right */
+}
+
+static int run_threads(void)
+{
+	pthread_t t[THREADS];
+
+	if (pthread_barrier_init(&start, NULL, THREADS)) {
+		printf("FAIL: pthread_barrier_init\n");
+		return 1;
+	}
+	for (int i = 0; i < THREADS; i++)
+		if (pthread_create(&t[i], NULL, logger, NULL)) {
+			printf("FAIL: pthread_create\n");
+			return 1;
+		}
+	for (int i = 0; i < THREADS; i++) {
+		void *res;
+
+		check(pthread_join(t[i], &res) == 0 && res == NULL, "thread %d", i);
+	}
+	printf("rtm_instrumented: %d threads made %d indirect calls each\n", THREADS, CALLS);
+	return check_failures() != 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "threads") == 0) {
+		int rc = run_threads();
+		printf("rtm_instrumented: %s\n", rc ? "FAIL" : "PASS");
+		return rc;
+	}
 	if (argc == 2 && strcmp(argv[1], "log") == 0) {
 		int rc = run_log();
 		printf("rtm_instrumented: %s\n", rc ? "FAIL" : "PASS");
@@ -209,6 +256,6 @@ int main(int argc, char **argv)
 		printf("FAIL: hijacked() returned to its caller\n");
 		return 1;
 	}
-	fprintf(stderr, "usage: %s log|hijack\n", argv[0]);
+	fprintf(stderr, "usage: %s log|hijack|threads\n", argv[0]);
 	return 2;
 }

@@ -114,6 +114,19 @@ static void segment_exported(void **state)
 	assert_int_equal(double_flushes(), 1);
 }
 
+/* The log is full until the sealed segment is exported: export, then the same entry again. */
+static void full_exports_and_retries(void **state)
+{
+	static const int full[] = { ARA_RTM_LOG_FULL, ARA_RTM_LOG_FULL, ARA_OK };
+
+	(void)state;
+	double_script(full, 3);
+	__ara_rtm_ret(DEST);
+	assert_int_equal(double_calls(), 3);
+	assert_int_equal(double_last_arg(), ara_rtm_entry(ARA_RTM_RET, DEST));
+	assert_int_equal(double_flushes(), 2);
+}
+
 /* Refused (DOM0 counted it; the verifier refuses the run): the process goes on, silently. */
 static void refused_goes_on(void **state)
 {
@@ -188,6 +201,7 @@ int main(void)
 		cmocka_unit_test(logged),
 		cmocka_unit_test(busy_retries),
 		cmocka_unit_test(segment_exported),
+		cmocka_unit_test(full_exports_and_retries),
 		cmocka_unit_test(refused_goes_on),
 		cmocka_unit_test(no_rtm_warns_once),
 		cmocka_unit_test(nomem_ends_process),
