@@ -140,8 +140,8 @@ add_custom_target(ara_region_bin DEPENDS ${ARA_REGION_BIN})
 function(ara_dom0_library target output_name)
   # Source properties belong to the calling directory: set them here.
   set_source_files_properties(${ARA_DOM0_DIR}/src/dom0/seccomp_policy.S PROPERTIES
-    COMPILE_DEFINITIONS "ARA_SECCOMP_POLICY_FILE=\"${ARA_SECCOMP_POLICY_FILE}\""
-    OBJECT_DEPENDS "${ARA_SECCOMP_POLICY_FILE}")
+    COMPILE_DEFINITIONS "ARA_SECCOMP_POLICY_FILE=\"${ARA_SECCOMP_POLICY_FILE}\";ARA_SECCOMP_HEAD_FILE=\"${ARA_SECCOMP_HEAD_FILE}\""
+    OBJECT_DEPENDS "${ARA_SECCOMP_POLICY_FILE};${ARA_SECCOMP_HEAD_FILE}")
   set_source_files_properties(${ARA_DOM0_DIR}/src/dom0/svc_page.S PROPERTIES
     COMPILE_DEFINITIONS "ARA_REGION_BIN=\"${ARA_REGION_BIN}\""
     OBJECT_DEPENDS "${ARA_REGION_BIN}")

@@ -14,5 +14,6 @@ add_library(ara_core STATIC
   src/seccomp_prefix.c
   src/seccomp_ranges.c
   src/sigframe.c
+  seccomp/cache_head.c
   seccomp/policy.c)
 target_include_directories(ara_core PUBLIC include)

@@ -2,8 +2,9 @@
 /*
  * ara-seccomp-gen: writes ARA's system call policy for arm64 as classic BPF
  * (the build embeds it in libara.so; DOM0 prepends the test that lets its
- * own text through, see libara/src/seccomp_prefix.c), or prints the
- * syscall table it is made from as docs/syscall-table.md.
+ * own text through, see libara/src/seccomp_prefix.c), the head that DOM0
+ * puts before everything (cache_head.h: the numbers the kernel can cache),
+ * or prints the syscall table they are made from as docs/syscall-table.md.
  *
  * The policy is the syscall table's rules (syscall_table.c) and the
  * argument conditions (policy.c). It starts with a block of its own that
@@ -14,7 +15,7 @@
  * instruction pointer, and libc cannot run in DOM0, so the policy is made
  * here, at build time.
  *
- * usage: ara-seccomp-gen -o FILE | -t FILE
+ * usage: ara-seccomp-gen -o FILE | -c FILE | -t FILE
  * Exit status: 0 written, 1 libseccomp failed or the tables disagree,
  * 2 usage, 3 I/O error.
  */
@@ -28,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache_head.h"
 #include "policy.h"
 #include "syscall_table.h"
 
@@ -223,6 +225,30 @@ static int write_policy(int fd)
 	return rc == 0 ? 0 : 1;
 }
 
+/*
+ * The head: the numbers whose rule is ALLOW whatever the caller and the
+ * arguments (no range check, no argument condition) pass on arch and nr.
+ */
+static int write_head(int fd)
+{
+	uint8_t allowed[ARA_SYSCALL_LAST + 1] = { 0 };
+	struct sock_filter f[2048];
+	size_t n;
+
+	for (size_t i = 0; i < ara_syscalls_count; i++) {
+		const struct ara_syscall *r = &ara_syscalls[i];
+
+		for (uint32_t nr = r->nr; nr <= r->last; nr++)
+			allowed[nr] = r->rule == ARA_SYSCALL_ALLOWED && r->flags == 0;
+	}
+	n = ara_seccomp_cache_head(allowed, ARA_SYSCALL_LAST + 1, f, sizeof(f) / sizeof(f[0]));
+	if (n == 0) {
+		fprintf(stderr, "ara-seccomp-gen: the head does not fit %zu instructions\n", sizeof(f) / sizeof(f[0]));
+		return 1;
+	}
+	return write(fd, f, n * sizeof(f[0])) == (ssize_t)(n * sizeof(f[0])) ? 0 : 3;
+}
+
 static const char *rule_text(const struct ara_syscall *r, char *buf, size_t len)
 {
 	switch (r->rule) {
@@ -298,8 +324,9 @@ int main(int argc, char **argv)
 {
 	int fd, rc;
 
-	if (argc != 3 || (strcmp(argv[1], "-o") != 0 && strcmp(argv[1], "-t") != 0)) {
-		fprintf(stderr, "usage: ara-seccomp-gen -o FILE | -t FILE\n");
+	if (argc != 3 || (strcmp(argv[1], "-o") != 0 && strcmp(argv[1], "-c") != 0 &&
+			  strcmp(argv[1], "-t") != 0)) {
+		fprintf(stderr, "usage: ara-seccomp-gen -o FILE | -c FILE | -t FILE\n");
 		return 2;
 	}
 	if (check_tables())
@@ -311,6 +338,8 @@ int main(int argc, char **argv)
 	}
 	if (argv[1][1] == 'o') {
 		rc = write_policy(fd);
+	} else if (argv[1][1] == 'c') {
+		rc = write_head(fd);
 	} else {
 		FILE *out = fdopen(fd, "w");
 

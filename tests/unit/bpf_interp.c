@@ -83,3 +83,47 @@ uint32_t bpf_run(const struct sock_filter *prog, size_t len, const struct seccom
 	}
 	return BAD(len); /* fell off the end: the kernel's verifier refuses that */
 }
+
+int bpf_const_allow(const struct sock_filter *prog, size_t len, uint32_t nr, uint32_t arch)
+{
+	uint32_t a = 0;
+
+	for (size_t pc = 0; pc < len; pc++) {
+		const struct sock_filter *f = &prog[pc];
+		int taken;
+
+		switch (f->code) {
+		case BPF_LD | BPF_W | BPF_ABS:
+			if (f->k == offsetof(struct seccomp_data, nr))
+				a = nr;
+			else if (f->k == offsetof(struct seccomp_data, arch))
+				a = arch;
+			else
+				return 0; /* a value it does not know */
+			break;
+		case BPF_RET | BPF_K:
+			return f->k == SECCOMP_RET_ALLOW;
+		case BPF_JMP | BPF_JA:
+			pc += f->k;
+			break;
+		case BPF_JMP | BPF_JEQ | BPF_K:
+		case BPF_JMP | BPF_JGE | BPF_K:
+		case BPF_JMP | BPF_JGT | BPF_K:
+		case BPF_JMP | BPF_JSET | BPF_K:
+			switch (BPF_OP(f->code)) {
+			case BPF_JEQ: taken = a == f->k; break;
+			case BPF_JGE: taken = a >= f->k; break;
+			case BPF_JGT: taken = a > f->k; break;
+			default: taken = (a & f->k) != 0; break;
+			}
+			pc += taken ? f->jt : f->jf;
+			break;
+		case BPF_ALU | BPF_AND | BPF_K:
+			a &= f->k;
+			break;
+		default:
+			return 0; /* an instruction it does not follow */
+		}
+	}
+	return 0; /* ran off the end */
+}

@@ -5,12 +5,19 @@ set(_ara_syscall_table ${PROJECT_SOURCE_DIR}/libara/seccomp/syscall_table.c)
 
 # The filter as DOM0 installs it, run on a BPF interpreter against arm64
 # numbers: every row of the table gets its verdict.
-ara_unit_test(test_seccomp test_seccomp.c bpf_interp.c ${_ara_syscall_table})
+ara_unit_test(test_seccomp test_seccomp.c bpf_interp.c seccomp_fixture.c ${_ara_syscall_table})
 target_link_libraries(test_seccomp PRIVATE PkgConfig::SECCOMP)
-target_compile_definitions(test_seccomp PRIVATE
-  "ARA_TEST_SECCOMP_POLICY=\"${ARA_SECCOMP_POLICY_FILE}\"")
-add_dependencies(test_seccomp ara_seccomp_policy)
-target_include_directories(test_seccomp PRIVATE ${PROJECT_SOURCE_DIR}/libara/src)
+# The head (libara/seccomp/cache_head.h): the filter with and without it
+# agree, and the kernel's cache emulation marks what the table allows always.
+ara_unit_test(test_seccomp_cache test_seccomp_cache.c bpf_interp.c seccomp_fixture.c
+  ${_ara_syscall_table})
+foreach(t test_seccomp test_seccomp_cache)
+  target_compile_definitions(${t} PRIVATE
+    "ARA_TEST_SECCOMP_POLICY=\"${ARA_SECCOMP_POLICY_FILE}\""
+    "ARA_TEST_SECCOMP_HEAD=\"${ARA_SECCOMP_HEAD_FILE}\"")
+  add_dependencies(${t} ara_seccomp_policy)
+  target_include_directories(${t} PRIVATE ${PROJECT_SOURCE_DIR}/libara/src)
+endforeach()
 
 # The table against the arm64 kernel headers the build uses: the compiler's
 # own <asm/unistd.h> (the cross compiler's, or the host's arm64 cross gcc

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ARA's seccomp filter as DOM0 installs it (the prefix of
- * libara/src/seccomp_prefix.c, the mapping-call block of seccomp_ranges.c,
- * the policy ara-seccomp-gen generated for arm64), run on an interpreter
+ * ARA's seccomp filter as DOM0 installs it (the head ara-seccomp-gen
+ * generated, the prefix of libara/src/seccomp_prefix.c, the mapping-call
+ * block of seccomp_ranges.c, the policy ara-seccomp-gen generated for
+ * arm64; seccomp_fixture.c), run on an interpreter
  * (bpf_interp.c) against arm64 system call numbers that libseccomp
  * resolves: the allowed page passes, App code gets EPERM for every denied call
  * and for mapping calls on ARA's ranges and nothing else, another
@@ -27,6 +28,7 @@
 #include "ara/seccomp_prefix.h"
 #include "ara/seccomp_ranges.h"
 #include "bpf_interp.h"
+#include "seccomp_fixture.h"
 #include "../../libara/seccomp/policy.h"
 #include "../../libara/seccomp/syscall_table.h"
 
@@ -45,30 +47,22 @@
 #define R3_END UINT64_C(0x0000000200001000)
 
 static struct sock_filter prog[4096];
-static size_t prog_len;
+static size_t prog_len, head_len, policy_len;
 
 static int load_filter(void **state)
 {
+	static struct sock_filter head[4096], policy[4096];
 	struct ara_region_set set = { .n = 0 };
-	FILE *f = fopen(ARA_TEST_SECCOMP_POLICY, "rb");
-	size_t n, ranges;
 
 	(void)state;
-	if (!f)
+	head_len = seccomp_fixture_read(ARA_TEST_SECCOMP_HEAD, head, 4096);
+	policy_len = seccomp_fixture_read(ARA_TEST_SECCOMP_POLICY, policy, 4096);
+	if (head_len == 0 || policy_len == 0 || ara_regions_add(&set, R1_START, R1_END, 0) ||
+	    ara_regions_add(&set, R2_START, R2_END, 0) || ara_regions_add(&set, R3_START, R3_END, 1))
 		return -1;
-	if (ara_regions_add(&set, R1_START, R1_END, 0) || ara_regions_add(&set, R2_START, R2_END, 0) ||
-	    ara_regions_add(&set, R3_START, R3_END, 1) || ara_seccomp_prefix(DOM0_START, DOM0_END, prog))
-		return -1;
-	ranges = ara_seccomp_ranges(&set, prog + ARA_SECCOMP_PREFIX_LEN, 1000);
-	if (ranges == 0 || ranges != ara_seccomp_ranges_len(set.n))
-		return -1;
-	prog_len = ARA_SECCOMP_PREFIX_LEN + ranges;
-	n = fread(prog + prog_len, sizeof(prog[0]), sizeof(prog) / sizeof(prog[0]) - prog_len, f);
-	fclose(f);
-	if (n == 0)
-		return -1;
-	prog_len += n;
-	return 0;
+	prog_len = seccomp_fixture_assemble(head, head_len, DOM0_START, DOM0_END, &set, policy, policy_len,
+					    prog, sizeof(prog) / sizeof(prog[0]));
+	return prog_len == 0 ? -1 : 0;
 }
 
 static int nr_of(const char *name)
@@ -643,14 +637,14 @@ static void zero_lengths_count_as_one_byte(void **state)
 
 static void the_filter_fits_bpf_maxinsns_with_the_most_ranges(void **state)
 {
-	const size_t policy = prog_len - ARA_SECCOMP_PREFIX_LEN - ara_seccomp_ranges_len(3);
+	const size_t most = head_len + ARA_SECCOMP_PREFIX_LEN + ara_seccomp_ranges_len(ARA_REGIONS_MAX) + policy_len;
 
 	(void)state;
-	print_message("filter: %u (prefix) + %zu (range block, 3 ranges) + %zu (policy) instructions; "
-		      "%zu with %u ranges\n", ARA_SECCOMP_PREFIX_LEN, ara_seccomp_ranges_len(3), policy,
-		      ARA_SECCOMP_PREFIX_LEN + ara_seccomp_ranges_len(ARA_REGIONS_MAX) + policy,
-		      ARA_REGIONS_MAX);
-	assert_true(ARA_SECCOMP_PREFIX_LEN + ara_seccomp_ranges_len(ARA_REGIONS_MAX) + policy <= BPF_MAXINSNS);
+	print_message("filter: %zu (head) + %u (prefix) + %zu (range block, 3 ranges) + %zu (policy) "
+		      "instructions; %zu with %u ranges\n", head_len, ARA_SECCOMP_PREFIX_LEN,
+		      ara_seccomp_ranges_len(3), policy_len, most, ARA_REGIONS_MAX);
+	assert_int_equal(prog_len, head_len + ARA_SECCOMP_PREFIX_LEN + ara_seccomp_ranges_len(3) + policy_len);
+	assert_true(most <= BPF_MAXINSNS);
 }
 
 static void another_architecture_is_killed(void **state)
