@@ -109,6 +109,8 @@ awk -F '\t' -v pairs="$pairs" -v batches="$BATCHES" '
 			med["socket"] / med["secure_call"]
 		printf "rtm_log / secure_call = %.2f; pipe / rtm_log = %.1f (a logger in another process)\n",
 			med["rtm_log"] / med["secure_call"], med["pipe"] / med["rtm_log"]
+		printf "getpid / getpid_native = %.2f (a system call under ARA, against one without its filter)\n",
+			med["getpid"] / med["getpid_native"]
 	}' "$work/insns.tsv" >"$work/insns.txt"
 
 # --- 3. execve ------------------------------------------------------------

@@ -24,12 +24,16 @@
 # the counting boot stays within a few minutes (docs/performance.md).
 # rtm_log's are whole segments of the RTM log (131072 entries): any batch
 # then holds the same number of seals and exports, whatever its phase.
-# qemu/instruction-budget.tsv must have a row for each.
+# qemu/instruction-budget.tsv must have a row for each (and for each OP_native below).
 OPS=(indirect secure_call rtm_log getpid sigprocmask open pipe socket)
 declare -A N1=([indirect]=100000 [secure_call]=20000 [rtm_log]=131072 [getpid]=20000 [sigprocmask]=2000 [open]=1000 [pipe]=1000
 	[socket]=1000)
 declare -A N2=([indirect]=300000 [secure_call]=60000 [rtm_log]=393216 [getpid]=60000 [sigprocmask]=6000 [open]=3000 [pipe]=3000
 	[socket]=3000)
+# Operations counted a second time without ARA, as OP_native: ara_bench run
+# natively (no ara-loader: no filter, no gate), with OP's N1 N2, in the same
+# boot. getpid_native is the system call without ARA's seccomp filter.
+NATIVE_OPS=(getpid)
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
 # Batches per run of ara_bench; I(N) is their median.
@@ -89,6 +93,14 @@ count_insns() {
 					printf '%q %q --only %s --iterations %s --repeats %s\n' \
 						"$loader" "$bench" "$op" "$n" "$BATCHES"
 					for ((b = 1; b <= BATCHES; b++)); do echo "$op $k $n" >>"$work/runs.txt"; done
+				done
+			done
+		done
+		for op in "${NATIVE_OPS[@]}"; do
+			for ((k = 1; k <= pairs; k++)); do
+				for n in "${N1[$op]}" "${N2[$op]}"; do
+					printf '%q --only %s --iterations %s --repeats %s\n' "$bench" "$op" "$n" "$BATCHES"
+					for ((b = 1; b <= BATCHES; b++)); do echo "${op}_native $k $n" >>"$work/runs.txt"; done
 				done
 			done
 		done
