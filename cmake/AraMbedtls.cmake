@@ -63,14 +63,14 @@ ara_mbedtls_library(ara_mbedcrypto ara_tools_config.h ${_ara_mbedtls_common}
 
 if(ARA_TARGET_ARM64)
   # DOM0's code generation (below), but for AES and GCM, which use the ARMv8
-  # AES and polynomial-multiply instructions (aesce.c) and so the vector
-  # registers: aes.c and gcm.c must see __ARM_NEON to call aesce.c at all.
-  # Their own object library, without -mgeneral-regs-only, whose objects go
-  # into the same archive. libara's dispatcher clears the vector registers
-  # after every service (libara/src/dom0/simd_scrub.S), answers aesce.c's
-  # getauxval() itself (libara/src/dom0/hwcap.c), and its link check allows
-  # vector registers in these objects' functions only
-  # (libara/check-self-contained.cmake).
+  # AES and polynomial-multiply instructions (aesce.c, and nothing else:
+  # MBEDTLS_AES_USE_HARDWARE_ONLY) and so the vector registers: aes.c and
+  # gcm.c must see __ARM_NEON to call aesce.c at all. Their own object
+  # library, without -mgeneral-regs-only, whose objects go into the same
+  # archive. libara clears the vector registers before DOM0 returns
+  # (libara/src/dom0/simd_scrub.S), refuses a CPU without the instructions
+  # (libara/src/dom0/hwcap.c), and its link check allows vector registers
+  # in these objects' functions only (libara/check-self-contained.cmake).
   set(_ara_dom0_codegen -ffreestanding -fbuiltin -fPIC -fvisibility=hidden
     -ffixed-x18 -mno-outline-atomics
     -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables)
@@ -98,7 +98,7 @@ if(ARA_TARGET_ARM64)
   # What DOM0 (libara) provides; any other undefined symbol fails the build.
   set(ARA_DOM0_MBEDTLS_ALLOWED
     memcpy memset memmove memcmp strlen strcmp
-    ara_dom0_calloc ara_dom0_free mbedtls_hardware_poll getauxval)
+    ara_dom0_calloc ara_dom0_free mbedtls_hardware_poll)
   add_custom_command(TARGET ara_dom0_mbedcrypto POST_BUILD
     COMMAND "${CMAKE_COMMAND}" -DNM=${CMAKE_NM} -DARCHIVE=$<TARGET_FILE:ara_dom0_mbedcrypto>
             "-DALLOWED=${ARA_DOM0_MBEDTLS_ALLOWED}"

@@ -15,8 +15,8 @@
  *
  * Left out on purpose: files (MBEDTLS_FS_IO), PEM and error strings (they
  * need strstr, snprintf), time (MBEDTLS_HAVE_TIME), threads
- * (MBEDTLS_THREADING_C), self tests (printf), AES and SHA-256 instructions
- * (DOM0 is compiled -mgeneral-regs-only).
+ * (MBEDTLS_THREADING_C), self tests (printf), table AES and table GHASH
+ * (below).
  */
 #ifndef ARA_DOM0_CONFIG_H
 #define ARA_DOM0_CONFIG_H
@@ -47,10 +47,14 @@
 #define MBEDTLS_NO_UDBL_DIVISION
 
 /*
- * The ARMv8 AES instructions where the CPU has them (aesce.c asks
- * getauxval(AT_HWCAP), which libara answers: libara/src/dom0/hwcap.c), the
- * table implementation otherwise.
+ * AES on the ARMv8 AES instructions only (aesce.c; GCM's GHASH on PMULL):
+ * no table code, whose key-dependent memory accesses App code on the same
+ * core could time, and no CPU check in mbedtls. libara refuses to start on
+ * a CPU without them (libara/src/dom0/hwcap.c). aes.c, gcm.c and aesce.c
+ * are the part of DOM0 built with the vector registers
+ * (cmake/AraMbedtls.cmake).
  */
 #define MBEDTLS_AESCE_C
+#define MBEDTLS_AES_USE_HARDWARE_ONLY
 
 #endif

@@ -78,7 +78,8 @@ void ara_services_init(void);
 long ara_dispatch(uint64_t fid, uint64_t app_arg);
 /* simd_scrub.S: zeroes what DOM0's AES code may leave in the vector registers. */
 void ara_simd_scrub(void);
-/* hwcap.c: copies AT_HWCAP, which mbedtls asks for through getauxval(). */
+/* hwcap.c: refuses a CPU without the AES and PMULL instructions DOM0's crypto runs on;
+ * copies AT_HWCAP for getauxval(). */
 void ara_hwcap_init(char **envp);
 
 /* open.c: openat and openat2 performed for App code, or -errno. */

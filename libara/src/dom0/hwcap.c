@@ -1,13 +1,24 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The CPU features mbedtls asks for, from DOM0's own copy.
+ * The CPU features DOM0's crypto runs on.
  *
- * mbedtls's aesce.c (the ARMv8 AES instructions, MBEDTLS_AESCE_C) asks
- * libc's getauxval(AT_HWCAP) whether the CPU has them, at its first AES
- * operation. DOM0 links no libc, and by then the auxiliary vector on the
- * initial stack is App memory: libara answers from the value it copied at
- * initialisation, before any App code ran.
+ * DOM0's AES runs on the CPU's AES instructions, or not at all. Its
+ * mbedtls is built MBEDTLS_AES_USE_HARDWARE_ONLY
+ * (cmake/mbedtls/ara_dom0_config.h): AES is mbedtls's aesce.c (AESE/AESD,
+ * FEAT_AES) and GCM's GHASH is PMULL (FEAT_PMULL), with no table code to
+ * fall back to. Table AES and table GHASH index memory with key-dependent
+ * bytes; App code runs on the same core and shares its caches, and
+ * cache-timing attacks on them are practical. So a CPU without the
+ * instructions does not get a slower ARA: libara refuses to start, before
+ * any App code runs, rather than meet an undefined instruction at the
+ * first AES operation inside a service.
+ *
+ * DOM0 code that picks its instructions at run time asks getauxval(), as
+ * it would ask libc; DOM0 links no libc, and by then the auxiliary vector
+ * on the initial stack is App memory: libara answers from the value it
+ * copied at initialisation, before any App code ran.
  */
+#include <asm/hwcap.h>
 #include <linux/auxvec.h>
 
 #include "boot.h"
@@ -17,7 +28,13 @@ static unsigned long hwcap; /* libara's data: DOM0's, written once at init */
 
 void ara_hwcap_init(char **envp)
 {
+	const unsigned long need = HWCAP_ASIMD | HWCAP_AES | HWCAP_PMULL;
+
 	hwcap = ara_auxv_get(envp, AT_HWCAP);
+	if ((hwcap & need) != need)
+		ara_fatal("this CPU has no AES and PMULL instructions (HWCAP_AES, HWCAP_PMULL): DOM0's "
+			  "crypto runs on them only",
+			  (long)hwcap);
 }
 
 unsigned long getauxval(unsigned long type);

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * For test and benchmark Apps that need a key in DOM0 they know
+ * themselves: the App plays the provisioner (docs/provisioning.md) for its
+ * own ARA instance. PROVISION_BEGIN with a challenge of its own, then a
+ * DELIVER sealed (HPKE) to the session's key share, then PROVISION_FINISH.
+ * Provisioning's guarantee is that only this instance can open what a
+ * provisioner sealed; an App that seals its own value learns nothing new.
+ * Needs an instance: run the App with ARA_EVIDENCE=dev-insecure.
+ */
+#ifndef ARA_TEST_SELF_PROVISION_H
+#define ARA_TEST_SELF_PROVISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ARA_OK, or the status of the call that failed (-1 if the App's own side failed). */
+int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len);
+
+#endif
