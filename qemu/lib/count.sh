@@ -34,6 +34,8 @@ declare -A N2=([indirect]=300000 [secure_call]=60000 [rtm_log]=393216 [getpid]=6
 # natively (no ara-loader: no filter, no gate), with OP's N1 N2, in the same
 # boot. getpid_native is the system call without ARA's seccomp filter.
 NATIVE_OPS=(getpid)
+# An operation's environment for ara_bench, where it needs one.
+declare -A OP_ENV=()
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
 # Batches per run of ara_bench; I(N) is their median.
@@ -90,8 +92,8 @@ count_insns() {
 		for op in "${OPS[@]}"; do
 			for ((k = 1; k <= pairs; k++)); do
 				for n in "${N1[$op]}" "${N2[$op]}"; do
-					printf '%q %q --only %s --iterations %s --repeats %s\n' \
-						"$loader" "$bench" "$op" "$n" "$BATCHES"
+					printf '%s%q %q --only %s --iterations %s --repeats %s\n' \
+						"${OP_ENV[$op]:+${OP_ENV[$op]} }" "$loader" "$bench" "$op" "$n" "$BATCHES"
 					for ((b = 1; b <= BATCHES; b++)); do echo "$op $k $n" >>"$work/runs.txt"; done
 				done
 			done

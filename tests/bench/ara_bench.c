@@ -7,6 +7,9 @@
  *   getpid       the cheapest system call
  *   sigprocmask  a system call that ARA's filter traps and ARA performs
  *   open         open and close of a file: the open checked by ARA
+ *   rts_cenc, cenc_table, cenc_aesce
+ *                a 4 KiB CENC sample decrypted by ARA, and in App code on
+ *                mbedtls's portable AES and on its AES-instruction code
  *   pipe         a 1-byte round trip to a second process over pipes
  *   socket       the same over an AF_UNIX stream socket pair
  * The last two are what isolating the anchor in its own process would cost.
@@ -43,7 +46,8 @@
 /* Table order; the first is the baseline of the ratios. */
 static const struct bench_op *const all_ops[] = {
 	&bench_op_indirect, &bench_op_secure_call, &bench_op_rtm_log, &bench_op_getpid,
-	&bench_op_sigprocmask, &bench_op_open, &bench_op_pipe, &bench_op_socket,
+	&bench_op_sigprocmask, &bench_op_open, &bench_op_rts_cenc, &bench_op_cenc_table,
+	&bench_op_cenc_aesce, &bench_op_pipe, &bench_op_socket,
 };
 #define N_OPS (sizeof(all_ops) / sizeof(all_ops[0]))
 

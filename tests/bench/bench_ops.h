@@ -25,6 +25,9 @@ extern const struct bench_op bench_op_rtm_log;
 extern const struct bench_op bench_op_getpid;
 extern const struct bench_op bench_op_sigprocmask;
 extern const struct bench_op bench_op_open;
+extern const struct bench_op bench_op_rts_cenc;
+extern const struct bench_op bench_op_cenc_table;
+extern const struct bench_op bench_op_cenc_aesce;
 extern const struct bench_op bench_op_pipe;
 extern const struct bench_op bench_op_socket;
 
