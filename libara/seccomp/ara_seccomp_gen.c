@@ -148,11 +148,11 @@ static int add_conditions(scmp_filter_ctx ctx)
 		const struct ara_seccomp_trap *t = &ara_seccomp_trapped[i];
 		int nr = resolve(t->name);
 
-		if (nr == __NR_SCMP_ERROR ||
-		    checked(t->name,
-			seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1,
-					 SCMP_CMP(t->arg, SCMP_CMP_MASKED_EQ, t->mask ? t->mask : t->bits,
-						  t->bits))))
+		const struct scmp_arg_cmp cmp =
+			t->nonzero ? SCMP_CMP(t->arg, SCMP_CMP_NE, 0)
+				   : SCMP_CMP(t->arg, SCMP_CMP_MASKED_EQ, t->mask ? t->mask : t->bits, t->bits);
+
+		if (nr == __NR_SCMP_ERROR || checked(t->name, seccomp_rule_add(ctx, SCMP_ACT_TRAP, nr, 1, cmp)))
 			return -1;
 	}
 	return 0;

@@ -105,16 +105,20 @@ const struct ara_seccomp_trap ara_seccomp_trapped[] = {
 	{ "clone", "CLONE_VM set",
 	  "a task sharing the memory must have its DOM0 signal stack before its first App "
 	  "instruction, and the thread ID words the kernel is to write must be App memory", 0,
-	  CLONE_VM, 0 },
+	  CLONE_VM, 0, 0 },
 	{ "mmap", "PROT_EXEC set", "executable code must be scanned, and stay as scanned", 2,
-	  PROT_EXEC, 0 },
-	{ "mprotect", "PROT_EXEC set", "as mmap", 2, PROT_EXEC, 0 },
+	  PROT_EXEC, 0, 0 },
+	{ "mprotect", "PROT_EXEC set", "as mmap", 2, PROT_EXEC, 0, 0 },
 	{ "shmat", "SHM_EXEC set", "shared memory made executable keeps writable aliases (ARA "
-				   "answers EACCES)", 2, SHM_EXEC, 0 },
+				   "answers EACCES)", 2, SHM_EXEC, 0, 0 },
 	{ "prctl", "option PR_SET_PDEATHSIG",
 	  "a vfork child, which shares DOM0's state, must die with its parent thread: ARA keeps "
 	  "its SIGKILL until the child's execve, and gives it the App's signal then",
-	  0, PR_SET_PDEATHSIG, 0xffffffffu },
+	  0, PR_SET_PDEATHSIG, 0xffffffffu, 0 },
+	{ "rt_sigprocmask", "a set (not NULL)",
+	  "could block SIGSYS, after which a trapped call kills the process; ARA applies the set "
+	  "to the mask the App returns with, SIGSYS removed",
+	  1, 0, 0, 1 },
 };
 
 const size_t ara_seccomp_trapped_count = sizeof(ara_seccomp_trapped) / sizeof(ara_seccomp_trapped[0]);

@@ -33,7 +33,8 @@ extern const size_t ara_seccomp_denied_count;
 
 /*
  * Trapped when argument arg has all of bits set, or, if mask is set, when
- * (argument arg & mask) == bits; ARA performs the call.
+ * (argument arg & mask) == bits, or, if nonzero is set, when argument arg
+ * is not zero (bits and mask 0); ARA performs the call.
  */
 struct ara_seccomp_trap {
 	const char *name;
@@ -42,6 +43,7 @@ struct ara_seccomp_trap {
 	unsigned int arg;
 	uint64_t bits;
 	uint64_t mask;
+	int nonzero;
 };
 
 extern const struct ara_seccomp_trap ara_seccomp_trapped[];

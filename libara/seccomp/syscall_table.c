@@ -268,7 +268,9 @@ const struct ara_syscall ara_syscalls[] = {
 	ALLOW(133, rt_sigsuspend, WAITS),
 	TRAP(134, rt_sigaction, "could take SIGSYS, ARA's, or block it in a handler's mask; ARA "
 				"calls the App's handlers with DOM2's row"),
-	TRAP(135, rt_sigprocmask, "could block SIGSYS, after which a trapped call kills the process"),
+	ARGS(135, rt_sigprocmask, "without a set, a query: the kernel only writes the thread's mask "
+				  "to oldset, with the caller's POR_EL0 (EFAULT on ARA's pages); that mask "
+				  "is the App's own, as ARA keeps it (SIGSYS never blocked)"),
 	ALLOW(136, rt_sigpending, INFO),
 	ALLOW(137, rt_sigtimedwait, WAITS),
 	ALLOW(138, rt_sigqueueinfo, SIGNALS),

@@ -795,6 +795,44 @@ static int attack_read_into_dom0(void)
 	return 1;
 }
 
+/*
+ * rt_sigprocmask without a set (a query) is not trapped: the kernel writes
+ * the thread's mask to oldset itself. Aimed at DOM0's writable ranges, the
+ * write must fail with EFAULT (the kernel's uaccess with the App's row).
+ */
+static int attack_sigmask_query_into_dom0(void)
+{
+	uint64_t flag = libara_symbol("ara_verbose");
+	unsigned int tried = 0, refused = 0;
+
+	if (!flag)
+		return 1;
+	for (size_t i = 0; i <= attack_n_dom0; i++) {
+		const uint64_t dst = i == 0 ? flag : attack_dom0[i - 1].start;
+		long rc;
+
+		if (i > 0 && attack_dom0[i - 1].perms[1] != 'w')
+			continue;
+		tried++;
+		rc = syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, (void *)(uintptr_t)dst, 8);
+		if (rc == -1 && errno == EFAULT) {
+			refused++;
+			continue;
+		}
+		/* Stop at the first: the mask written over DOM0 data may break ARA. */
+		printf("BREACH: a sigprocmask query into DOM0 at 0x%llx was not refused: "
+		       "returned %ld (errno %d)\n", (unsigned long long)dst, rc, rc == -1 ? errno : 0);
+		fflush(stdout);
+		return 1;
+	}
+	if (refused == tried) {
+		printf("ara-evidence: rt_sigprocmask queries into libara's ara_verbose and %u writable "
+		       "DOM0 ranges: EFAULT\n", tried - 1);
+		return 0;
+	}
+	return 1;
+}
+
 /* In a forked child: plain loads of the canary, shown if they complete. */
 static void load_canary(uint64_t canary)
 {
@@ -1014,6 +1052,7 @@ static const struct attack {
 } by_symbol[] = {
 	{ "write_from_dom0", attack_write_from_dom0 },
 	{ "read_into_dom0", attack_read_into_dom0 },
+	{ "sigmask_query_into_dom0", attack_sigmask_query_into_dom0 },
 	{ "direct_read", attack_direct_read },
 }, attacks[] = {
 	{ "munmap", attack_munmap },

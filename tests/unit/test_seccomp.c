@@ -331,11 +331,14 @@ static void trapped_calls_from_app_code_trap_and_from_dom0_pass(void **state)
 		uint64_t args[6] = { 0x1234, 0, 0, 0, 0, 0 };
 		int nr = nr_of(t->name);
 
-		/* Its bits among others, or with a mask exactly its value (a prctl option). */
-		args[t->arg] = t->mask ? t->bits : args[t->arg] | t->bits;
+		/* Its bits among others, with a mask exactly its value (a prctl option), or any non-zero value. */
+		args[t->arg] = t->nonzero ? 0x5000 : t->mask ? t->bits : args[t->arg] | t->bits;
 		assert_int_equal(verdict6(nr, APP_IP, args), SECCOMP_RET_TRAP);
 		assert_int_equal(verdict6(nr, DOM0_START + 0x40, args), SECCOMP_RET_ALLOW);
-		if (t->bits) { /* without them (another value) the call goes on to the rest of the policy */
+		if (t->nonzero) { /* zero: the call goes on to the rest of the policy */
+			args[t->arg] = 0;
+			assert_int_equal(verdict6(nr, APP_IP, args), SECCOMP_RET_ALLOW);
+		} else if (t->bits) { /* without them (another value) the call goes on to the rest of the policy */
 			args[t->arg] = t->mask ? t->bits + 1 : args[t->arg] & ~t->bits;
 			assert_int_equal(verdict6(nr, APP_IP, args), SECCOMP_RET_ALLOW);
 		}
