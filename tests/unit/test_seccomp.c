@@ -379,6 +379,15 @@ static uint32_t row_verdict(const struct ara_syscall *r)
 	}
 }
 
+/* What the row gives App code with ARA's address in every argument: a non-zero one traps where a rule says so. */
+static uint32_t row_verdict_aras(const struct ara_syscall *r)
+{
+	for (size_t j = 0; r->name && j < ara_seccomp_trapped_count; j++)
+		if (ara_seccomp_trapped[j].nonzero && strcmp(ara_seccomp_trapped[j].name, r->name) == 0)
+			return SECCOMP_RET_TRAP;
+	return row_verdict(r);
+}
+
 /* Arguments that name ARA's first range as a range-checked call reads them. */
 static void on_aras_range(uint32_t nr, uint64_t args[6])
 {
@@ -401,7 +410,7 @@ static void every_row_of_the_table_is_what_the_filter_does(void **state)
 			uint64_t args[6];
 
 			if (verdict6((int)nr, APP_IP, zero) != row_verdict(r) ||
-			    (!(r->flags & ARA_SYSCALL_RANGES) && verdict6((int)nr, APP_IP, aras) != row_verdict(r)))
+			    (!(r->flags & ARA_SYSCALL_RANGES) && verdict6((int)nr, APP_IP, aras) != row_verdict_aras(r)))
 				fail_msg("%u (%s): the filter disagrees with the table's rule", nr,
 					 r->name ? r->name : "unused");
 			on_aras_range(nr, args);
