@@ -72,7 +72,7 @@ if(ARA_TARGET_ARM64)
   # (libara/src/dom0/hwcap.c), and its link check allows vector registers
   # in these objects' functions only (libara/check-self-contained.cmake).
   set(_ara_dom0_codegen -ffreestanding -fbuiltin -fPIC -fvisibility=hidden
-    -ffixed-x18 -mno-outline-atomics
+    -ffixed-x18 -ffixed-x16 -mno-outline-atomics
     -fno-stack-protector -fno-asynchronous-unwind-tables -fno-unwind-tables)
   list(REMOVE_ITEM _ara_mbedtls_common aes.c gcm.c)
   set(_ara_dom0_simd aes.c gcm.c aesce.c)

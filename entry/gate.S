@@ -5,31 +5,53 @@
  * has initialised (invariants IV1, IV2, IV3).
  *
  * int secure_call(uint32_t fid, void *arg)
- *   x0 = fid, x1 = arg (any values: the dispatcher validates them)
+ *   x0 = fid, x1 = arg (any values; fid is compared in all 64 bits)
  *   -> x0 = enum ara_status
  *
  * Entry:    DOM2's row in POR_EL0 (checked: otherwise ARA_E_NOT_READY).
  * Exit:     DOM2's row in POR_EL0, switched by the last instruction of a DOM0
  *           page so that the next fetch comes from the DOM1 page.
- * Stack:    the call runs on a DOM0 stack claimed from a bitmap for its
- *           duration; the App's sp, x29 and x30 are kept on that stack, never
- *           read from App memory.
- * Corrupts: x1-x17 and NZCV, all zero on return (AAPCS64 caller-saved;
- *           nothing of DOM0 leaves in them). x18 and x19-x29 are preserved:
- *           DOM0 is built with -ffixed-x18 and follows AAPCS64. DOM0 is built
- *           with -mgeneral-regs-only, so the SIMD/FP registers never hold
- *           DOM0 data and are not touched here.
+ * Stack:    a call that reaches a service runs on a DOM0 stack it claims
+ *           with one atomic on the stack's header; the App's sp, x29 and
+ *           x30 are kept in that header, never read from App memory. The
+ *           null call (ARA_FID_NULL) is answered in the landing, with no
+ *           stack and no memory access.
+ * Corrupts: x1-x17 and NZCV (AAPCS64 caller-saved). On return x16 holds
+ *           DOM2's row (the App's own, public), NZCV and the others zero;
+ *           after the null call x1-x15 are the App's own values, untouched,
+ *           and NZCV the flags of comparing the fid with ARA_FID_NULL.
+ *           Nothing of DOM0 leaves in them. x18 and x19-x29 are preserved:
+ *           DOM0 is built with -ffixed-x18 and follows AAPCS64. The SIMD/FP
+ *           registers: DOM0 is built with -mgeneral-regs-only but for the
+ *           AES code, and the services that reach it scrub them on their way
+ *           out (ARA_SVC_SIMD, libara/src/dom0/dispatch.c).
  *
  * Why entering anywhere is safe (IV3); the App can branch to any instruction
  * of page 1 with any register values:
  *   - before the msr, and after it, POR_EL0 holds the App's own row;
  *   - at the msr, with x16 chosen by the App, the only instructions that can
  *     run before DOM0 code are isb and a direct branch to the landing; the
- *     landing's first act is to write DOM0's row, and it then claims a stack
- *     and calls the fixed dispatcher, which validates fid and arg;
+ *     landing touches no memory before it has compared x16, the row the msr
+ *     wrote, with DOM0's and left through the way out if they differ (the
+ *     null call's answer, before that compare, touches no memory either);
+ *     it then claims a stack and calls the function the service table
+ *     names for the fid, after a full compare of the fid;
  *   - every other word of page 1 is zero, which is UDF (undefined);
  *   - page 0 and the control block are DOM0: the App's row can neither
  *     execute nor read them.
+ *
+ * A signal can arrive at any instruction of page 0 with DOM0's row:
+ * libara/src/interrupt.c turns such an interruption into an App state (the
+ * call rolled back to secure_call, or forward to its return) using the
+ * window offsets of ara/gate.h, asserted below; inside a service, the
+ * signal waits for the way out.
+ *
+ * Page 0's layout: the side exits and slow paths at its start, then the
+ * signal landing, then (ending at the page's last word) the landing of
+ * secure_call and its fast path, one straight line through the call to the
+ * way out. A second entry with its own landing is added the same way: its
+ * straight line, its offsets in ara/gate.h checked here with at_offset, and
+ * its windows in interrupt.c.
  */
 #include <asm/unistd.h>
 
@@ -38,19 +60,22 @@
 
 #define POR_EL0 S3_3_C10_C2_4
 
-/* Loads a 32-bit constant in a fixed two instructions, whatever its value. */
-.macro mov32 reg, value
-	movz	\reg, #((\value) & 0xffff)
-	movk	\reg, #(((\value) >> 16) & 0xffff), lsl #16
+	.arch	armv8.1-a		// LSE atomics: every POE CPU has them
+
+/* Loads a row (16 bits: the keys in use are 0-2) in one instruction. */
+.macro mov_row reg, row
+	.if	(\row) > 0xffff
+	.error	"a POR_EL0 row no longer fits one movz"
+	.endif
+	movz	\reg, #(\row)
 .endm
 
 /*
  * Claims the lowest free DOM0 stack of the set x13 (a mask): x16 =
  * &ara_gate_cb, x12 = &bitmap in, x15 = its index out; branches to \busy if
- * none is free. Uses x14, x17. \check labels the branch after the store:
- * there, w14 == 0 means the stack is taken.
+ * none is free. Uses x14, x17. (The signal landing's handler stacks.)
  */
-.macro claim_stack busy, check
+.macro claim_stack busy
 1:	ldaxr	x17, [x12]
 	bic	x14, x13, x17
 	cbz	x14, \busy
@@ -60,13 +85,16 @@
 	lsl	x14, x14, x15
 	orr	x17, x17, x14
 	stxr	w14, x17, [x12]
-\check:
 	cbnz	w14, 1b
 .endm
 
-/* Fails the build unless label is at offset off of page 0 (ara/gate.h). */
-.macro at_offset label, off
-	.ifne	(\label - ara_gate_dom0) - (\off)
+/*
+ * Fails the build unless label is at offset off of page 0 (ara/gate.h),
+ * measured from base, a label at offset base_off in the same stretch of
+ * code (the assembler cannot measure across an .org).
+ */
+.macro at_offset label, off, base=ara_gate_dom0, base_off=0
+	.ifne	(\label - \base) - ((\off) - (\base_off))
 	.error	"entry/gate.S and ara/gate.h disagree on a window offset"
 	.endif
 .endm
@@ -77,72 +105,38 @@
 /* ---- page 0: DOM0 ---------------------------------------------------- */
 ara_gate_dom0:
 
-/*
- * Reached only by the direct branch at the end of secure_call, with the
- * App's x0, x1, x29, x30 and sp. A signal can arrive at any instruction
- * here, with DOM0's row: libara/src/dom0/interrupted.c turns such an
- * interruption into an App state (the call rolled back to secure_call, or
- * forward to its return) using the window offsets of ara/gate.h, asserted
- * below; inside the dispatcher, the signal waits for the way out.
- */
-ara_gate_landing:
-	mov32	x16, ARA_POR_ENTER	// whatever row brought us here, run with DOM0's
-	msr	POR_EL0, x16
-	isb
-	adrp	x16, ara_gate_cb
-	add	x16, x16, :lo12:ara_gate_cb
-	ldp	x12, x13, [x16, #ARA_CB_CLAIMED]	// &bitmap, the calls' stacks
-	claim_stack .Lbusy, .Lclaim_check
-.Lclaimed:
-	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
-	madd	x13, x15, x14, x13
-	add	x13, x13, x14		// top of stack x15
-	mov	x14, sp
-	/* The header (struct ara_call_header): the App's state, kept in DOM0. */
-	stp	x14, x15, [x13, #ARA_CALL_APP_SP - ARA_CALL_HEADER_SIZE]
-	stp	x29, x30, [x13, #ARA_CALL_APP_X29 - ARA_CALL_HEADER_SIZE]
-	mov	x12, #ARA_CALL_ACTIVE
-	stp	x12, xzr, [x13, #ARA_CALL_STATE - ARA_CALL_HEADER_SIZE]
-.Lheader_done:
-	sub	sp, x13, #ARA_CALL_HEADER_SIZE
-	mov	x29, xzr		// DOM0 frame chain starts here
-	ldr	x16, [x16, #ARA_CB_DISPATCH]
-	blr	x16			// x0 = ara_dispatch(fid, arg)
-.Lexit:
-	str	x0, [sp, #ARA_CALL_STATUS]
-	ldr	x16, [sp, #ARA_CALL_STATE]
-	cmp	x16, #ARA_CALL_ACTIVE
-	b.ne	.Ldeferred		// signals waited for the way out
-.Lrestore:
-	ldp	x14, x15, [sp, #ARA_CALL_APP_SP]
-	ldp	x29, x30, [sp, #ARA_CALL_APP_X29]
-	mov	sp, x14
-.Lsp_restored:
-	adrp	x16, ara_gate_cb
-	add	x16, x16, :lo12:ara_gate_cb
-	ldr	x12, [x16, #ARA_CB_CLAIMED]
-	mov	x14, #1
-	lsl	x14, x14, x15
-.Lrelease:
-	ldxr	x17, [x12]
-	bic	x17, x17, x14
-	stlxr	w13, x17, [x12]
-.Lrelease_check:
-	cbnz	w13, .Lrelease
-.Lscrub:				// x0 = status; nothing else leaves DOM0
-	ara_zero_x1_to_x15
+/* Side exits, each with sp, x29 and x30 the App's and no stack held. */
+.Lnull:					// ARA_FID_NULL: ARA_OK
+	mov	x0, xzr
+	b	.Lleave
+.Lwrong_row:				// the App jumped to secure_call's msr
+	mov	x0, #ARA_GATE_STATUS_NOT_READY
 	msr	nzcv, xzr
 	b	.Lleave
 .Lbusy:					// every DOM0 stack is taken
-	clrex
 	mov	x0, #ARA_GATE_STATUS_BUSY
-	b	.Lscrub
-.Ldeferred:
+	mov	x13, xzr		// a DOM0 address
+	msr	nzcv, xzr
+	b	.Lleave
+
+.Ltaken:				// x13's stack is another call's: the next one
+	add	x13, x13, #(ARA_DOM0_STACK_STRIDE >> 12), lsl #12
+	ldr	x17, [x16, #ARA_CB_HEADERS_END]
+	cmp	x13, x17
+	b.lo	.Lclaim
+	b	.Lbusy
+
+.Lmiss:					// the slot holds another fid, or none
+	ldr	x12, [x16, #ARA_CB_NOFUNC]
+	b	.Lcall
+
+.Ldeferred:				// signals waited: x0 = status, sp = header
+	str	x0, [sp, #ARA_CALL_STATUS]
 	adrp	x16, ara_gate_cb
-	add	x16, x16, :lo12:ara_gate_cb
 	ldr	x16, [x16, #ARA_CB_UNBLOCK]
 	blr	x16			// the App's mask again: what waited is taken there
 	ldr	x0, [sp, #ARA_CALL_STATUS]
+	str	xzr, [sp, #ARA_CALL_STATE]
 	b	.Lrestore
 
 /*
@@ -155,20 +149,18 @@ ara_gate_landing:
  * return; it leaves with rt_sigreturn on ARA's system-call page.
  */
 ara_gate_sig_landing:
-	mov32	x16, ARA_POR_ENTER
+	mov_row	x16, ARA_POR_ENTER
 	msr	POR_EL0, x16
 	isb
 	mov	x9, sp			// where the frame should be
-	adrp	x16, ara_gate_cb
-	add	x16, x16, :lo12:ara_gate_cb
+	adrp	x16, ara_gate_cb	// page-aligned: no :lo12: part
 .Lsig_claim:
 	ldr	x12, [x16, #ARA_CB_CLAIMED]
 	ldr	x13, [x16, #ARA_CB_HANDLER_MASK]	// the handler's own stacks
-	claim_stack .Lsig_wait, .Lsig_claim_check
+	claim_stack .Lsig_wait
 	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
 	madd	x13, x15, x14, x13
 	add	x13, x13, x14		// top of stack x15
-	str	xzr, [x13, #ARA_CALL_STATE - ARA_CALL_HEADER_SIZE]	// no call runs on it
 	mov	sp, x13
 	mov	x29, xzr
 	mov	x30, xzr
@@ -181,44 +173,111 @@ ara_gate_sig_landing:
 	yield
 	b	.Lsig_claim
 
-	at_offset .Lclaim_check, ARA_GATE_CLAIM_CHECK
-	at_offset .Lclaimed, ARA_GATE_CLAIMED
-	at_offset .Lheader_done, ARA_GATE_HEADER_DONE
-	at_offset .Lexit, ARA_GATE_EXIT
-	at_offset .Lsp_restored, ARA_GATE_SP_RESTORED
-	at_offset .Lrelease_check, ARA_GATE_RELEASE_CHECK
-	at_offset .Lscrub, ARA_GATE_SCRUB
+	/*
+	 * What the way out loads into the caller-saved registers: zeroes in
+	 * this read-only page, which no DOM0 write can reach.
+	 */
+	udf	#0			// the zeroes start 8-byte aligned
+.Lzeroes:				// (udf #0 is the zero word)
+	.rept	32
+	udf	#0
+	.endr
+
+	at_offset .Lnull, ARA_GATE_NULL
+	at_offset .Lwrong_row, ARA_GATE_WRONG_ROW
 	at_offset .Lbusy, ARA_GATE_BUSY
+	at_offset .Ltaken, ARA_GATE_TAKEN
+	at_offset .Lmiss, ARA_GATE_MISS
 	at_offset .Ldeferred, ARA_GATE_DEFERRED
 	at_offset ara_gate_sig_landing, ARA_GATE_SIG_LANDING
+	at_offset .Lzeroes, ARA_GATE_ZEROES
 
-	/* Zero fill up to the way out: 0x00000000 is UDF. */
-	.org	ara_gate_dom0 + ARA_GATE_LEAVE_OFFSET
+	/* Zero fill up to the landing: 0x00000000 is UDF. */
+	.org	ara_gate_dom0 + ARA_GATE_LANDING
+/*
+ * Reached only by the direct branch at the end of secure_call, with the
+ * App's x0, x1, x29, x30 and sp, and x16 the row its msr wrote.
+ */
+ara_gate_landing:
+	cmp	x0, #ARA_GATE_FID_NULL
+	b.eq	.Lnull			// answered here: no stack, no memory
+	cmp	x16, #ARA_POR_ENTER
+	b.ne	.Lwrong_row		// nothing touched memory before this
+	adrp	x16, ara_gate_cb	// page-aligned: no :lo12: part
+	ldr	x13, [x16, #ARA_CB_HEADERS]	// stack 0's header, its claim word first
+.Lclaim:
+	ldsetal	x16, x17, [x13]		// non-zero: taken; x17 = what it was
+.Lclaim_check:
+	cbnz	x17, .Ltaken
+.Lclaimed:
+	/* The header (struct ara_call_header): the App's state, kept in DOM0. */
+	mov	x14, sp
+	stp	x14, x29, [x13, #ARA_CALL_APP_SP]
+	stp	x30, xzr, [x13, #ARA_CALL_APP_X30]	// state: ARA_CALL_ACTIVE
+	stp	x0, x1, [x13, #ARA_CALL_FID]	// the argument's DOM0 copy, and the fid
+	mov	sp, x13
+.Lon_stack:
+	ara_gate_hash x14
+	add	x14, x16, x14, lsl #4
+	ldp	x17, x12, [x14, #ARA_CB_TABLE]	// the slot: fid, function
+	cmp	x17, x0
+	b.ne	.Lmiss
+.Lcall:
+	add	x0, sp, #ARA_CALL_ARG
+	blr	x12			// x0 = fn(&header->arg)
+.Lexit:
+	cmp	w0, #ARA_GATE_STATUS_COUNT	// only documented statuses leave
+	mov	w16, #ARA_GATE_STATUS_INTERNAL
+	csel	w0, w0, w16, lo
+.Lrestore:
+	ldp	x14, x29, [sp, #ARA_CALL_APP_SP]
+	ldp	x30, x16, [sp, #ARA_CALL_APP_X30]	// x16 = state
+	cbnz	x16, .Ldeferred
+	/* x1-x13, x15 from zeroes in this page: nothing else of DOM0 leaves. */
+	adrp	x17, ara_gate_dom0	// page 0 itself
+	ldp	x1, x2, [x17, #ARA_GATE_ZEROES]
+	ldp	x3, x4, [x17, #ARA_GATE_ZEROES + 16]
+	ldp	x5, x6, [x17, #ARA_GATE_ZEROES + 32]
+	ldp	x7, x8, [x17, #ARA_GATE_ZEROES + 48]
+	ldp	x9, x10, [x17, #ARA_GATE_ZEROES + 64]
+	ldp	x11, x12, [x17, #ARA_GATE_ZEROES + 80]
+	ldp	x13, x15, [x17, #ARA_GATE_ZEROES + 96]
+	stlr	xzr, [sp]		// the stack is free again
+.Lreleased:
+	mov	sp, x14
+	mov	x14, xzr
+	msr	nzcv, xzr
 .Lleave:
-	mov32	x16, ARA_POR_LEAVE
+	mov_row	x16, ARA_POR_LEAVE
 	mov	x17, xzr
 	msr	POR_EL0, x16		// last word of the DOM0 page
 	/*
-	 * .org cannot move backwards: if the way out grew past the page, this
-	 * fails the build. (If it shrank, UDF would follow the msr and every
-	 * call would stop there: the first test catches it.)
+	 * .org cannot move backwards: if the way out ends past the page, this
+	 * fails the build; the check below, if it ends before.
 	 */
 	.org	ara_gate_dom0 + ARA_PAGE_SIZE
+
+	/* The landing is where the first .org put it; the rest relative to it. */
+	at_offset .Lclaim_check, ARA_GATE_CLAIM_CHECK, ara_gate_landing, ARA_GATE_LANDING
+	at_offset .Lclaimed, ARA_GATE_CLAIMED, ara_gate_landing, ARA_GATE_LANDING
+	at_offset .Lon_stack, ARA_GATE_ON_STACK, ara_gate_landing, ARA_GATE_LANDING
+	at_offset .Lexit, ARA_GATE_EXIT, ara_gate_landing, ARA_GATE_LANDING
+	at_offset .Lrestore, ARA_GATE_RESTORE, ara_gate_landing, ARA_GATE_LANDING
+	at_offset .Lreleased, ARA_GATE_RELEASED, ara_gate_landing, ARA_GATE_LANDING
+	at_offset .Lleave, ARA_GATE_LEAVE_OFFSET, ara_gate_landing, ARA_GATE_LANDING
 
 /* ---- page 1: DOM1 ---------------------------------------------------- */
 ara_gate_dom1:
 	isb				// first fetch under the App's row
-	mov	x16, xzr		// held DOM2's row, public, but leave nothing
 	ret
 
 	.globl	secure_call
 	.type	secure_call, %function
 secure_call:
 	mrs	x16, POR_EL0
-	mov32	x17, ARA_POR_LEAVE
-	cmp	x16, x17
+	cmp	x16, #ARA_POR_LEAVE
 	b.ne	.Lnot_ready		// no ARA in this process, or not called from DOM2
-	mov32	x16, ARA_POR_ENTER
+	mov_row	x16, ARA_POR_ENTER
 	msr	POR_EL0, x16
 .Ldom1_entered:				// DOM0's row from here: ara/gate.h's DOM1 window
 	isb
@@ -235,8 +294,6 @@ secure_call:
 	.endif
 .Lnot_ready:
 	mov	x0, #ARA_GATE_STATUS_NOT_READY
-	mov	x16, xzr
-	mov	x17, xzr
 	ret
 	.size	secure_call, . - secure_call
 
@@ -253,7 +310,7 @@ secure_call:
  * the page is UDF.
  */
 ara_gate_sig:
-	mov32	x16, ARA_POR_SIGBRIDGE
+	mov_row	x16, ARA_POR_SIGBRIDGE
 	msr	POR_EL0, x16
 	isb
 	b	ara_gate_sig_landing	// the only branch from here into DOM0

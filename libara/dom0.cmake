@@ -8,6 +8,8 @@
 #                           DOM0 can be left in them for the App;
 #   -ffixed-x18             x18 is never used: the gate need not clear it, and
 #                           Apps that use it (shadow call stacks) keep it;
+#   -ffixed-x16             x16 only in ARA's own assembly (system calls through
+#                           its page): check-simd-services.cmake relies on it;
 #   -fno-stack-protector    the canary lives in libc's TLS, which the App owns;
 #   -mno-outline-atomics    atomics inline, not libgcc helpers that ask libc
 #                           (getauxval) whether LSE exists;
@@ -20,7 +22,7 @@
 set(ARA_DOM0_COMPILE_OPTIONS
   -include ${CMAKE_CURRENT_SOURCE_DIR}/src/dom0/hidden.h
   -ffreestanding -fbuiltin -fvisibility=hidden -mgeneral-regs-only -ffixed-x18
-  -fno-stack-protector -mno-outline-atomics -fno-tree-loop-distribute-patterns
+  -ffixed-x16 -fno-stack-protector -mno-outline-atomics -fno-tree-loop-distribute-patterns
   -fno-asynchronous-unwind-tables -fno-unwind-tables -fno-plt -fno-common -O2
   CACHE INTERNAL "")
 
@@ -170,4 +172,6 @@ add_custom_command(TARGET ara POST_BUILD
   COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DNM=${CMAKE_NM}
           -DLIB=$<TARGET_FILE:ara> "-DSIMD_OBJECTS=$<TARGET_OBJECTS:ara_dom0_simd>;$<TARGET_OBJECTS:ara_rtm_simd>"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
+  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP}
+          -DLIB=$<TARGET_FILE:ara> -P ${CMAKE_CURRENT_SOURCE_DIR}/check-simd-services.cmake
   VERBATIM)

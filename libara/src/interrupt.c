@@ -38,12 +38,12 @@ static struct ara_call_header *call_at(const struct ara_gate_layout *g, uint64_t
 	    sp < top - g->stack_stride + ARA_PAGE_SIZE) /* on the guard page */
 		return NULL;
 	h = (struct ara_call_header *)(uintptr_t)(top - ARA_CALL_HEADER_SIZE);
-	if ((h->state != ARA_CALL_ACTIVE && h->state != ARA_CALL_DEFERRED) || h->stack_index != i)
+	if (h->claim == 0 || (h->state != ARA_CALL_ACTIVE && h->state != ARA_CALL_DEFERRED))
 		return NULL;
 	return h;
 }
 
-/* The header, where the gate's sp is the header itself. */
+/* The header, where the gate's sp (or the register the gate holds it in) is the header itself. */
 static struct ara_call_header *header_at(const struct ara_gate_layout *g, uint64_t sp)
 {
 	struct ara_call_header *h = call_at(g, sp);
@@ -51,20 +51,48 @@ static struct ara_call_header *header_at(const struct ara_gate_layout *g, uint64
 	return h && (uint64_t)(uintptr_t)h == sp ? h : NULL;
 }
 
-/* About to call secure_call again: x0, x1 (fid, arg) are untouched so far. */
+/* What the gate lets leave of a service's status (gate.S's csel). */
+static uint64_t filtered(uint64_t status)
+{
+	return (uint32_t)status < ARA_GATE_STATUS_COUNT ? (uint32_t)status : ARA_GATE_STATUS_INTERNAL;
+}
+
+/* About to call secure_call again with fid and arg. */
 static enum ara_interrupt roll_back(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
-				    uint64_t sp, uint64_t x29, uint64_t x30)
+				    uint64_t fid, uint64_t arg, uint64_t sp, uint64_t x29, uint64_t x30)
 {
 	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
 
+	mc->regs[0] = fid;
+	mc->regs[1] = arg;
 	for (unsigned int r = 12; r <= 17; r++) /* the gate's scratch registers */
 		mc->regs[r] = 0;
 	mc->regs[29] = x29;
 	mc->regs[30] = x30;
 	mc->sp = sp;
 	mc->pc = g->gate + ARA_GATE_DOM1_OFFSET + ARA_GATE_SECURE_CALL;
-	mc->pstate &= ~(uint64_t)PSR_BTYPE_MASK;
+	mc->pstate &= ~(uint64_t)(PSR_NZCV_MASK | PSR_BTYPE_MASK); /* nothing of the gate's compares */
 	return ARA_INTERRUPT_ROLLED_BACK;
+}
+
+/* Rolled back with the App's state still in the registers. */
+static enum ara_interrupt back_from_regs(const struct ara_gate_layout *g, struct ara_rt_sigframe *f)
+{
+	const struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+
+	return roll_back(g, f, mc->regs[0], mc->regs[1], mc->sp, mc->regs[29], mc->regs[30]);
+}
+
+/* Rolled back from the call's header (sp), its stack given back. */
+static enum ara_interrupt back_from_header(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+					   struct ara_interrupt_outcome *out)
+{
+	struct ara_call_header *h = header_at(g, f->uc.uc_mcontext.sp);
+
+	if (!h)
+		return ARA_INTERRUPT_REFUSED;
+	out->release = h;
+	return roll_back(g, f, h->fid, h->arg, h->app_sp, h->app_x29, h->app_x30);
 }
 
 /* secure_call returned status, with what its way out leaves. */
@@ -85,49 +113,67 @@ static enum ara_interrupt roll_forward(struct ara_rt_sigframe *f, uint64_t statu
 }
 
 /* Rolled forward from the call's header, with the App's mask back if signals waited. */
-static enum ara_interrupt forward_from(struct ara_rt_sigframe *f, const struct ara_call_header *h,
+static enum ara_interrupt forward_from(struct ara_rt_sigframe *f, struct ara_call_header *h,
 				       uint64_t status, struct ara_interrupt_outcome *out)
 {
 	if (!h)
 		return ARA_INTERRUPT_REFUSED;
 	if (h->state == ARA_CALL_DEFERRED)
 		f->uc.uc_sigmask = h->mask;
-	out->release = (int64_t)h->stack_index;
+	out->release = h;
 	return roll_forward(f, status, h->app_sp, h->app_x29, h->app_x30);
 }
 
-/* In page 0, at offset off, before the signal landing. */
-static enum ara_interrupt in_page0(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
-				   uint64_t off, struct ara_interrupt_outcome *out)
+/* In the side exits and slow paths at the start of page 0, at offset off. */
+static enum ara_interrupt in_side_paths(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+					uint64_t off, struct ara_interrupt_outcome *out)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+	struct ara_call_header *h;
+
+	if (off < ARA_GATE_TAKEN) {
+		/* A side exit: before its status is set, the call has not begun. */
+		if (off == ARA_GATE_NULL || off == ARA_GATE_WRONG_ROW || off == ARA_GATE_BUSY)
+			return back_from_regs(g, f);
+		return roll_forward(f, mc->regs[0], mc->sp, mc->regs[29], mc->regs[30]);
+	}
+	if (off < ARA_GATE_MISS) /* looking for a free stack: none held */
+		return back_from_regs(g, f);
+	if (off < ARA_GATE_DEFERRED) /* on the stack, the service not called */
+		return back_from_header(g, f, out);
+	/* The deferred way out: the status in x0, then in the header. */
+	h = header_at(g, mc->sp);
+	return forward_from(f, h, off == ARA_GATE_DEFERRED ? mc->regs[0] : (h ? h->status : 0), out);
+}
+
+/* In the landing's straight line, at offset off of page 0. */
+static enum ara_interrupt in_fast_path(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+				       uint64_t off, struct ara_interrupt_outcome *out)
 {
 	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
 	const uint64_t *x = mc->regs;
-	struct ara_call_header *h;
 
-	if (off < ARA_GATE_CLAIMED || (off >= ARA_GATE_BUSY && off < ARA_GATE_DEFERRED)) {
-		/* Claiming, or none free. At the check after the store, w14 == 0: claimed. */
-		if (off == ARA_GATE_CLAIM_CHECK && (uint32_t)x[14] == 0)
-			out->release = (int64_t)x[15];
-		return roll_back(g, f, mc->sp, x[29], x[30]);
+	if (off < ARA_GATE_CLAIM_CHECK) /* no stack held */
+		return back_from_regs(g, f);
+	if (off < ARA_GATE_ON_STACK) {
+		/*
+		 * x13 is the header of the stack tried; after the atomic, x17 == 0
+		 * means it is the call's. sp, x29, x30, x0, x1: the App's still.
+		 */
+		if (off > ARA_GATE_CLAIM_CHECK || x[17] == 0) {
+			out->release = header_at(g, x[13]);
+			if (!out->release)
+				return ARA_INTERRUPT_REFUSED;
+		}
+		return back_from_regs(g, f);
 	}
-	if (off <= ARA_GATE_HEADER_DONE) { /* claimed; sp, x29, x30 still the App's */
-		out->release = (int64_t)x[15];
-		return roll_back(g, f, mc->sp, x[29], x[30]);
-	}
-	if (off < ARA_GATE_EXIT) { /* on the stack, the dispatcher not called yet */
-		h = header_at(g, mc->sp);
-		if (!h)
-			return ARA_INTERRUPT_REFUSED;
-		out->release = (int64_t)h->stack_index;
-		return roll_back(g, f, h->app_sp, h->app_x29, h->app_x30);
-	}
-	if (off < ARA_GATE_SP_RESTORED || off >= ARA_GATE_DEFERRED) { /* the header holds the App's state */
-		h = header_at(g, mc->sp);
-		return forward_from(f, h, off == ARA_GATE_EXIT ? x[0] : (h ? h->status : 0), out);
-	}
-	/* The App's sp, x29, x30 in registers; stack x15 the call's until released. */
-	if (off < ARA_GATE_SCRUB && !(off == ARA_GATE_RELEASE_CHECK && (uint32_t)x[13] == 0))
-		out->release = (int64_t)x[15];
+	if (off < ARA_GATE_EXIT) /* on the stack, the service not called */
+		return back_from_header(g, f, out);
+	if (off < ARA_GATE_RELEASED) /* returned: the header holds the App's state */
+		return forward_from(f, header_at(g, mc->sp), filtered(x[0]), out);
+	/* Given back: the App's state in registers (sp still the header's at RELEASED). */
+	if (off < ARA_GATE_LEAVE_OFFSET)
+		return roll_forward(f, x[0], off == ARA_GATE_RELEASED ? x[14] : mc->sp, x[29], x[30]);
 	return roll_forward(f, x[0], mc->sp, x[29], x[30]);
 }
 
@@ -137,20 +183,20 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
 	const uint64_t pc = mc->pc, page0 = g->gate, page1 = g->gate + ARA_GATE_DOM1_OFFSET;
 
-	out->release = -1;
+	out->release = NULL;
 	out->call = NULL;
 	if (synchronous(sig, f))
 		return ARA_INTERRUPT_REFUSED;
 	if (pc >= page1 + ARA_GATE_DOM1_ENTERED && pc < page1 + ARA_GATE_DOM1_ENTERED_END)
-		return roll_back(g, f, mc->sp, mc->regs[29], mc->regs[30]);
+		return back_from_regs(g, f);
 	if (pc >= page0 && pc < page0 + ARA_GATE_SIG_LANDING)
-		return in_page0(g, f, pc - page0, out);
-	if (pc >= page0 + ARA_GATE_LEAVE_OFFSET && pc < page0 + ARA_PAGE_SIZE)
-		return roll_forward(f, mc->regs[0], mc->sp, mc->regs[29], mc->regs[30]);
+		return in_side_paths(g, f, pc - page0, out);
+	if (pc >= page0 + ARA_GATE_LANDING && pc < page0 + ARA_PAGE_SIZE)
+		return in_fast_path(g, f, pc - page0, out);
 	if (pc >= page0 && pc < page1 + ARA_PAGE_SIZE)
 		return ARA_INTERRUPT_REFUSED; /* the signal landing, or the rest of page 1 */
 	if (pc == g->deferred_point) {
-		const struct ara_call_header *h = header_at(g, mc->sp);
+		struct ara_call_header *h = header_at(g, mc->sp);
 
 		return forward_from(f, h, h ? h->status : 0, out);
 	}

@@ -17,7 +17,7 @@ struct ara_gate_layout {
 	uint64_t gate;		 /* page 0 of .ara_gate */
 	uint64_t stack_base;	 /* stack i's top is stack_base + (i + 1) * stack_stride */
 	uint64_t stack_stride;	 /* guard page + stack */
-	uint64_t stacks;	 /* how many */
+	uint64_t stacks;	 /* how many for calls (the handlers' follow) */
 	uint64_t deferred_point; /* unblock.S's, on the system-call page */
 };
 
@@ -29,7 +29,7 @@ enum ara_interrupt {
 };
 
 struct ara_interrupt_outcome {
-	int64_t release;		 /* a DOM0 stack to give back, or -1 */
+	struct ara_call_header *release; /* the header of a DOM0 stack to give back, or NULL */
 	struct ara_call_header *call;	 /* ARA_INTERRUPT_WAIT: the call's header */
 };
 

@@ -171,8 +171,8 @@ static enum ara_status finish(void *arg)
 }
 
 ARA_SERVICE(svc_provision_begin, .fid = ARA_FID_PROVISION_BEGIN,
-	    .flags = ARA_SVC_IN | ARA_SVC_OUT, .arg_size = sizeof(struct ara_provision_begin_arg),
+	    .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD, .arg_size = sizeof(struct ara_provision_begin_arg),
 	    .name = "provision_begin", .handler = begin);
 ARA_SERVICE(svc_provision_finish, .fid = ARA_FID_PROVISION_FINISH,
-	    .flags = ARA_SVC_IN | ARA_SVC_OUT, .arg_size = sizeof(struct ara_provision_finish_arg),
+	    .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD, .arg_size = sizeof(struct ara_provision_finish_arg),
 	    .name = "provision_finish", .handler = finish);

@@ -269,7 +269,7 @@ static enum ara_status rtm_batch(void *arg)
 	return ARA_OK;
 }
 
-ARA_SERVICE(svc_rtm_log, .fid = ARA_FID_RTM_LOG, .flags = ARA_SVC_VALUE, .arg_size = 8,
+ARA_SERVICE(svc_rtm_log, .fid = ARA_FID_RTM_LOG, .flags = ARA_SVC_VALUE | ARA_SVC_SIMD, .arg_size = 8,
 	    .name = "rtm_log", .handler = rtm_log);
 ARA_SERVICE(svc_rtm_export, .fid = ARA_FID_RTM_EXPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT,
 	    .arg_size = sizeof(struct ara_rtm_export_arg), .name = "rtm_export",

@@ -33,6 +33,6 @@ static enum ara_status rtm_report(void *arg)
 	return st;
 }
 
-ARA_SERVICE(svc_rtm_report, .fid = ARA_FID_RTM_REPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+ARA_SERVICE(svc_rtm_report, .fid = ARA_FID_RTM_REPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rtm_report_arg), .name = "rtm_report",
 	    .handler = rtm_report);

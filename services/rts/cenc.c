@@ -147,12 +147,12 @@ static enum ara_status cenc_close(void *arg)
 	return ARA_OK;
 }
 
-ARA_SERVICE(svc_rts_cenc_open, .fid = ARA_FID_RTS_CENC_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+ARA_SERVICE(svc_rts_cenc_open, .fid = ARA_FID_RTS_CENC_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_cenc_open_arg), .name = "rts_cenc_open",
 	    .handler = cenc_open);
 ARA_SERVICE(svc_rts_cenc_decrypt, .fid = ARA_FID_RTS_CENC_DECRYPT,
-	    .flags = ARA_SVC_IN | ARA_SVC_OUT, .arg_size = sizeof(struct ara_rts_cenc_decrypt_arg),
+	    .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD, .arg_size = sizeof(struct ara_rts_cenc_decrypt_arg),
 	    .name = "rts_cenc_decrypt", .handler = cenc_decrypt);
-ARA_SERVICE(svc_rts_cenc_close, .fid = ARA_FID_RTS_CENC_CLOSE, .flags = ARA_SVC_IN,
+ARA_SERVICE(svc_rts_cenc_close, .fid = ARA_FID_RTS_CENC_CLOSE, .flags = ARA_SVC_IN | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_cenc_close_arg), .name = "rts_cenc_close",
 	    .handler = cenc_close);

@@ -149,12 +149,12 @@ static enum ara_status stream_close(void *arg)
 	return whole ? ARA_OK : ARA_E_BADMSG;
 }
 
-ARA_SERVICE(svc_rts_open, .fid = ARA_FID_RTS_STREAM_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+ARA_SERVICE(svc_rts_open, .fid = ARA_FID_RTS_STREAM_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_open_arg), .name = "rts_stream_open",
 	    .handler = stream_open);
-ARA_SERVICE(svc_rts_chunk, .fid = ARA_FID_RTS_STREAM_CHUNK, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+ARA_SERVICE(svc_rts_chunk, .fid = ARA_FID_RTS_STREAM_CHUNK, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_chunk_arg), .name = "rts_stream_chunk",
 	    .handler = stream_chunk);
-ARA_SERVICE(svc_rts_close, .fid = ARA_FID_RTS_STREAM_CLOSE, .flags = ARA_SVC_IN,
+ARA_SERVICE(svc_rts_close, .fid = ARA_FID_RTS_STREAM_CLOSE, .flags = ARA_SVC_IN | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_close_arg), .name = "rts_stream_close",
 	    .handler = stream_close);

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * IV3: entering DOM1 at any of its instruction addresses, with hostile
+ * IV3: entering the gate at any of its instruction addresses, with hostile
  * register values, never runs App-chosen code with DOM0's permissions.
  *
- * For every word of the DOM1 page and each register set below, a child sets
+ * For every word of each gate page (page 0, DOM0's landing and way out;
+ * page 1, DOM1's secure_call; page 2, the signal entry on DOM2's key) and
+ * each register set below, a child sets
  * every general register (x16 to the set's POR_EL0 candidate, x30 to the
  * probe, sp as given) and branches there. The probe is the App-chosen code:
  * if it ever runs, it checks POR_EL0 and then tries to read DOM0. Faults and
@@ -41,6 +43,7 @@ int main(void)
 	struct range dom0[512], dom1[4];
 	uint64_t page1 = (uint64_t)(uintptr_t)secure_call & ~(uint64_t)(ARA_PAGE_SIZE - 1);
 	unsigned int count[128] = { 0 }, tried = 0, breaches = 0, no_frame = 0;
+	const uint64_t gate = page1 - ARA_GATE_DOM1_OFFSET;
 	size_t n0, n1;
 	uint64_t dom0_rw = 0;
 
@@ -72,31 +75,34 @@ int main(void)
 		{ "DOM0's row, sp in DOM0", ARA_POR_DOM0, ARA_POR_DOM0, dom0_rw },
 		{ "no access", 0, 0, (uint64_t)(uintptr_t)(app_stack + sizeof(app_stack)) },
 	};
-	for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
-		set = &sets[s];
-		for (uint64_t off = 0; off < ARA_PAGE_SIZE; off += 4) {
-			int out;
+	for (uint64_t page = 0; page < ARA_GATE_TEXT_SIZE / ARA_PAGE_SIZE; page++)
+		for (size_t s = 0; s < sizeof(sets) / sizeof(sets[0]); s++) {
+			set = &sets[s];
+			for (uint64_t off = 0; off < ARA_PAGE_SIZE; off += 4) {
+				int out;
 
-			target = page1 + off;
-			out = attack_run(enter, target);
-			tried++;
-			if (out == 128 + SIGSEGV)
-				no_frame++;
-			else
-				count[out & 127]++;
-			if (out != OUT_PKUERR && out != OUT_SIGILL && out != OUT_PROBE_DOM2 &&
-			    out != OUT_SEGV_OTHER && out != OUT_ARA_STOPPED && out != 128 + SIGSEGV) {
-				breaches++;
-				printf("BREACH: DOM1+0x%03llx with %s: %s (%d)\n",
-				       (unsigned long long)off, set->name, attack_outcome_name(out), out);
+				target = gate + page * ARA_PAGE_SIZE + off;
+				out = attack_run(enter, target);
+				tried++;
+				if (out == 128 + SIGSEGV)
+					no_frame++;
+				else
+					count[out & 127]++;
+				if (out != OUT_PKUERR && out != OUT_SIGILL && out != OUT_PROBE_DOM2 &&
+				    out != OUT_SEGV_OTHER && out != OUT_ARA_STOPPED && out != 128 + SIGSEGV) {
+					breaches++;
+					printf("BREACH: gate page %llu +0x%03llx with %s: %s (%d)\n",
+					       (unsigned long long)page, (unsigned long long)off, set->name,
+					       attack_outcome_name(out), out);
+				}
 			}
 		}
-	}
-	printf("ara-evidence: dom1-sweep: %u entries (%u offsets x %zu register sets): "
+	printf("ara-evidence: dom1-sweep: %u entries (%u gate pages x %u offsets x %zu register sets): "
 	       "%u SEGV_PKUERR, %u SIGILL, %u other SIGSEGV, %u stopped by ARA (a fault with "
 	       "the row the App chose), %u killed by SIGSEGV (no App memory at sp for the handler's "
 	       "frame), %u reached App code with DOM2's row, %u breaches\n",
-	       tried, ARA_PAGE_SIZE / 4, sizeof(sets) / sizeof(sets[0]), count[OUT_PKUERR],
+	       tried, ARA_GATE_TEXT_SIZE / ARA_PAGE_SIZE, ARA_PAGE_SIZE / 4,
+	       sizeof(sets) / sizeof(sets[0]), count[OUT_PKUERR],
 	       count[OUT_SIGILL], count[OUT_SEGV_OTHER], count[OUT_ARA_STOPPED], no_frame,
 	       count[OUT_PROBE_DOM2], breaches);
 	/* The legitimate entry must work: the probe runs, under DOM2's row. */

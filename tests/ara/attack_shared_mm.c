@@ -75,7 +75,7 @@ static __attribute__((noreturn)) void call_for_ever(void)
 {
 	__atomic_store_n(&caller.pid, (int)syscall(SYS_getpid), __ATOMIC_RELEASE);
 	for (;;) {
-		secure_call(ARA_FID_NULL, NULL);
+		secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE);
 		__atomic_add_fetch(&caller.calls, 1, __ATOMIC_RELEASE);
 	}
 }
@@ -122,7 +122,7 @@ static int exhaust_with_clone_vm(void)
 		}
 		kill((pid_t)caller_started(), SIGKILL);
 		waitpid((pid_t)pid, &status, __WALL);
-		if (secure_call(ARA_FID_NULL, NULL) == ARA_E_BUSY) {
+		if (secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE) == ARA_E_BUSY) {
 			printf("LEAK: DOM0 stacks lost: secure_call answers ARA_E_BUSY to a process with "
 			       "one thread, after %d tasks sharing its memory were killed calling ARA\n",
 			       i);
@@ -232,7 +232,7 @@ static int vfork_killed_inside_run(void)
 		}
 		waitpid(pid, NULL, 0);
 		caller_reset();
-		if (secure_call(ARA_FID_NULL, NULL) == ARA_E_BUSY) {
+		if (secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE) == ARA_E_BUSY) {
 			printf("LEAK: DOM0 stacks lost: secure_call answers ARA_E_BUSY after %d vfork "
 			       "children were killed calling ARA\n",
 			       i);

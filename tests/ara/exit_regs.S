@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * int ara_test_call_and_capture(uint32_t fid, void *arg, uint64_t out[19])
+ * int ara_test_call_and_capture(uint64_t fid, void *arg, uint64_t out[19])
  *   -> secure_call's status; out[0..16] = x1..x17, out[17] = NZCV,
- *      out[18] = x18, all as secure_call left them.
+ *      out[18] = x18, out[19] = x0 (all 64 bits), all as secure_call left them.
  *
  * Before the call every register the gate may use is set to a marker, so
  * that "zero after the call" means the gate cleared it, not that it was
@@ -47,6 +47,7 @@ ara_test_call_and_capture:
 	stp	x13, x14, [x18, #96]
 	stp	x15, x16, [x18, #112]
 	str	x17, [x18, #128]
+	str	x0, [x18, #152]
 	mrs	x1, nzcv
 	str	x1, [x18, #136]
 	ldr	x1, [sp, #24]
@@ -56,7 +57,7 @@ ara_test_call_and_capture:
 	.size	ara_test_call_and_capture, . - ara_test_call_and_capture
 
 /*
- * int ara_test_call_and_capture_simd(uint32_t fid, void *arg, uint64_t out[64])
+ * int ara_test_call_and_capture_simd(uint64_t fid, void *arg, uint64_t out[64])
  *   -> secure_call's status; out[2n], out[2n + 1] = the low and high halves
  *      of vn as secure_call left it. Before the call vn holds 0x5a5a...5a
  *      with n in its lowest byte.

@@ -12,7 +12,7 @@
  * secure_call) and the remapper; each is counted by its handler, which must
  * run with DOM2's row, and must not change a result. ARA's counts of the
  * signals it held inside a call, or took after rolling the call back or
- * forward, are printed (ARA_FID_INFO); some must have waited. Phase 2: 96 threads make null calls at once, more than
+ * forward, are printed (ARA_FID_INFO); some must have waited. Phase 2: 96 threads make value calls (each on a DOM0 stack) at once, more than
  * ARA's DOM0 stacks; a call that gets ARA_E_BUSY is retried, and each must
  * still end with ARA_OK. With --expect-busy (run against the one-stack
  * variant) some calls must have got ARA_E_BUSY; the children, forked while
@@ -116,7 +116,7 @@ static void on_sigusr1(int sig)
 	(void)sig;
 	if (por_el0_read() != ARA_POR_DOM2)
 		wrong++;
-	while ((st = secure_call(ARA_FID_NULL, NULL)) == ARA_E_BUSY)
+	while ((st = secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE)) == ARA_E_BUSY)
 		busy++;
 	if (st != ARA_OK)
 		wrong++;
@@ -215,7 +215,7 @@ static void *crowd_member(void *p)
 	for (int i = 0; i < CROWD_CALLS; i++) {
 		int st;
 
-		while ((st = secure_call(ARA_FID_NULL, NULL)) == ARA_E_BUSY)
+		while ((st = secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE)) == ARA_E_BUSY)
 			busy++;
 		if (st != ARA_OK)
 			wrong++;
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
 	       info.signals_waited, info.calls_rolled_back, info.calls_rolled_forward);
 	printf("ara-evidence: stress: %d threads x %" PRIu64 " echo calls alongside %" PRIu64
 	       " forks (children checked), %" PRIu64 " map/unmap rounds (%" PRIu64 " JIT) and %" PRIu64
-	       " signals (%" PRIu64 " handled), then %d threads x %d null calls: %" PRIu64
+	       " signals (%" PRIu64 " handled), then %d threads x %d value calls: %" PRIu64
 	       " ARA_E_BUSY retried (%" PRIu64 " in the crowd), %" PRIu64 " wrong\n",
 	       CALLERS, calls_per_thread, (uint64_t)forks, (uint64_t)remaps, (uint64_t)jits,
 	       (uint64_t)sent, (uint64_t)handled, CROWD, CROWD_CALLS, (uint64_t)busy,

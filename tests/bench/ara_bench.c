@@ -4,6 +4,7 @@
  * otherwise, all measured in the same run:
  *   indirect     a plain call through a function pointer (the baseline)
  *   secure_call  secure_call(ARA_FID_NULL, NULL): into ARA and back
+ *   secure_value secure_call(ARA_FID_VALUE, v): into a C service with a value
  *   getpid       the cheapest system call
  *   sigprocmask  a system call that ARA's filter traps and ARA performs
  *   open         open and close of a file: the open checked by ARA
@@ -45,9 +46,9 @@
 
 /* Table order; the first is the baseline of the ratios. */
 static const struct bench_op *const all_ops[] = {
-	&bench_op_indirect, &bench_op_secure_call, &bench_op_rtm_log, &bench_op_getpid,
-	&bench_op_sigprocmask, &bench_op_open, &bench_op_rts_cenc, &bench_op_cenc_table,
-	&bench_op_cenc_aesce, &bench_op_pipe, &bench_op_socket,
+	&bench_op_indirect, &bench_op_secure_call, &bench_op_secure_value, &bench_op_rtm_log,
+	&bench_op_getpid, &bench_op_sigprocmask, &bench_op_open, &bench_op_rts_cenc,
+	&bench_op_cenc_table, &bench_op_cenc_aesce, &bench_op_pipe, &bench_op_socket,
 };
 #define N_OPS (sizeof(all_ops) / sizeof(all_ops[0]))
 

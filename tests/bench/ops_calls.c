@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-process operations: a plain indirect call (the baseline), a null
- * secure_call, the cheapest system call, a system call ARA's filter traps
+ * secure_call, a secure_call into a C service with a value argument, the
+ * cheapest system call, a system call ARA's filter traps
  * and ARA performs, and an open, which ARA checks in a task of its own.
  */
 #define _GNU_SOURCE
@@ -89,6 +90,40 @@ const struct bench_op bench_op_secure_call = {
 	.what = "secure_call(ARA_FID_NULL, NULL): into ARA and back",
 	.setup = secure_call_setup,
 	.run = secure_call_run,
+	.teardown = no_setup,
+};
+
+/* ARA_FID_VALUE: the landing, a stack, the service table and a C handler. */
+static int secure_value_setup(void)
+{
+	int st = secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE);
+
+	if (st != ARA_OK) {
+		fprintf(stderr, "ara_bench: secure_call(ARA_FID_VALUE): %s (%d)\n", ara_strerror(st), st);
+		return -1;
+	}
+	return 0;
+}
+
+static int secure_value_run(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++) {
+		int st = secure_call(ARA_FID_VALUE, (void *)(uintptr_t)ARA_VALUE_PROBE);
+
+		if (st != ARA_OK) {
+			fprintf(stderr, "ara_bench: secure_call(ARA_FID_VALUE) number %llu: %s (%d)\n",
+				(unsigned long long)i, ara_strerror(st), st);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct bench_op bench_op_secure_value = {
+	.name = "secure_value",
+	.what = "secure_call(ARA_FID_VALUE, v): into a C service with a value argument and back",
+	.setup = secure_value_setup,
+	.run = secure_value_run,
 	.teardown = no_setup,
 };
 

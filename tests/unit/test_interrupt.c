@@ -24,6 +24,8 @@
 #define APP_SP UINT64_C(0x7ffff000)
 #define APP_X29 UINT64_C(0x7ffff100)
 #define APP_X30 UINT64_C(0x400123)
+#define APP_FID UINT64_C(0x20001)
+#define APP_ARG UINT64_C(0x7fff0000)
 #define SIGUSR1 10
 
 static _Alignas(4096) uint8_t stacks[STACKS * STRIDE];
@@ -48,8 +50,9 @@ static int setup(void **state)
 	memset(&f, 0, sizeof(f));
 	g = (struct ara_gate_layout){ GATE, addr(stacks), STRIDE, STACKS, DEFERRED_POINT };
 	/* A call on stack 1, with the App's state in its header. */
-	*header(1) = (struct ara_call_header){ .app_sp = APP_SP, .stack_index = 1, .app_x29 = APP_X29,
-					      .app_x30 = APP_X30, .state = ARA_CALL_ACTIVE, .status = 7 };
+	*header(1) = (struct ara_call_header){ .claim = GATE, .app_sp = APP_SP, .app_x29 = APP_X29,
+					      .app_x30 = APP_X30, .state = ARA_CALL_ACTIVE,
+					      .fid = APP_FID, .arg = APP_ARG, .status = 7 };
 	for (unsigned int r = 0; r < 31; r++)
 		f.uc.uc_mcontext.regs[r] = 0x1000 + r;
 	f.uc.uc_sigmask = 0x5;
@@ -65,7 +68,7 @@ static enum ara_interrupt at(uint64_t pc, uint64_t sp)
 	return ara_interrupt_resolve(&g, &f, SIGUSR1, &out);
 }
 
-static void assert_rolled_back(uint64_t sp, uint64_t x29, uint64_t x30)
+static void assert_rolled_back(uint64_t fid, uint64_t arg, uint64_t sp, uint64_t x29, uint64_t x30)
 {
 	const struct ara_sigcontext *mc = &f.uc.uc_mcontext;
 
@@ -73,10 +76,16 @@ static void assert_rolled_back(uint64_t sp, uint64_t x29, uint64_t x30)
 	assert_int_equal(mc->sp, sp);
 	assert_int_equal(mc->regs[29], x29);
 	assert_int_equal(mc->regs[30], x30);
-	assert_int_equal(mc->regs[0], 0x1000); /* fid and arg kept */
-	assert_int_equal(mc->regs[1], 0x1001);
+	assert_int_equal(mc->regs[0], fid);
+	assert_int_equal(mc->regs[1], arg);
 	for (unsigned int r = 12; r <= 17; r++)
 		assert_int_equal(mc->regs[r], 0);
+}
+
+/* Rolled back with the App's state from the registers (0x1000 + n in xn). */
+static void assert_back_from_regs(void)
+{
+	assert_rolled_back(0x1000, 0x1001, APP_SP, 0x101d, 0x101e);
 }
 
 static void assert_rolled_forward(uint64_t status, uint64_t sp, uint64_t x29, uint64_t x30)
@@ -95,76 +104,121 @@ static void assert_rolled_forward(uint64_t status, uint64_t sp, uint64_t x29, ui
 
 static void on_the_way_in_the_call_is_rolled_back(void **state)
 {
-	const uint64_t regs_x29 = 0x101d, regs_x30 = 0x101e;
-
 	(void)state;
 	assert_int_equal(at(PAGE1 + ARA_GATE_DOM1_ENTERED, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
-	assert_rolled_back(APP_SP, regs_x29, regs_x30);
-	assert_int_equal(out.release, -1);
+	assert_back_from_regs();
+	assert_null(out.release);
+
+	/* The landing, before any stack is held, and the search for a free one. */
+	for (uint64_t off = ARA_GATE_LANDING; off < ARA_GATE_CLAIM_CHECK; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_back_from_regs();
+		assert_null(out.release);
+	}
+	for (uint64_t off = ARA_GATE_TAKEN; off < ARA_GATE_MISS; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_back_from_regs();
+		assert_null(out.release);
+	}
 
 	setup(NULL);
-	assert_int_equal(at(GATE + 0x18, APP_SP), ARA_INTERRUPT_ROLLED_BACK); /* claiming */
-	assert_int_equal(out.release, -1);
-
-	setup(NULL);
-	f.uc.uc_mcontext.regs[14] = 1; /* the store failed: not claimed */
+	f.uc.uc_mcontext.regs[13] = addr(header(1));
+	f.uc.uc_mcontext.regs[17] = GATE; /* the stack was another call's */
 	assert_int_equal(at(GATE + ARA_GATE_CLAIM_CHECK, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
-	assert_int_equal(out.release, -1);
+	assert_null(out.release);
 
-	setup(NULL);
-	f.uc.uc_mcontext.regs[14] = 0; /* the store succeeded: stack x15 is the call's */
-	assert_int_equal(at(GATE + ARA_GATE_CLAIM_CHECK, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
-	assert_int_equal(out.release, 0x100f);
+	/* Claimed (x17 was 0 at the check), sp and the rest still the App's. */
+	for (uint64_t off = ARA_GATE_CLAIM_CHECK; off < ARA_GATE_ON_STACK; off += 4) {
+		setup(NULL);
+		f.uc.uc_mcontext.regs[13] = addr(header(1));
+		f.uc.uc_mcontext.regs[17] = 0;
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_back_from_regs();
+		assert_ptr_equal(out.release, header(1));
+	}
 
-	setup(NULL);
-	assert_int_equal(at(GATE + ARA_GATE_HEADER_DONE, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
-	assert_int_equal(out.release, 0x100f);
-	assert_rolled_back(APP_SP, regs_x29, regs_x30);
+	/* sp on the header: the App's state, fid and arg are there. */
+	for (uint64_t off = ARA_GATE_ON_STACK; off < ARA_GATE_EXIT; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, addr(header(1))), ARA_INTERRUPT_ROLLED_BACK);
+		assert_rolled_back(APP_FID, APP_ARG, APP_SP, APP_X29, APP_X30);
+		assert_ptr_equal(out.release, header(1));
+	}
+	for (uint64_t off = ARA_GATE_MISS; off < ARA_GATE_DEFERRED; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, addr(header(1))), ARA_INTERRUPT_ROLLED_BACK);
+		assert_rolled_back(APP_FID, APP_ARG, APP_SP, APP_X29, APP_X30);
+		assert_ptr_equal(out.release, header(1));
+	}
 
-	setup(NULL); /* sp on the header: the App's state is there */
-	assert_int_equal(at(GATE + ARA_GATE_EXIT - 4, addr(header(1))), ARA_INTERRUPT_ROLLED_BACK);
-	assert_int_equal(out.release, 1);
-	assert_rolled_back(APP_SP, APP_X29, APP_X30);
-
-	setup(NULL); /* no stack was free */
-	assert_int_equal(at(GATE + ARA_GATE_BUSY + 4, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
-	assert_int_equal(out.release, -1);
+	/* A side exit before its status is set. */
+	for (uint64_t off = ARA_GATE_NULL; off < ARA_GATE_TAKEN; off += 4) {
+		setup(NULL);
+		if (off != ARA_GATE_NULL && off != ARA_GATE_WRONG_ROW && off != ARA_GATE_BUSY)
+			continue;
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_back_from_regs();
+		assert_null(out.release);
+	}
 }
 
 static void on_the_way_out_the_call_is_rolled_forward(void **state)
 {
 	(void)state;
+	/* Returned, the header holding the App's state; x0 filtered as the gate does. */
+	for (uint64_t off = ARA_GATE_EXIT; off < ARA_GATE_RELEASED; off += 4) {
+		setup(NULL);
+		f.uc.uc_mcontext.regs[0] = 3;
+		assert_int_equal(at(GATE + off, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
+		assert_rolled_forward(3, APP_SP, APP_X29, APP_X30);
+		assert_ptr_equal(out.release, header(1));
+		assert_int_equal(f.uc.uc_sigmask, 0x5);
+	}
+	setup(NULL);
+	f.uc.uc_mcontext.regs[0] = UINT64_C(0xffffffff00000004); /* the upper half is not the status */
 	assert_int_equal(at(GATE + ARA_GATE_EXIT, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
-	assert_rolled_forward(0x1000 /* x0, not stored yet */, APP_SP, APP_X29, APP_X30);
-	assert_int_equal(out.release, 1);
-	assert_int_equal(f.uc.uc_sigmask, 0x5);
-
+	assert_rolled_forward(4, APP_SP, APP_X29, APP_X30);
 	setup(NULL);
+	f.uc.uc_mcontext.regs[0] = 0x77; /* undocumented */
 	assert_int_equal(at(GATE + ARA_GATE_EXIT + 4, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
-	assert_rolled_forward(7 /* the header's */, APP_SP, APP_X29, APP_X30);
+	assert_rolled_forward(ARA_GATE_STATUS_INTERNAL, APP_SP, APP_X29, APP_X30);
 
-	setup(NULL); /* back in registers, the stack not given back yet */
-	assert_int_equal(at(GATE + ARA_GATE_SP_RESTORED, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
+	/* Given back: sp still the header's, the App's in x14. */
+	setup(NULL);
+	f.uc.uc_mcontext.regs[14] = APP_SP;
+	assert_int_equal(at(GATE + ARA_GATE_RELEASED, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
 	assert_rolled_forward(0x1000, APP_SP, 0x101d, 0x101e);
-	assert_int_equal(out.release, 0x100f);
+	assert_null(out.release);
+	for (uint64_t off = ARA_GATE_RELEASED + 4; off < ARA_PAGE_SIZE; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
+		assert_rolled_forward(0x1000, APP_SP, 0x101d, 0x101e);
+		assert_null(out.release);
+	}
 
-	setup(NULL);
-	f.uc.uc_mcontext.regs[13] = 0; /* the release's store succeeded */
-	assert_int_equal(at(GATE + ARA_GATE_RELEASE_CHECK, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
-	assert_int_equal(out.release, -1);
+	/* A side exit with its status set. */
+	for (uint64_t off = ARA_GATE_NULL; off < ARA_GATE_TAKEN; off += 4) {
+		setup(NULL);
+		if (off == ARA_GATE_NULL || off == ARA_GATE_WRONG_ROW || off == ARA_GATE_BUSY)
+			continue;
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
+		assert_rolled_forward(0x1000, APP_SP, 0x101d, 0x101e);
+		assert_null(out.release);
+	}
 
+	/* The deferred way out: the status in x0 first, then in the header. */
 	setup(NULL);
-	f.uc.uc_mcontext.regs[13] = 1;
-	assert_int_equal(at(GATE + ARA_GATE_RELEASE_CHECK, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
-	assert_int_equal(out.release, 0x100f);
-
-	setup(NULL);
-	assert_int_equal(at(GATE + ARA_GATE_SCRUB + 8, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
-	assert_int_equal(out.release, -1);
-
-	setup(NULL);
-	assert_int_equal(at(GATE + ARA_GATE_LEAVE_OFFSET + 12, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
-	assert_rolled_forward(0x1000, APP_SP, 0x101d, 0x101e);
+	assert_int_equal(at(GATE + ARA_GATE_DEFERRED, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
+	assert_rolled_forward(0x1000, APP_SP, APP_X29, APP_X30);
+	assert_ptr_equal(out.release, header(1));
+	for (uint64_t off = ARA_GATE_DEFERRED + 4; off < ARA_GATE_SIG_LANDING; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
+		assert_rolled_forward(7, APP_SP, APP_X29, APP_X30);
+		assert_ptr_equal(out.release, header(1));
+	}
 }
 
 static void waiting_signals_get_the_apps_mask_back(void **state)
@@ -176,7 +230,7 @@ static void waiting_signals_get_the_apps_mask_back(void **state)
 	assert_int_equal(at(DEFERRED_POINT, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
 	assert_rolled_forward(7, APP_SP, APP_X29, APP_X30);
 	assert_int_equal(f.uc.uc_sigmask, 0x3);
-	assert_int_equal(out.release, 1);
+	assert_ptr_equal(out.release, header(1));
 
 	setup(NULL);
 	header(1)->state = ARA_CALL_DEFERRED;
@@ -210,7 +264,14 @@ static void anything_else_is_refused(void **state)
 	assert_int_equal(at(PAGE1 + ARA_GATE_DOM1_ENTERED_END, APP_SP), ARA_INTERRUPT_REFUSED);
 	/* The header must be where the gate's sp is. */
 	assert_int_equal(at(GATE + ARA_GATE_EXIT + 4, addr(header(1)) - 16), ARA_INTERRUPT_REFUSED);
-	header(1)->stack_index = 0; /* a header that is not its stack's */
+	assert_int_equal(at(GATE + ARA_GATE_MISS, addr(header(1)) - 16), ARA_INTERRUPT_REFUSED);
+	/* Claimed, per x17, but x13 is no call stack's header. */
+	f.uc.uc_mcontext.regs[13] = addr(header(1)) - 16;
+	f.uc.uc_mcontext.regs[17] = 0;
+	assert_int_equal(at(GATE + ARA_GATE_CLAIMED, APP_SP), ARA_INTERRUPT_REFUSED);
+	/* Between the landings: UDF. */
+	assert_int_equal(at(GATE + ARA_GATE_LANDING - 4, APP_SP), ARA_INTERRUPT_REFUSED);
+	header(1)->claim = 0; /* a header whose stack no call holds */
 	assert_int_equal(at(dom0_pc, addr(header(1)) - 512), ARA_INTERRUPT_REFUSED);
 
 	setup(NULL); /* a fault inside ARA */

@@ -60,6 +60,10 @@ enum ara_status {
 #define ARA_FID_NULL ARA_FID(ARA_MODULE_CORE, 1)    /* arg ignored; returns ARA_OK */
 #define ARA_FID_ECHO ARA_FID(ARA_MODULE_CORE, 2)    /* struct ara_echo_arg */
 #define ARA_FID_INFO ARA_FID(ARA_MODULE_CORE, 3)    /* struct ara_info_arg */
+#define ARA_FID_VALUE ARA_FID(ARA_MODULE_CORE, 4)   /* uint64_t, by value: ARA_OK iff it is ARA_VALUE_PROBE */
+
+/* ARA_FID_VALUE's argument: a value argument reached DOM0 whole (every other bit set). */
+#define ARA_VALUE_PROBE UINT64_C(0x5555555555555555)
 
 struct ara_echo_arg {
 	uint64_t in;  /* copied into DOM0 */
@@ -94,8 +98,15 @@ struct ara_info_arg { /* all out */
 /*
  * Calls service fid with arg. Returns an enum ara_status. Safe from any
  * thread; up to ARA_DOM0_STACKS calls run at once (beyond that: ARA_E_BUSY).
+ * With GCC the call goes through the GOT, not a PLT stub: a loop of calls
+ * loads the address once (clang has no such attribute: -fno-plt does it).
  */
-int secure_call(uint32_t fid, void *arg);
+#if defined(__GNUC__) && !defined(__clang__)
+#define ARA_NOPLT __attribute__((noplt))
+#else
+#define ARA_NOPLT
+#endif
+ARA_NOPLT int secure_call(uint32_t fid, void *arg);
 
 /* A constant, non-NULL description of status; "unknown status" otherwise. */
 const char *ara_strerror(int status);

@@ -31,84 +31,123 @@
  */
 #define ARA_POR_SIGBRIDGE ARA_POR_ROW(ARA_PERM_X, ARA_PERM_NONE, ARA_PERM_X)
 /*
- * The way out, the last four instructions of page 0:
- *   movz/movk x16, #ARA_POR_LEAVE; mov x17, #0; msr POR_EL0, x16
+ * The way out, the last three instructions of page 0:
+ *   movz x16, #ARA_POR_LEAVE; mov x17, #0; msr POR_EL0, x16
  */
-#define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 16)
+#define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 12)
 
 /* Statuses the gate itself returns (static-asserted against enum ara_status). */
 #define ARA_GATE_STATUS_NOT_READY 1
 #define ARA_GATE_STATUS_BUSY 5
+/* The null call, answered in the landing, and the dispatcher's status filter. */
+#define ARA_GATE_FID_NULL 1
+#define ARA_GATE_STATUS_INTERNAL 9
+#define ARA_GATE_STATUS_COUNT 16
 
 /*
- * DOM0 stacks: claimed per call from a bitmap, so no App state picks one.
- * (A test-only variant builds with one, to exercise ARA_E_BUSY.)
+ * DOM0 stacks: one per call, claimed by an atomic on its header's claim
+ * word, so no App state picks one. (A test-only variant of libara builds
+ * with one, to exercise ARA_E_BUSY: the gate takes the number from the
+ * control block.)
  */
 #ifndef ARA_DOM0_STACKS
 #define ARA_DOM0_STACKS 32
 #endif
 /*
- * The stacks ARA's signal handler runs on, bits ARA_DOM0_STACKS and up of
- * the same bitmap, apart from the calls' own: a signal that interrupts a
- * call needs a stack while the call holds one, so if both came from one
- * set, threads interrupted in calls that hold every stack would wait for
- * each other for ever. A handler waits for nothing but a handler stack.
+ * The stacks ARA's signal handler runs on, after the calls' own and
+ * claimed from a bitmap (struct ara_gate_cb's claimed, bits ARA_DOM0_STACKS
+ * and up): a signal that interrupts a call needs a stack while the call
+ * holds one, so if both came from one set, threads interrupted in calls
+ * that hold every stack would wait for each other for ever. A handler
+ * waits for nothing but a handler stack.
  */
 #define ARA_DOM0_HANDLER_STACKS 32
 #define ARA_DOM0_STACK_SIZE (64 * 1024)
+/* Guard page + stack: an add's shifted immediate in gate.S. */
+#define ARA_DOM0_STACK_STRIDE (ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE)
 
 /* The stack ARA's initialisation runs on (libara's .bss, DOM0). */
 #define ARA_INIT_STACK_SIZE (64 * 1024)
 
+/*
+ * The service table, in the control block: a slot per hash of the function
+ * ID, built at initialisation (a collision is fatal there), with the full
+ * 64-bit fid compared on every call. A slot holds the fid and the DOM0
+ * function the gate calls with x0 = the call's argument slot (struct
+ * ara_call_header's arg): the service's handler itself for a service with
+ * no or a value argument, else the dispatcher's copying wrapper. Empty
+ * slots call ara_gate_nofunc.
+ */
+#define ARA_GATE_SLOTS 128
+#define ARA_GATE_HASH_SHIFT 11 /* module m, function f < 32: slot (m % 4) * 32 + f */
+#define ARA_GATE_SLOT_SIZE 16
+
 /* Control block offsets (struct ara_gate_cb). */
-#define ARA_CB_CLAIMED 0
-#define ARA_CB_STACK_MASK 8
-#define ARA_CB_STACK_BASE 16
-#define ARA_CB_STACK_STRIDE 24
-#define ARA_CB_DISPATCH 32
-#define ARA_CB_SIGNAL 40
-#define ARA_CB_UNBLOCK 48
-#define ARA_CB_HANDLER_MASK 56
+#define ARA_CB_HEADERS 0
+#define ARA_CB_HEADERS_END 8
+#define ARA_CB_NOFUNC 16
+#define ARA_CB_CLAIMED 24
+#define ARA_CB_HANDLER_MASK 32
+#define ARA_CB_STACK_BASE 40
+#define ARA_CB_STACK_STRIDE 48
+#define ARA_CB_SIGNAL 56
+#define ARA_CB_UNBLOCK 64
+#define ARA_CB_LIVE 72
+#define ARA_CB_TABLE 80
 
 /*
- * The call header: the top ARA_CALL_HEADER_SIZE bytes of the DOM0 stack a
- * secure_call runs on, written by the landing (struct ara_call_header).
+ * The call header: the top ARA_CALL_HEADER_SIZE bytes of a call's DOM0
+ * stack (struct ara_call_header). Its claim word comes first (an LSE
+ * atomic takes no offset).
  */
-#define ARA_CALL_HEADER_SIZE 64
-#define ARA_CALL_APP_SP 0
-#define ARA_CALL_INDEX 8
+#define ARA_CALL_HEADER_SIZE 80
+#define ARA_CALL_CLAIM 0
+#define ARA_CALL_APP_SP 8
 #define ARA_CALL_APP_X29 16
 #define ARA_CALL_APP_X30 24
 #define ARA_CALL_STATE 32
-#define ARA_CALL_MASK 40
-#define ARA_CALL_STATUS 48
-#define ARA_CALL_ACTIVE 1   /* the call runs; signals are taken as they come */
+#define ARA_CALL_FID 40
+#define ARA_CALL_ARG 48
+#define ARA_CALL_MASK 56
+#define ARA_CALL_STATUS 64
+#define ARA_CALL_ACTIVE 0   /* the call runs; signals are taken as they come */
 #define ARA_CALL_DEFERRED 2 /* signals arrived and wait for the way out */
 
 /*
  * Where a signal can interrupt the gate with DOM0's row, as offsets in page
  * 0 (page 1 for the DOM1 ones); gate.S fails to assemble if its code does
- * not match. libara/src/dom0/interrupted.c says what each window means.
+ * not match. libara/src/interrupt.c says what each window means.
  */
-#define ARA_GATE_SECURE_CALL 0x0c      /* page 1: secure_call */
-#define ARA_GATE_DOM1_ENTERED 0x2c     /* page 1: the isb after secure_call's msr */
-#define ARA_GATE_DOM1_ENTERED_END 0x34 /* page 1: after its branch to the landing */
-#define ARA_GATE_CLAIM_CHECK 0x40      /* the landing's cbnz after its stxr */
-#define ARA_GATE_CLAIMED 0x44	       /* the stack is the call's */
-#define ARA_GATE_HEADER_DONE 0x64      /* the header is written; sp moves to it next */
-#define ARA_GATE_EXIT 0x74	       /* the dispatcher has returned */
-#define ARA_GATE_SP_RESTORED 0x90      /* sp, x29 and x30 are the App's again */
-#define ARA_GATE_RELEASE_CHECK 0xb0    /* the cbnz after the release's stlxr */
-#define ARA_GATE_SCRUB 0xb4	       /* the stack is given back */
-#define ARA_GATE_BUSY 0xf8	       /* no stack was free */
-#define ARA_GATE_DEFERRED 0x104	       /* the way out through ara_unblock_deferred */
-#define ARA_GATE_SIG_LANDING 0x11c     /* the signal landing, to the way out */
+#define ARA_GATE_SECURE_CALL 0x08      /* page 1: secure_call */
+#define ARA_GATE_DOM1_ENTERED 0x1c     /* page 1: the isb after secure_call's msr */
+#define ARA_GATE_DOM1_ENTERED_END 0x24 /* page 1: after its branch to the landing */
+/* The side exits at the start of page 0: each a status, then the way out. */
+#define ARA_GATE_NULL 0x00	       /* the null call's answer */
+#define ARA_GATE_WRONG_ROW 0x08	       /* entered with another row than DOM0's */
+#define ARA_GATE_BUSY 0x14	       /* no stack was free */
+#define ARA_GATE_TAKEN 0x24	       /* a stack was taken: try the next */
+#define ARA_GATE_MISS 0x38	       /* no service has the fid: ara_gate_nofunc */
+#define ARA_GATE_DEFERRED 0x40	       /* the way out through ara_unblock_deferred */
+#define ARA_GATE_SIG_LANDING 0x5c      /* the signal landing, to the fast path */
+/* 128 zero bytes after the signal landing: what the way out loads into x1-x15. */
+#define ARA_GATE_ZEROES 0xd8
+/* The fast path, straight to the way out at the end of page 0. */
+#define ARA_GATE_LANDING 0xf58	       /* secure_call's landing */
+#define ARA_GATE_CLAIM_CHECK 0xf74     /* the cbnz after the claim's ldsetal */
+#define ARA_GATE_CLAIMED 0xf78	       /* the stack is the call's */
+#define ARA_GATE_ON_STACK 0xf8c	       /* sp is the header: fid and arg are in it */
+#define ARA_GATE_EXIT 0xfac	       /* the service has returned */
+#define ARA_GATE_RESTORE 0xfb8	       /* the header's App state back into registers */
+#define ARA_GATE_RELEASED 0xfe8	       /* the stack is given back; sp next */
 
 #ifdef __ASSEMBLER__
-/*
- * Zeroes x1-x15: what a way back to the App does with the caller-saved
- * registers DOM0 may have used (x16/x17 are handled by the way out itself).
- */
+/* The hash of the fid in x0 into \slot (an index into the service table). */
+.macro ara_gate_hash slot
+	eor	\slot, x0, x0, lsr #ARA_GATE_HASH_SHIFT
+	and	\slot, \slot, #(ARA_GATE_SLOTS - 1)
+.endm
+
+/* Zeroes x1-x15 (ctor.S's way back to ld.so, through the gate's way out). */
 .macro ara_zero_x1_to_x15
 	.irp	n, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
 	mov	x\n, xzr
@@ -118,49 +157,76 @@
 #include <stddef.h>
 #include <stdint.h>
 
+static inline uint64_t ara_gate_slot(uint64_t fid)
+{
+	return (fid ^ (fid >> ARA_GATE_HASH_SHIFT)) & (ARA_GATE_SLOTS - 1);
+}
+
+struct ara_gate_slot {
+	uint64_t fid; /* compared in full: 0 in an empty slot */
+	uint64_t fn;  /* enum ara_status fn(uint64_t *arg), in libara.so */
+};
+
 /*
- * The bitmap of claimed stacks is not here but in DOM0's arena, on a page
- * that a forked child gets zeroed (MADV_WIPEONFORK): the stacks that other
- * threads held at the fork are free again in the child, where those threads
- * do not exist.
+ * Written once at initialisation. The stacks' claim words and the
+ * handlers' bitmap are not here but in DOM0's arena, on pages that a
+ * forked child gets zeroed (MADV_WIPEONFORK): the stacks that other
+ * threads held at the fork are free again in the child, where those
+ * threads do not exist.
  */
 struct ara_gate_cb {
-	uint64_t claimed;      /* address of the bitmap: bit i set, stack i in use */
-	uint64_t stack_mask;   /* bit i set: stack i is one for calls */
+	uint64_t headers;      /* the call header of stack 0; stack i's is i strides up */
+	uint64_t headers_end;  /* the last call stack's header, one stride up */
+	uint64_t nofunc;       /* ara_gate_nofunc: what a fid without a service calls */
+	uint64_t claimed;      /* address of the handler stacks' bitmap: bit i set, stack i in use */
+	uint64_t handler_mask; /* bit i set: stack i is one for ARA's signal handler */
 	uint64_t stack_base;   /* stack i's top is base + (i + 1) * stride */
-	uint64_t stack_stride; /* guard page + stack */
-	uint64_t dispatch;     /* ara_dispatch in libara.so */
+	uint64_t stack_stride; /* ARA_DOM0_STACK_STRIDE */
 	uint64_t signal;       /* ara_signal in libara.so */
 	uint64_t unblock;      /* ara_unblock_deferred in libara.so */
-	uint64_t handler_mask; /* bit i set: stack i is one for ARA's signal handler */
+	uint64_t live;	       /* DOM0's per-process state page (libara/src/dom0/live.h) */
+	struct ara_gate_slot table[ARA_GATE_SLOTS];
 };
 
 struct ara_call_header {
-	uint64_t app_sp, stack_index, app_x29, app_x30;
+	uint64_t claim;	 /* non-zero: a call runs on this stack */
+	uint64_t app_sp, app_x29, app_x30;
 	uint64_t state;	 /* ARA_CALL_ACTIVE or ARA_CALL_DEFERRED */
+	uint64_t fid;	 /* the App's x0 */
+	uint64_t arg;	 /* the App's x1: the service's value argument, or its pointer */
 	uint64_t mask;	 /* ARA_CALL_DEFERRED: the App's signal mask to restore */
-	uint64_t status; /* on the way out: what the dispatcher returned */
+	uint64_t status; /* on the deferred way out: what the service returned */
 	uint64_t pad;
 };
 
+_Static_assert(offsetof(struct ara_gate_cb, headers) == ARA_CB_HEADERS, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, headers_end) == ARA_CB_HEADERS_END, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, nofunc) == ARA_CB_NOFUNC, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, claimed) == ARA_CB_CLAIMED, "cb");
-_Static_assert(offsetof(struct ara_gate_cb, stack_mask) == ARA_CB_STACK_MASK, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, handler_mask) == ARA_CB_HANDLER_MASK, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, stack_base) == ARA_CB_STACK_BASE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, stack_stride) == ARA_CB_STACK_STRIDE, "cb");
-_Static_assert(offsetof(struct ara_gate_cb, dispatch) == ARA_CB_DISPATCH, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, signal) == ARA_CB_SIGNAL, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, unblock) == ARA_CB_UNBLOCK, "cb");
-_Static_assert(offsetof(struct ara_gate_cb, handler_mask) == ARA_CB_HANDLER_MASK, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, live) == ARA_CB_LIVE, "cb");
+_Static_assert(offsetof(struct ara_gate_cb, table) == ARA_CB_TABLE, "cb");
+_Static_assert(sizeof(struct ara_gate_slot) == ARA_GATE_SLOT_SIZE, "slot");
+_Static_assert(sizeof(struct ara_gate_cb) <= ARA_GATE_DATA_SIZE, "the control block is one page");
 _Static_assert(sizeof(struct ara_call_header) == ARA_CALL_HEADER_SIZE, "header");
+_Static_assert(offsetof(struct ara_call_header, claim) == ARA_CALL_CLAIM, "header");
 _Static_assert(offsetof(struct ara_call_header, app_sp) == ARA_CALL_APP_SP, "header");
-_Static_assert(offsetof(struct ara_call_header, stack_index) == ARA_CALL_INDEX, "header");
 _Static_assert(offsetof(struct ara_call_header, app_x29) == ARA_CALL_APP_X29, "header");
 _Static_assert(offsetof(struct ara_call_header, app_x30) == ARA_CALL_APP_X30, "header");
 _Static_assert(offsetof(struct ara_call_header, state) == ARA_CALL_STATE, "header");
+_Static_assert(offsetof(struct ara_call_header, fid) == ARA_CALL_FID, "header");
+_Static_assert(offsetof(struct ara_call_header, arg) == ARA_CALL_ARG, "header");
 _Static_assert(offsetof(struct ara_call_header, mask) == ARA_CALL_MASK, "header");
 _Static_assert(offsetof(struct ara_call_header, status) == ARA_CALL_STATUS, "header");
+_Static_assert(ARA_CALL_HEADER_SIZE % 16 == 0, "sp stays 16-byte aligned");
 _Static_assert(ARA_DOM0_STACKS + ARA_DOM0_HANDLER_STACKS <= 64,
-	       "the free-stack bitmap is one 64-bit word");
+	       "the handler stacks' bitmap is one 64-bit word");
+_Static_assert(ARA_DOM0_STACK_STRIDE % ARA_PAGE_SIZE == 0 && ARA_DOM0_STACK_STRIDE < (1 << 24),
+	       "gate.S steps through the stacks with a 12-bit immediate shifted by 12");
 #endif
 
 #endif

@@ -6,9 +6,12 @@
  * A module defines its services with ARA_SERVICE() in a source file linked
  * into libara.so. At initialisation libara collects them, checks them (a
  * function ID is registered once, argument sizes are bounded) and builds a
- * sorted, read-only dispatch table. The dispatcher copies arg_size bytes of
- * the App's argument into DOM0 (ARA_SVC_IN), calls the handler on that copy,
- * and copies the copy back (ARA_SVC_OUT) if the handler returned ARA_OK.
+ * dispatch table that the gate indexes by function ID. The dispatcher copies
+ * arg_size bytes of the App's argument into DOM0 (ARA_SVC_IN), calls the
+ * handler on that copy, and copies the copy back (ARA_SVC_OUT) if the
+ * handler returned ARA_OK. A service with no argument, or a value argument
+ * (ARA_SVC_VALUE), is called by the gate directly, with arg pointing to the
+ * DOM0 copy of the App's 64-bit argument (ignored if arg_size is 0).
  * Handlers that need variable-length App buffers take (address, length)
  * pairs in their argument and use ara_copy_from_app / ara_copy_to_app
  * (libara/src/dom0/dom0.h), which refuse ranges that reach into DOM0/DOM1.
@@ -31,11 +34,19 @@
  * calls on a hot path whose whole argument fits (RTM_LOG).
  */
 #define ARA_SVC_VALUE 0x4u
+/*
+ * The handler can leave DOM0 values in the SIMD&FP registers (it reaches
+ * the AES code, the only DOM0 code built with them): the vector registers
+ * are cleared after it. Other services pay nothing for it.
+ * libara/check-simd-services.cmake fails the build if a handler that can
+ * reach a SIMD function lacks the flag.
+ */
+#define ARA_SVC_SIMD 0x8u
 #define ARA_SVC_ARG_MAX 1024u /* bytes; the copy lives on the DOM0 stack */
 
 struct ara_service {
 	uint32_t fid;
-	uint32_t flags;    /* ARA_SVC_IN | ARA_SVC_OUT, or ARA_SVC_VALUE */
+	uint32_t flags;    /* ARA_SVC_IN | ARA_SVC_OUT, or ARA_SVC_VALUE; | ARA_SVC_SIMD */
 	uint32_t arg_size; /* 0: arg is ignored */
 	const char *name;
 	/* arg: DOM0 copy of the App's argument (arg_size bytes, zeroed if not IN) */

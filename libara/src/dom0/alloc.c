@@ -16,6 +16,7 @@ void *ara_dom0_calloc(size_t n, size_t size)
 {
 	void *p;
 
+	ara_live_ensure(); /* first use in a forked child: an empty heap */
 	ara_live_lock(&ara_live->heap_lock);
 	p = ara_heap_calloc(&ara_live->heap, n, size);
 	ara_live_unlock(&ara_live->heap_lock);
@@ -26,6 +27,7 @@ void ara_dom0_free(void *p)
 {
 	enum ara_heap_result r;
 
+	ara_live_ensure();
 	ara_live_lock(&ara_live->heap_lock);
 	r = ara_heap_free(&ara_live->heap, p);
 	ara_live_unlock(&ara_live->heap_lock);

@@ -1,108 +1,77 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The fixed dispatcher: the one DOM0 function the gate calls.
+ * The service table and the dispatcher's copying path.
  *
- * It validates fid against the table built at initialisation, copies the
- * argument into DOM0 (bounded by the service's own size), runs the handler
- * on the copy, copies the result out, wipes the copy, and lets only
- * documented statuses leave (anything else becomes ARA_E_INTERNAL).
+ * At initialisation, every registered service is checked and put in the
+ * gate's table (struct ara_gate_cb, ara/gate.h): one slot per hash of its
+ * function ID, a collision fatal. The gate compares the App's fid with the
+ * slot's in full and calls the slot's function with the call's argument
+ * slot (the App's x1, copied into the call's DOM0 header):
+ *   - a service with no argument or a value argument: its handler, directly;
+ *   - a service with a pointer argument, or one that can touch the vector
+ *     registers (ARA_SVC_SIMD): ara_gate_wrapped, below, which copies the
+ *     argument into DOM0 (bounded by the service's own size), runs the
+ *     handler on the copy, copies the result out, wipes the copy, and
+ *     clears the vector registers after a SIMD service.
+ * The gate lets only documented statuses leave (anything else becomes
+ * ARA_E_INTERNAL).
  */
 #include "ara/gate.h"
 #include "ara/service.h"
 #include "dom0.h"
-#include "live.h"
 #include "mem.h"
 
 _Static_assert(ARA_GATE_STATUS_NOT_READY == ARA_E_NOT_READY, "gate.S returns it");
 _Static_assert(ARA_GATE_STATUS_BUSY == ARA_E_BUSY, "gate.S returns it");
-
-#define ARA_SERVICES_MAX 256
+_Static_assert(ARA_GATE_STATUS_INTERNAL == ARA_E_INTERNAL, "gate.S returns it");
+_Static_assert(ARA_GATE_STATUS_COUNT == ARA_STATUS_COUNT, "gate.S filters on it");
+_Static_assert(ARA_GATE_FID_NULL == ARA_FID_NULL, "gate.S answers it");
 
 /* Linker-provided bounds of the ara_services section (ARA_SERVICE). */
 extern const struct ara_service __start_ara_services[] __attribute__((visibility("hidden")));
 extern const struct ara_service __stop_ara_services[] __attribute__((visibility("hidden")));
 
-/* Sorted by fid; written once at initialisation, before any App code. */
-static const struct ara_service *table[ARA_SERVICES_MAX];
-static size_t table_len;
+/* The service in each slot of the gate's table; written once at initialisation. */
+static const struct ara_service *by_slot[ARA_GATE_SLOTS];
+
+#define ARA_SVC_KNOWN (ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE | ARA_SVC_SIMD)
 
 static void check_service(const struct ara_service *s)
 {
+	const uint32_t shape = s->flags & ~ARA_SVC_SIMD;
+
 	if (s->fid == 0)
 		ara_fatal("a service has function ID 0", 0);
 	if (!s->handler)
 		ara_fatal("a service has no handler; function ID", s->fid);
-	if (s->flags & ~(ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE))
+	if (s->flags & ~ARA_SVC_KNOWN)
 		ara_fatal("a service has unknown flags; function ID", s->fid);
-	if ((s->flags & ARA_SVC_VALUE) && (s->flags != ARA_SVC_VALUE || s->arg_size != 8))
+	if ((shape & ARA_SVC_VALUE) && (shape != ARA_SVC_VALUE || s->arg_size != 8))
 		ara_fatal("a by-value service has other flags, or a size other than 8; function ID",
 			  s->fid);
 	if (s->arg_size > ARA_SVC_ARG_MAX)
 		ara_fatal("a service's argument exceeds ARA_SVC_ARG_MAX; function ID", s->fid);
-	if ((s->flags != 0) != (s->arg_size != 0))
+	if ((shape != 0) != (s->arg_size != 0))
 		ara_fatal("a service copies an argument of size 0, or ignores a sized one; function ID",
 			  s->fid);
 }
 
-void ara_services_init(void)
+/* What a fid without a service runs (the gate's empty slots and misses). */
+enum ara_status ara_gate_nofunc(void *arg);
+enum ara_status ara_gate_nofunc(void *arg)
 {
-	for (const struct ara_service *s = __start_ara_services; s < __stop_ara_services; s++) {
-		size_t i;
-
-		check_service(s);
-		if (table_len == ARA_SERVICES_MAX)
-			ara_fatal("more services than ARA_SERVICES_MAX", ARA_SERVICES_MAX);
-		for (i = table_len; i > 0 && table[i - 1]->fid > s->fid; i--)
-			table[i] = table[i - 1];
-		if (i > 0 && table[i - 1]->fid == s->fid)
-			ara_fatal("two services share a function ID", s->fid);
-		table[i] = s;
-		table_len++;
-	}
+	(void)arg;
+	return ARA_E_NOFUNC;
 }
 
-static const struct ara_service *find(uint64_t fid)
+static enum ara_status copying(const struct ara_service *s, uint64_t app_arg)
 {
-	size_t lo = 0, hi = table_len;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (table[mid]->fid == fid)
-			return table[mid];
-		if (table[mid]->fid < fid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-static long filter(enum ara_status st)
-{
-	return (st >= ARA_OK && st < ARA_STATUS_COUNT) ? st : ARA_E_INTERNAL;
-}
-
-static long dispatch(uint64_t fid, uint64_t app_arg)
-{
-	const struct ara_service *s = find(fid); /* fid > UINT32_MAX finds nothing */
 	union {
 		unsigned char bytes[ARA_SVC_ARG_MAX];
 		uint64_t align;
 	} arg;
 	enum ara_status st;
 
-	ara_live_ensure(); /* first call in a forked child: an empty heap */
-	if (!s)
-		return ARA_E_NOFUNC;
-	if (s->arg_size == 0)
-		return filter(s->handler(NULL));
-	if (s->flags & ARA_SVC_VALUE) {
-		memcpy(arg.bytes, &app_arg, sizeof(app_arg));
-		st = s->handler(arg.bytes);
-		ara_memzero(arg.bytes, sizeof(app_arg));
-		return filter(st);
-	}
 	if (app_arg == 0)
 		return ARA_E_INVAL;
 #ifdef ARA_TEST_VARIANT_NO_COPY_IN
@@ -111,7 +80,7 @@ static long dispatch(uint64_t fid, uint64_t app_arg)
 	 * works on the App's memory itself, which other App threads can change
 	 * while it runs (tests/ara/attack_race.c).
 	 */
-	return filter(s->handler((void *)(uintptr_t)app_arg));
+	return s->handler((void *)(uintptr_t)app_arg);
 #endif
 	if (s->flags & ARA_SVC_IN) {
 		st = ara_copy_from_app(arg.bytes, app_arg, s->arg_size);
@@ -125,14 +94,52 @@ static long dispatch(uint64_t fid, uint64_t app_arg)
 		st = ara_copy_to_app(app_arg, arg.bytes, s->arg_size);
 	/* Every path after the copy-in, a partial one included, wipes it. */
 	ara_memzero(arg.bytes, s->arg_size);
-	return filter(st);
+	return st;
 }
 
-long ara_dispatch(uint64_t fid, uint64_t app_arg)
+/*
+ * The gate's function for the services it cannot call directly. arg is
+ * the call header's arg: the header (and so the fid, which the gate found
+ * in this service's slot) is around it.
+ */
+enum ara_status ara_gate_wrapped(uint64_t *arg)
 {
-	long st = dispatch(fid, app_arg);
+	const struct ara_call_header *h =
+		(const struct ara_call_header *)((unsigned char *)arg - ARA_CALL_ARG);
+	const struct ara_service *s = by_slot[ara_gate_slot(h->fid)];
+	enum ara_status st;
 
-	/* Every service, not only those known to use AES: one rule, no list to keep. */
-	ara_simd_scrub();
+	if (!s || s->fid != h->fid) /* cannot be: the gate found the fid in its slot */
+		return ARA_E_INTERNAL;
+	if (s->arg_size == 0 || (s->flags & ARA_SVC_VALUE))
+		st = s->handler(arg);
+	else
+		st = copying(s, *arg);
+	if (s->flags & ARA_SVC_SIMD)
+		ara_simd_scrub();
 	return st;
+}
+
+void ara_services_init(struct ara_gate_cb *cb)
+{
+	for (uint64_t i = 0; i < ARA_GATE_SLOTS; i++)
+		cb->table[i] = (struct ara_gate_slot){ .fid = 0, .fn = (uint64_t)(uintptr_t)ara_gate_nofunc };
+	cb->nofunc = (uint64_t)(uintptr_t)ara_gate_nofunc;
+	for (const struct ara_service *s = __start_ara_services; s < __stop_ara_services; s++) {
+		const uint64_t slot = ara_gate_slot(s->fid);
+		const int direct = !(s->flags & ARA_SVC_SIMD) &&
+				   (s->arg_size == 0 || (s->flags & ARA_SVC_VALUE));
+
+		check_service(s);
+		if (by_slot[slot])
+			ara_fatal(by_slot[slot]->fid == s->fid
+					  ? "two services share a function ID"
+					  : "two function IDs share a slot of the gate's table "
+					    "(ara/gate.h: ARA_GATE_HASH_SHIFT); function ID",
+				  s->fid);
+		by_slot[slot] = s;
+		cb->table[slot].fid = s->fid;
+		cb->table[slot].fn = direct ? (uint64_t)(uintptr_t)s->handler
+					    : (uint64_t)(uintptr_t)ara_gate_wrapped;
+	}
 }

@@ -73,9 +73,10 @@ void ara_dom0_free(void *p);
 /* icache.c: data and instruction caches agree on [p, p + len). */
 void ara_sync_icache(uint64_t p, uint64_t len);
 
-/* dispatch.c */
-void ara_services_init(void);
-long ara_dispatch(uint64_t fid, uint64_t app_arg);
+/* dispatch.c: the gate's service table (before the control block is written). */
+struct ara_gate_cb;
+void ara_services_init(struct ara_gate_cb *cb);
+enum ara_status ara_gate_wrapped(uint64_t *arg);
 /* simd_scrub.S: zeroes what DOM0's AES code may leave in the vector registers. */
 void ara_simd_scrub(void);
 /* hwcap.c: refuses a CPU without the AES and PMULL instructions DOM0's crypto runs on;

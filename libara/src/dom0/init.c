@@ -139,7 +139,7 @@ void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id doma
  */
 static struct ara_gate_cb map_dom0_arena(void)
 {
-	const uint64_t stride = ARA_PAGE_SIZE + ARA_DOM0_STACK_SIZE;
+	const uint64_t stride = ARA_DOM0_STACK_STRIDE;
 	const uint64_t stacks = stride * (ARA_DOM0_STACKS + ARA_DOM0_HANDLER_STACKS);
 	const uint64_t threads = ara_threads_size();
 	const uint64_t sigstacks = (uint64_t)ARA_THREAD_SLOTS * ARA_SIGSTACK_SIZE;
@@ -147,7 +147,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 	long base = ara_sys6(__NR_mmap, 0, (long)size, PROT_READ | PROT_WRITE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	uint64_t heap, stack_base;
-	struct ara_gate_cb cb;
+	struct ara_gate_cb cb = { 0 };
 	long r;
 
 	if (ara_sys_failed(base))
@@ -167,14 +167,15 @@ static struct ara_gate_cb map_dom0_arena(void)
 	ara_live_init((struct ara_live *)base, (void *)heap, ARA_DOM0_HEAP_SIZE);
 	ara_threads_init(stack_base + stacks + sigstacks, stack_base + stacks);
 
+	cb.headers = stack_base + stride - ARA_CALL_HEADER_SIZE;
+	cb.headers_end = cb.headers + ARA_DOM0_STACKS * stride;
 	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
-	cb.stack_mask = (UINT64_C(1) << ARA_DOM0_STACKS) - 1;
 	cb.handler_mask = ((UINT64_C(1) << ARA_DOM0_HANDLER_STACKS) - 1) << ARA_DOM0_STACKS;
 	cb.stack_base = stack_base;
 	cb.stack_stride = stride;
-	cb.dispatch = (uint64_t)(uintptr_t)ara_dispatch;
 	cb.signal = (uint64_t)(uintptr_t)ara_signal;
 	cb.unblock = (uint64_t)(uintptr_t)ara_unblock_deferred;
+	cb.live = (uint64_t)(uintptr_t)ara_live;
 	return cb;
 }
 
@@ -311,7 +312,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	gate_data = entry_base + ara_boot_block.gate_data.vaddr;
 	check_gate(gate);
 	ara_interrupted_init(gate, cb.stack_base, cb.stack_stride);
-	ara_services_init();
+	ara_services_init(&cb);
 	ara_provision_init(envp); /* the instance key and its evidence, if configured */
 	ara_open_init();	  /* from now on App code opens no TPM */
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;

@@ -95,8 +95,7 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 	default:
 		return ARA_INTERRUPTED_REFUSED;
 	}
-	if (out.release >= 0)
-		__atomic_fetch_and(&ara_live->claimed_stacks, ~(UINT64_C(1) << out.release),
-				   __ATOMIC_RELEASE);
+	if (out.release)
+		__atomic_store_n(&out.release->claim, 0, __ATOMIC_RELEASE);
 	return ARA_INTERRUPTED_APP;
 }

@@ -5,8 +5,8 @@
  * It sits on a page of DOM0's arena that, like the heap and the stacks, is
  * MADV_WIPEONFORK: a forked child finds it zeroed. There, the threads that
  * held DOM0 stacks or a DOM0 lock at the fork do not exist, and the heap's
- * contents (secrets included) are gone; the first call into DOM0 in the
- * child rebuilds an empty heap (ara_live_ensure). libara's static data is
+ * contents (secrets included) are gone; the first use of the heap in the
+ * child (alloc.c) rebuilds an empty heap (ara_live_ensure). libara's static data is
  * not wiped, so DOM0 keeps no secret there.
  */
 #ifndef ARA_DOM0_LIVE_H
@@ -24,7 +24,7 @@ enum ara_live_state {
 };
 
 struct ara_live {
-	uint64_t claimed_stacks; /* entry/gate.S, sigreturn.S: bit i set, stack i in use; first */
+	uint64_t claimed_stacks; /* entry/gate.S, sigreturn.S: bit i set, handler stack i in use; first */
 	uint32_t state;		 /* enum ara_live_state */
 	int heap_lock;
 	int exec_lock;	 /* exec.c: one staging at a time */

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The core services: a null call, an echo that checks copy-in/out, information. */
+/*
+ * The core services: a null call (which the gate answers itself), an echo
+ * that checks copy-in/out, information, and a value check (the gate's
+ * direct path for a value argument).
+ */
 #include "ara/boot.h"
 #include "ara/gate.h"
 #include "dom0.h"
@@ -18,6 +22,14 @@ static enum ara_status echo(void *arg)
 
 	a->out = ara_echo_expect(a->in);
 	return ARA_OK;
+}
+
+static enum ara_status value(void *arg)
+{
+	uint64_t v;
+
+	memcpy(&v, arg, sizeof(v));
+	return v == ARA_VALUE_PROBE ? ARA_OK : ARA_E_INVAL;
 }
 
 static enum ara_status info(void *arg)
@@ -46,3 +58,5 @@ ARA_SERVICE(svc_echo, .fid = ARA_FID_ECHO, .flags = ARA_SVC_IN | ARA_SVC_OUT,
 	    .arg_size = sizeof(struct ara_echo_arg), .name = "echo", .handler = echo);
 ARA_SERVICE(svc_info, .fid = ARA_FID_INFO, .flags = ARA_SVC_OUT,
 	    .arg_size = sizeof(struct ara_info_arg), .name = "info", .handler = info);
+ARA_SERVICE(svc_value, .fid = ARA_FID_VALUE, .flags = ARA_SVC_VALUE, .arg_size = 8, .name = "value",
+	    .handler = value);

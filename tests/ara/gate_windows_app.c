@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The App side of ara_gate_windows (gate_windows.c, its tracer): prints
+ * secure_call's address, then makes calls, each right after stopping
+ * itself with a raw kill(SIGSTOP), so that the tracer can step into the
+ * call and land a SIGUSR1 at one instruction of it. Every call must return
+ * its status whatever instruction the signal interrupted, and the handler
+ * must run once per signal: at the end it prints the calls, the statuses
+ * that were wrong and the signals handled, which the tracer checks.
+ *
+ * usage: gate_windows_app CALLS   (CALLS calls of each of the three kinds)
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ara/ara.h"
+
+static volatile sig_atomic_t handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	handled++;
+}
+
+/* kill(pid, SIGSTOP) as one svc: no libc code (and no trapped call) around it. */
+static void stop_self(long pid)
+{
+	register long x0 __asm__("x0") = pid;
+	register long x1 __asm__("x1") = SIGSTOP;
+	register long x8 __asm__("x8") = SYS_kill;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x8) : "memory");
+}
+
+int main(int argc, char **argv)
+{
+	const struct {
+		uint64_t fid;
+		uint64_t arg;
+		int want;
+	} kinds[] = {
+		{ ARA_FID_NULL, 0, ARA_OK },
+		{ ARA_FID_VALUE, ARA_VALUE_PROBE, ARA_OK },
+		{ ARA_FID(0x7777, 1), 0, ARA_E_NOFUNC },
+	};
+	const long calls = argc > 1 ? atol(argv[1]) : 0;
+	const long pid = getpid();
+	struct sigaction sa;
+	long wrong = 0, made = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	if (calls <= 0 || sigaction(SIGUSR1, &sa, NULL) != 0) {
+		printf("FAIL: usage: gate_windows_app CALLS, under ara-loader\n");
+		return 2;
+	}
+	printf("secure_call %lx\n", (unsigned long)(uintptr_t)secure_call);
+	fflush(stdout);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		for (long i = 0; i < calls; i++) {
+			int st;
+
+			stop_self(pid);
+			st = secure_call((uint32_t)kinds[k].fid, (void *)(uintptr_t)kinds[k].arg);
+			made++;
+			if (st != kinds[k].want) {
+				printf("FAIL: call %ld of fid 0x%llx: status %d, expected %d\n", i,
+				       (unsigned long long)kinds[k].fid, st, kinds[k].want);
+				wrong++;
+			}
+		}
+	printf("done: %ld calls, %ld wrong, %d signals handled\n", made, wrong, (int)handled);
+	return wrong ? 1 : 0;
+}
