@@ -97,8 +97,9 @@ static int append(struct ara_rtm_segment *s, uint64_t entry)
 
 /*
  * Waits until slots [0, n) of s are written. An appender stores right after
- * its reservation; only a thread descheduled in between makes this wait.
- * (A signal in the gate's append is rolled forward past the store.)
+ * its reservation; only a thread descheduled (or a vfork child stopped) in
+ * between makes this wait. A signal inside the append waits for the gate's
+ * way out, after the store.
  */
 static void wait_written(const struct ara_rtm_segment *s, uint64_t n)
 {

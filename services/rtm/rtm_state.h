@@ -31,12 +31,12 @@ const struct ara_rtm_module *ara_rtm_modules(uint32_t *count);
 int ara_rtm_modules_changed(int *changed);
 
 /*
- * One segment of the log, as the append path fills it (log.c, and the
- * gate's stackless append): an appender reserves slot[fill] with one
- * atomic add on fill and stores its entry there; a valid entry is never 0
- * (its kind is 1..3), so a slot is written once it is not 0. fill >=
- * ARA_RTM_SEGMENT_ENTRIES: full, sealed or closed; the append goes to the
- * locked path. The layout is ABI between log.c and entry/gate.S.
+ * One segment of the log, as the append path fills it (log.c): an
+ * appender reserves slot[fill] with one atomic add on fill and stores its
+ * entry there; a valid entry is never 0 (its kind is 1..3), so a slot is
+ * written once it is not 0. fill >= ARA_RTM_SEGMENT_ENTRIES: full, sealed
+ * or closed; the append goes to the locked path. A stackless entry in the
+ * gate would reserve and store the same way.
  */
 struct ara_rtm_segment {
 	uint64_t fill;
