@@ -668,8 +668,9 @@ static uint64_t libara_symbol(const char *name)
  */
 static long rt_sigprocmask_at_sp(uint64_t sp)
 {
+	static const uint64_t no_signals; /* a set: only a call with one is trapped */
 	register long x0 __asm__("x0") = SIG_BLOCK;
-	register long x1 __asm__("x1") = 0;
+	register long x1 __asm__("x1") = (long)(uintptr_t)&no_signals;
 	register long x2 __asm__("x2") = 0;
 	register long x3 __asm__("x3") = 8;
 	register long x8 __asm__("x8") = SYS_rt_sigprocmask;
