@@ -24,6 +24,19 @@ binary() {
 	esac
 }
 
+# tunables NAME: the GLIBC_TUNABLES the test runs with. pkey_sighandler_tests
+# denies pkey 0 in threads from pthread_create, whose rseq area (glibc's,
+# under pkey 0) the kernel updates through the thread's POR_EL0 after a
+# preemption: a preemption in that window would end the thread with a
+# SIGSEGV of the kernel's (tests/platform/rseq_preempt.c). Without the area
+# the tests see only what they test.
+tunables() {
+	case $1 in
+	pkey_sighandler_tests) echo glibc.pthread.rseq=0 ;;
+	*) echo "${GLIBC_TUNABLES:-}" ;;
+	esac
+}
+
 # expected NAME: the lines (extended regexps) the output must contain.
 expected() {
 	case $1 in
@@ -76,7 +89,7 @@ for t in "$@"; do
 	# The output is shown as it comes (protection_keys runs for minutes
 	# under TCG) and kept for the checks; the exit status crosses the pipe
 	# in a file.
-	{ "$dir/bin/$(binary "$t")" 2>&1; echo $? >"$log.rc"; } | tee "$log"
+	{ GLIBC_TUNABLES=$(tunables "$t") "$dir/bin/$(binary "$t")" 2>&1; echo $? >"$log.rc"; } | tee "$log"
 	rc=$(cat "$log.rc")
 	result=PASS
 	[ "$rc" = 0 ] || result=FAIL
