@@ -65,6 +65,21 @@ static enum ara_sigframe_result walk(const uint8_t *res, uint32_t *poe, uint32_t
 	}
 }
 
+size_t ara_sigframe_used(const struct ara_rt_sigframe *f)
+{
+	uint32_t poe, end;
+
+	if (walk(f->uc.uc_mcontext.reserved, &poe, &end) != ARA_SIGFRAME_OK)
+		return 0;
+	return ARA_SIGFRAME_RECORDS + end + sizeof(struct record_head);
+}
+
+void ara_sigframe_clear_gaps(struct ara_rt_sigframe *f)
+{
+	__builtin_memset(f->uc.unused, 0, sizeof(f->uc.unused));
+	f->uc.uc_mcontext.pad = 0;
+}
+
 enum ara_sigframe_result ara_sigframe_get_por(const struct ara_rt_sigframe *f, uint64_t *por)
 {
 	const uint8_t *res = f->uc.uc_mcontext.reserved;

@@ -44,6 +44,7 @@ struct ara_sigcontext {
 	uint64_t fault_address;
 	uint64_t regs[31];
 	uint64_t sp, pc, pstate;
+	uint64_t pad; /* the kernel's alignment gap: it never writes it */
 	uint8_t reserved[ARA_SIGCONTEXT_RESERVED] __attribute__((aligned(16)));
 };
 
@@ -52,7 +53,7 @@ struct ara_ucontext {
 	uint64_t uc_link;
 	struct ara_sigstack uc_stack;
 	uint64_t uc_sigmask;
-	uint8_t unused[1024 / 8 - sizeof(uint64_t)]; /* glibc's 1024-bit sigset_t */
+	uint8_t unused[1024 / 8 - sizeof(uint64_t)]; /* glibc's 1024-bit sigset_t: the kernel never writes it */
 	struct ara_sigcontext uc_mcontext;
 };
 
@@ -64,6 +65,9 @@ struct ara_rt_sigframe {
 _Static_assert(offsetof(struct ara_ucontext, uc_mcontext) == 176, "asm/ucontext.h");
 _Static_assert(offsetof(struct ara_sigcontext, reserved) == 288, "asm/sigcontext.h");
 _Static_assert(sizeof(struct ara_rt_sigframe) == 4688, "struct rt_sigframe");
+
+/* Where a frame's records start: what precedes them is all fixed fields. */
+#define ARA_SIGFRAME_RECORDS offsetof(struct ara_rt_sigframe, uc.uc_mcontext.reserved)
 
 /* The 32-bit siginfo field at off (ARA_SI_*), little-endian as arm64 writes it. */
 static inline int32_t ara_sigframe_info_i32(const struct ara_rt_sigframe *f, unsigned int off)
@@ -87,6 +91,23 @@ enum ara_sigframe_result {
  * parse_user_sigframe does (sizes, alignment, bounds, one POE record).
  */
 enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_t por);
+
+/*
+ * The bytes of f that hold data, from its start: the fixed fields and the
+ * records up to and including the terminator, checked as
+ * ara_sigframe_set_por checks them; 0 if the list is refused. The kernel
+ * writes nothing of a frame beyond them (setup_sigframe) and reads nothing
+ * beyond them (parse_user_sigframe stops at the terminator), so they are
+ * all of a frame that needs copying, wiping or handing on.
+ */
+size_t ara_sigframe_used(const struct ara_rt_sigframe *f);
+
+/*
+ * Zeroes the bytes among the fixed fields that the kernel never writes
+ * (ucontext's glibc sigset tail, sigcontext's alignment gap): in a frame
+ * the kernel wrote they hold whatever the stack held before.
+ */
+void ara_sigframe_clear_gaps(struct ara_rt_sigframe *f);
 
 /*
  * The POR_EL0 the frame holds (the row of the code it interrupted), with

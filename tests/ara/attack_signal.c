@@ -16,7 +16,14 @@
  *                     number, and ARA never lets SIGSYS be blocked.);
  *   sigaltstack_dom0  the signal stack on DOM0's pages, where the kernel
  *                     would write frames with every key enabled;
- *   sigaction_sigsys  taking SIGSYS, ARA's trap signal, for the App.
+ *   sigaction_sigsys  taking SIGSYS, ARA's trap signal, for the App;
+ *   frame_leftovers   what DOM0 holds where a frame has no data (the slot's
+ *                     bytes beyond the records, the gaps among the fields;
+ *                     only the frame-leftovers variants plant DOM0's canary
+ *                     there) must reach neither the frame of an App handler
+ *                     nor the registers after a trapped call. Run in-process
+ *                     (a forked child's slots are wiped), against those
+ *                     variants only.
  *
  * usage: attack_signal ATTACK
  */
@@ -226,11 +233,65 @@ static int attack_sigaction_sigsys(void)
 			      EINVAL);
 }
 
+/* A handler's frame, as ARA wrote it in App memory: from its siginfo on. */
+static struct frame handler_frame;
+static _Alignas(16) unsigned char leftovers_stack[64 * 1024];
+
+static void frame_copy_handler(int sig, siginfo_t *si, void *ucv)
+{
+	(void)sig, (void)ucv;
+	memcpy(&handler_frame, si, sizeof(handler_frame));
+}
+
+/* trapped_call_regs.S */
+void trapped_call_regs(uint64_t out[96]);
+
+static int attack_frame_leftovers(void)
+{
+	stack_t ss = { .ss_sp = leftovers_stack, .ss_size = sizeof(leftovers_stack) };
+	struct sigaction sa;
+	uint64_t regs[96];
+	int leaks = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = frame_copy_handler;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	if (sigaltstack(&ss, NULL) || sigaction(SIGUSR1, &sa, NULL)) {
+		perror("attack_signal: sigaltstack/sigaction");
+		return 2;
+	}
+	for (int round = 0; round < 3; round++) {
+		memset(&handler_frame, 0, sizeof(handler_frame));
+		raise(SIGUSR1);
+		if (handler_frame.info.si_signo != SIGUSR1) {
+			printf("FAIL: the handler did not run\n");
+			return 2;
+		}
+		if (memmem(&handler_frame, sizeof(handler_frame), ATTACK_CANARY, sizeof(ATTACK_CANARY) - 1)) {
+			attack_show_leak((const unsigned char *)&handler_frame, sizeof(handler_frame), 0);
+			leaks++;
+		}
+		memset(regs, 0, sizeof(regs));
+		trapped_call_regs(regs);
+		if (regs[0] != 0) {
+			printf("FAIL: the trapped rt_sigprocmask returned %lld\n", (long long)regs[0]);
+			return 2;
+		}
+		if (memmem(regs, sizeof(regs), ATTACK_CANARY, 8)) {
+			printf("LEAK in the registers after a trapped call: ARA-DOM0-CANARY\n");
+			leaks++;
+		}
+	}
+	printf("ara-evidence: %d handler frames and trapped calls, %d with DOM0's leftovers\n", 3, leaks);
+	return leaks != 0;
+}
+
 static const struct attack_entry attacks[] = {
 	{ "forged_sigreturn", attack_forged_sigreturn },
 	{ "forged_sigsys", attack_forged_sigsys },
 	{ "sigaltstack_dom0", attack_sigaltstack_dom0 },
 	{ "sigaction_sigsys", attack_sigaction_sigsys },
+	{ "frame_leftovers", attack_frame_leftovers },
 };
 
 int main(int argc, char **argv)

@@ -2,6 +2,8 @@
 /*
  * ara_sigframe_set_por: the POR_EL0 a frame restores is ARA's, whatever
  * records the frame came with; malformed record lists are refused.
+ * ara_sigframe_used: the bytes that hold data end with the terminator's
+ * head; ara_sigframe_clear_gaps zeroes exactly the fields the kernel skips.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,6 +137,46 @@ static void the_por_a_frame_holds_is_read(void **state)
 	assert_int_equal(ara_sigframe_get_por(&frame, &por), ARA_SIGFRAME_EXTRA);
 }
 
+static void the_used_part_ends_at_the_terminator(void **state)
+{
+	(void)state;
+	kernel_like(0x207);
+	/* fpsimd (528) and poe (16) records, the terminator's 8-byte head */
+	assert_int_equal(ara_sigframe_used(&frame), ARA_SIGFRAME_RECORDS + 544 + 8);
+	memset(&frame, 0, sizeof(frame));
+	assert_int_equal(ara_sigframe_used(&frame), ARA_SIGFRAME_RECORDS + 8);
+	/* The last terminator a list can have (records are 16-byte multiples). */
+	put_record(0, 0x12345678, ARA_SIGCONTEXT_RESERVED - 16);
+	assert_int_equal(ara_sigframe_used(&frame), sizeof(frame) - 8);
+	kernel_like(0x207);
+	put_record(544, ARA_EXTRA_MAGIC, 32);
+	assert_int_equal(ara_sigframe_used(&frame), 0);
+	kernel_like(0x207);
+	put_record(544, 0, 16); /* a terminator with a size */
+	assert_int_equal(ara_sigframe_used(&frame), 0);
+}
+
+static void the_gaps_are_cleared_and_nothing_else(void **state)
+{
+	struct ara_rt_sigframe before;
+	const size_t unused = offsetof(struct ara_rt_sigframe, uc.unused);
+	const size_t pad = offsetof(struct ara_rt_sigframe, uc.uc_mcontext.pad);
+
+	(void)state;
+	memset(&frame, 0xa5, sizeof(frame));
+	memcpy(&before, &frame, sizeof(frame));
+	ara_sigframe_clear_gaps(&frame);
+	for (size_t i = 0; i < sizeof(frame); i++) {
+		const int gap = (i >= unused && i < unused + sizeof(frame.uc.unused)) ||
+				(i >= pad && i < pad + sizeof(frame.uc.uc_mcontext.pad));
+
+		assert_int_equal(((uint8_t *)&frame)[i], gap ? 0 : ((uint8_t *)&before)[i]);
+	}
+	/* The gaps: the glibc sigset's tail, and the 8 bytes before the records. */
+	assert_int_equal(sizeof(frame.uc.unused), 120);
+	assert_int_equal(pad + 8, ARA_SIGFRAME_RECORDS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +185,8 @@ int main(void)
 		cmocka_unit_test(malformed_lists_are_refused),
 		cmocka_unit_test(extra_context_and_a_full_list_are_refused),
 		cmocka_unit_test(the_por_a_frame_holds_is_read),
+		cmocka_unit_test(the_used_part_ends_at_the_terminator),
+		cmocka_unit_test(the_gaps_are_cleared_and_nothing_else),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

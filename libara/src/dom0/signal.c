@@ -107,6 +107,26 @@ static struct ksigaction app_action[ARA_NSIG + 1];
 static uint8_t app_owned[ARA_NSIG + 1];
 static uint64_t signal_entry, handler_return;
 
+#ifdef ARA_TEST_VARIANT_FRAME_LEFTOVERS
+/*
+ * Test-only (tests/variants): DOM0's canary where a frame holds no data, as
+ * an earlier frame or DOM0's own code could have left it: all of t's slot,
+ * and the top of its signal stack, where the kernel writes its frames.
+ */
+static void plant_leftovers(struct ara_thread *t)
+{
+	static const char canary[16] = "ARA-DOM0-CANARY";
+	const struct ara_sigstack ss = ara_thread_sigstack(t);
+	unsigned char *slot = (unsigned char *)&t->exit_frame;
+	unsigned char *top = (unsigned char *)(uintptr_t)(ss.ss_sp + ss.ss_size - 2 * sizeof(t->exit_frame));
+
+	for (size_t i = 0; i < sizeof(t->exit_frame); i++)
+		slot[i] = (unsigned char)canary[i % sizeof(canary)];
+	for (size_t i = 0; i < 2 * sizeof(t->exit_frame); i++)
+		top[i] = (unsigned char)canary[i % sizeof(canary)];
+}
+#endif
+
 void ara_signals_init(uint64_t gate)
 {
 	const struct ksigaction own = { gate + ARA_GATE_SIG_OFFSET, ARA_ACTION_FLAGS, 0, ~UINT64_C(0) };
@@ -119,6 +139,9 @@ void ara_signals_init(uint64_t gate)
 		ara_fatal("no thread slot for the first thread", 0);
 	ara_thread_bind(first);
 	ara_thread_arm(first);
+#ifdef ARA_TEST_VARIANT_FRAME_LEFTOVERS
+	plant_leftovers(first);
+#endif
 	ara_live->threads_pid = (int32_t)ara_sys0(__NR_getpid);
 	signal_entry = own.handler;
 	handler_return = own.handler + ARA_GATE_SIGRETURN_OFFSET;
@@ -235,6 +258,7 @@ static uint64_t write_app_frame(struct ara_thread *t, struct ara_rt_sigframe *ou
 	const uint64_t record_regs[2] = { mc->regs[29], mc->regs[30] };
 	struct ara_sigstack *as = ara_thread_app_stack(t);
 	uint64_t top = mc->sp, record, frame_at;
+	size_t used;
 
 	if ((flags & SA_ONSTACK) && as->ss_size != 0 && !on_app_stack(as, mc->sp))
 		top = as->ss_sp + as->ss_size;
@@ -243,9 +267,23 @@ static uint64_t write_app_frame(struct ara_thread *t, struct ara_rt_sigframe *ou
 	out->uc.uc_stack = *as;
 	if ((uint32_t)as->ss_flags & SS_AUTODISARM)
 		*as = (struct ara_sigstack){ .ss_flags = SS_DISABLE };
-	if (top < sizeof(*out) + 16 ||
+	/*
+	 * Only what ARA chose leaves DOM0: the fields and records, as the
+	 * kernel writes them, with the gaps among the fields zeroed. The slot's
+	 * bytes beyond the records (an earlier, longer frame's, perhaps one
+	 * that interrupted DOM0) and the gaps (whatever the signal stack held)
+	 * are not the App's. (Test-only variant, tests/variants: the slot's
+	 * whole frame, as it stands.)
+	 */
+#ifdef ARA_TEST_VARIANT_FRAME_UNTRIMMED
+	used = sizeof(*out);
+#else
+	used = ara_sigframe_used(out);
+	ara_sigframe_clear_gaps(out);
+#endif
+	if (top < sizeof(*out) + 16 || used == 0 ||
 	    ara_copy_to_app(record, record_regs, sizeof(record_regs)) != ARA_OK ||
-	    ara_copy_to_app(frame_at, out, sizeof(*out)) != ARA_OK)
+	    ara_copy_to_app(frame_at, out, used) != ARA_OK)
 		return 0;
 	return frame_at;
 }
@@ -475,8 +513,18 @@ static int read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_
 	void *kernel_frame = (void *)(uintptr_t)frame_at;
 
 	if (ara_thread_frame_on_sigstack(t, frame_at)) {
-		memcpy(out, kernel_frame, sizeof(*out));
-		ara_memzero(kernel_frame, sizeof(*out));
+		/*
+		 * Only the part the kernel wrote (ara_sigframe_used, about 1.2 KiB
+		 * of 4.6), which is all the kernel reads back: the rest of out is
+		 * never handed on (write_app_frame). A list the walk refuses is
+		 * copied whole, and refused on the copy.
+		 */
+		size_t used = ara_sigframe_used(kernel_frame);
+
+		if (used == 0)
+			used = sizeof(*out);
+		memcpy(out, kernel_frame, used);
+		ara_memzero(kernel_frame, used);
 		return 1;
 	}
 	if (ara_copy_from_app(out, frame_at, sizeof(*out)) == ARA_OK)

@@ -27,7 +27,9 @@
  * calling thread's own slot, reused only by the same thread, can. It can
  * hold DOM0's registers (ARA resuming itself, interrupted.c), so the slots
  * are zeroed in a forked child; their owners, with the App's sigaltstack a
- * child keeps, are not.
+ * child keeps, are not. Each frame fills only the slot's first bytes, its
+ * fields and records (signal.c, read_frame): beyond its terminator the slot
+ * keeps an earlier, longer frame's bytes, which never leave DOM0.
  */
 #ifndef ARA_DOM0_THREAD_H
 #define ARA_DOM0_THREAD_H
