@@ -103,8 +103,8 @@ function(ara_rtm_sources target)
     target_sources(${target} PRIVATE "${obj}")
   endforeach()
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C)
-  # Full RELRO: the runtime reaches secure_call through the GOT, which must
-  # be read-only before the App runs, or a data-only write could silence
+  # Full RELRO: the runtime reaches ara_rtm_append and secure_call through
+  # the GOT, which must be read-only before the App runs, or a data-only write could silence
   # the log (ara-verify --app refuses an App linked otherwise).
   target_link_options(${target} PRIVATE -Wl,-z,relro,-z,now)
 endfunction()

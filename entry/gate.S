@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The gate: ARA's entries, secure_call (page 1) and the signal entry (page
- * 2, below), and the only code in the process that writes POR_EL0 once ARA
+ * The gate: ARA's entries, secure_call and the RTM's append (page 1) and
+ * the signal entry (page 2, below), and the only code in the process that writes POR_EL0 once ARA
  * has initialised (invariants IV1, IV2, IV3).
  *
  * int secure_call(uint32_t fid, void *arg)
@@ -27,7 +27,8 @@
  *           out (ARA_SVC_SIMD, libara/src/dom0/dispatch.c).
  *
  * Why entering anywhere is safe (IV3); the App can branch to any instruction
- * of page 1 with any register values:
+ * of page 1 with any register values (ara_rtm_append and its landing are
+ * built the same way as secure_call and its landing):
  *   - before the msr, and after it, POR_EL0 holds the App's own row;
  *   - at the msr, with x16 chosen by the App, the only instructions that can
  *     run before DOM0 code are isb and a direct branch to the landing; the
@@ -47,11 +48,11 @@
  * signal waits for the way out.
  *
  * Page 0's layout: the side exits and slow paths at its start, then the
- * signal landing, then (ending at the page's last word) the landing of
- * secure_call and its fast path, one straight line through the call to the
- * way out. A second entry with its own landing is added the same way: its
- * straight line, its offsets in ara/gate.h checked here with at_offset, and
- * its windows in interrupt.c.
+ * signal landing, the zeroes, the RTM append's landing, then (ending at
+ * the page's last word) the landing of secure_call and its fast path, one
+ * straight line through the call to the way out. Each entry has its
+ * straight line, its offsets in ara/gate.h checked here with at_offset,
+ * and its windows in interrupt.c.
  */
 #include <asm/unistd.h>
 
@@ -183,6 +184,54 @@ ara_gate_sig_landing:
 	udf	#0
 	.endr
 
+/*
+ * The RTM's append (int ara_rtm_append(uint64_t entry), ara/rtm.h), reached
+ * only by the direct branch at the end of ara_rtm_append (page 1), with the
+ * App's x0 (the entry), x29, x30 and sp, and x16 the row its msr wrote.
+ * No stack: it reserves a slot of the open segment (struct
+ * ara_rtm_segment, services/rtm/rtm_state.h) with one atomic add on its
+ * fill and stores the entry there, as services/rtm/log.c's append does.
+ * Anything else (not an entry, no log yet, the segment full) takes
+ * secure_call's landing as secure_call(ARA_FID_RTM_LOG, entry): refused,
+ * made, sealed or ARA_RTM_LOG_FULL there.
+ * Exit (ARA_OK): x0 = 0, x16 = DOM2's row, x17 = 0, NZCV the flags of
+ *           comparing a slot index with the capacity (the same for every
+ *           append), x1-x15 the App's own, untouched.
+ */
+ara_gate_rtm_landing:
+	cmp	x16, #ARA_POR_ENTER
+	b.ne	.Lwrong_row		// nothing touched memory before this
+	lsr	x17, x0, #ARA_GATE_RTM_ENTRY_SHIFT
+	tst	x17, #(ARA_GATE_RTM_ENTRY_MASK * 0x0001000100010001)
+	ccmp	x17, #0, #4, eq		// Z: a bit out of place, or kind 0
+#ifndef ARA_TEST_VARIANT_NO_RTM_ENTRY_CHECK
+	b.eq	.Lrtm_regular		// not an entry: refused and counted there
+#else
+	nop				// test-only variant: any value is stored
+#endif
+	adrp	x16, ara_gate_cb	// page-aligned: no :lo12: part
+	ldr	x16, [x16, #ARA_CB_LIVE]
+	ldr	x16, [x16, #ARA_GATE_LIVE_RTM_OPEN]	// the open segment
+	cbz	x16, .Lrtm_regular	// no log yet (or a forked child's wiped state)
+	mov	x17, #1
+	ldadda	x17, x17, [x16]		// x17 = the slot reserved (acquire: after its zeroing)
+.Lrtm_reserved:
+	cmp	x17, #ARA_GATE_RTM_ENTRIES
+	b.hs	.Lrtm_regular		// full: nothing reserved, sealed there
+	add	x16, x16, x17, lsl #3
+.Lrtm_store:
+	str	x0, [x16, #ARA_GATE_RTM_SLOTS]	// not 0: the seal sees the slot written
+.Lrtm_stored:
+	mov	x0, xzr			// ARA_OK
+	b	.Lleave
+.Lrtm_regular:				// as secure_call(ARA_FID_RTM_LOG, entry)
+	mov	x1, x0
+	movz	x0, #(ARA_GATE_FID_RTM_LOG >> 16), lsl #16
+	movk	x0, #(ARA_GATE_FID_RTM_LOG & 0xffff)
+	mov_row	x16, ARA_POR_ENTER	// the row checked above
+	b	ara_gate_landing
+.Lrtm_end:
+
 	at_offset .Lnull, ARA_GATE_NULL
 	at_offset .Lwrong_row, ARA_GATE_WRONG_ROW
 	at_offset .Lbusy, ARA_GATE_BUSY
@@ -191,6 +240,12 @@ ara_gate_sig_landing:
 	at_offset .Ldeferred, ARA_GATE_DEFERRED
 	at_offset ara_gate_sig_landing, ARA_GATE_SIG_LANDING
 	at_offset .Lzeroes, ARA_GATE_ZEROES
+	at_offset ara_gate_rtm_landing, ARA_GATE_RTM_LANDING
+	at_offset .Lrtm_reserved, ARA_GATE_RTM_RESERVED
+	at_offset .Lrtm_store, ARA_GATE_RTM_STORE
+	at_offset .Lrtm_stored, ARA_GATE_RTM_STORED
+	at_offset .Lrtm_regular, ARA_GATE_RTM_REGULAR
+	at_offset .Lrtm_end, ARA_GATE_RTM_END
 
 	/* Zero fill up to the landing: 0x00000000 is UDF. */
 	.org	ara_gate_dom0 + ARA_GATE_LANDING
@@ -297,6 +352,38 @@ secure_call:
 	ret
 	.size	secure_call, . - secure_call
 
+/*
+ * int ara_rtm_append(uint64_t entry): the RTM's append (ara/rtm.h), built
+ * like secure_call; its landing (page 0) says what it does.
+ *   x0 = entry (any value) -> x0 = enum ara_status
+ * Corrupts: as secure_call; an append that returns ARA_OK leaves x1-x15
+ *           untouched.
+ */
+	.org	ara_gate_dom1 + ARA_GATE_RTM_APPEND	// zero fill: UDF
+	.globl	ara_rtm_append
+	.type	ara_rtm_append, %function
+ara_rtm_append:
+	mrs	x16, POR_EL0
+	cmp	x16, #ARA_POR_LEAVE
+	b.ne	.Lrtm_not_ready		// no ARA in this process, or not called from DOM2
+	mov_row	x16, ARA_POR_ENTER
+	msr	POR_EL0, x16
+.Lrtm_entered:				// DOM0's row from here: ara/gate.h's window
+	isb
+	b	ara_gate_rtm_landing	// its only branch into DOM0
+.Lrtm_entered_end:
+	/* The .org above placed ara_rtm_append (it fails if secure_call ends past it). */
+	.ifne	(.Lrtm_entered - ara_rtm_append) - (ARA_GATE_RTM_ENTERED - ARA_GATE_RTM_APPEND)
+	.error	"entry/gate.S and ara/gate.h disagree on the RTM append's DOM1 window"
+	.endif
+	.ifne	(.Lrtm_entered_end - ara_rtm_append) - (ARA_GATE_RTM_ENTERED_END - ARA_GATE_RTM_APPEND)
+	.error	"entry/gate.S and ara/gate.h disagree on the RTM append's DOM1 window"
+	.endif
+.Lrtm_not_ready:
+	mov	x0, #ARA_GATE_STATUS_NOT_READY
+	ret
+	.size	ara_rtm_append, . - ara_rtm_append
+
 	.org	ara_gate_dom1 + ARA_PAGE_SIZE	// zero fill: UDF; fails if page 1 overflows
 
 /* ---- page 2: the signal entry, on DOM2's key --------------------------- */
@@ -325,6 +412,12 @@ ara_gate_sig:
 	svc	#0
 
 	.org	ara_gate_sig + ARA_PAGE_SIZE	// zero fill: UDF; fails if page 2 overflows
+
+#ifdef ARA_TEST_VARIANT_NO_RTM_ENTRY_CHECK
+/* ara-loader refuses this entry object unless ARA_ALLOW_TEST_VARIANT=1 (tests/variants). */
+	.section .ara_test_variant, "a", %progbits
+	.asciz	"no-rtm-entry-check"
+#endif
 
 /* ---- the control block: DOM0 data, written by libara at initialisation --- */
 	.section .ara_gate_data, "aw", %progbits

@@ -297,10 +297,11 @@ static void elf_fail(const struct object *o, enum ara_elf_err err,
 }
 
 /*
- * A test-only variant of libara (tests/variants/: one protection removed)
- * carries a .ara_test_variant section; it runs only where the tests ask.
+ * A test-only variant of libara or of the entry object (tests/variants/:
+ * one protection removed) carries a .ara_test_variant section; it runs
+ * only where the tests ask.
  */
-static void check_libara(const struct object *o)
+static void check_not_variant(const struct object *o)
 {
 	struct ara_elf_src src = elf_src(o);
 	Elf64_Ehdr eh;
@@ -314,7 +315,7 @@ static void check_libara(const struct object *o)
 		elf_fail(o, err, NULL);
 	if (variant && (allow == NULL || strcmp(allow, "1") != 0))
 		ara_die(ARA_EXIT_UNSUPPORTED,
-			"%s %s: a test-only variant of libara with a protection removed; "
+			"%s %s: a test-only variant with a protection removed; "
 			"refused (only tests run it, with ARA_ALLOW_TEST_VARIANT=1)",
 			ara_role_name(o->role), o->path);
 }
@@ -408,7 +409,8 @@ int main(int argc, char **argv)
 
 	for (unsigned int r = 0; r < ARA_ROLES; r++)
 		load_object(&obj[r], manifest.obj[r].sha256);
-	check_libara(&obj[ARA_ROLE_LIBARA]);
+	check_not_variant(&obj[ARA_ROLE_LIBARA]);
+	check_not_variant(&obj[ARA_ROLE_ENTRY]);
 	check_entry(&obj[ARA_ROLE_ENTRY], &boot);
 	check_app(&obj[ARA_ROLE_APP], interp);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Where a signal that interrupted a secure_call leaves the call
- * (interrupt.h; libara/src/dom0/interrupted.c says why and what follows).
- * The gate's windows are offsets in ara/gate.h, asserted by entry/gate.S.
+ * Where a signal that interrupted a secure_call or an RTM append leaves
+ * the call (interrupt.h; libara/src/dom0/interrupted.c says why and what
+ * follows). The gate's windows are offsets in ara/gate.h, asserted by entry/gate.S.
  */
 #include "interrupt.h"
 
@@ -57,22 +57,30 @@ static uint64_t filtered(uint64_t status)
 	return (uint32_t)status < ARA_GATE_STATUS_COUNT ? (uint32_t)status : ARA_GATE_STATUS_INTERNAL;
 }
 
-/* About to call secure_call again with fid and arg. */
-static enum ara_interrupt roll_back(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
-				    uint64_t fid, uint64_t arg, uint64_t sp, uint64_t x29, uint64_t x30)
+/* About to call the entry at offset entry of page 1 again with x0, x1. */
+static enum ara_interrupt roll_back_to(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+				       uint64_t entry, uint64_t x0, uint64_t x1, uint64_t sp,
+				       uint64_t x29, uint64_t x30)
 {
 	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
 
-	mc->regs[0] = fid;
-	mc->regs[1] = arg;
+	mc->regs[0] = x0;
+	mc->regs[1] = x1;
 	for (unsigned int r = 12; r <= 17; r++) /* the gate's scratch registers */
 		mc->regs[r] = 0;
 	mc->regs[29] = x29;
 	mc->regs[30] = x30;
 	mc->sp = sp;
-	mc->pc = g->gate + ARA_GATE_DOM1_OFFSET + ARA_GATE_SECURE_CALL;
+	mc->pc = g->gate + ARA_GATE_DOM1_OFFSET + entry;
 	mc->pstate &= ~(uint64_t)(PSR_NZCV_MASK | PSR_BTYPE_MASK); /* nothing of the gate's compares */
 	return ARA_INTERRUPT_ROLLED_BACK;
+}
+
+/* About to call secure_call again with fid and arg. */
+static enum ara_interrupt roll_back(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+				    uint64_t fid, uint64_t arg, uint64_t sp, uint64_t x29, uint64_t x30)
+{
+	return roll_back_to(g, f, ARA_GATE_SECURE_CALL, fid, arg, sp, x29, x30);
 }
 
 /* Rolled back with the App's state still in the registers. */
@@ -177,6 +185,57 @@ static enum ara_interrupt in_fast_path(const struct ara_gate_layout *g, struct a
 	return roll_forward(f, x[0], mc->sp, x[29], x[30]);
 }
 
+/* About to call ara_rtm_append again with entry; sp, x29, x30 the App's, in registers. */
+static enum ara_interrupt rtm_back(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+				   uint64_t entry)
+{
+	const struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+
+	return roll_back_to(g, f, ARA_GATE_RTM_APPEND, entry, 0, mc->sp, mc->regs[29], mc->regs[30]);
+}
+
+/* An entry as the RTM append's landing takes it: kind 1..3 above a user address. */
+static int rtm_entry_valid(uint64_t entry)
+{
+	const uint64_t top = entry >> ARA_GATE_RTM_ENTRY_SHIFT;
+
+	return top != 0 && (top & ARA_GATE_RTM_ENTRY_MASK) == 0;
+}
+
+/*
+ * In the RTM append's landing, at offset off of page 0. Before its atomic
+ * add nothing has happened; after it, a slot reserved must be written (the
+ * seal waits for it), so the append is completed here: the entry goes to
+ * its slot of the segment that is still the open one.
+ */
+static enum ara_interrupt in_rtm_append(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
+					uint64_t off, struct ara_interrupt_outcome *out)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+	const uint64_t *x = mc->regs;
+
+	if (off < ARA_GATE_RTM_RESERVED)
+		return rtm_back(g, f, x[0]);
+	if (off < ARA_GATE_RTM_STORED) {
+		const uint64_t slot = x[17];
+		const uint64_t seg = off == ARA_GATE_RTM_STORE ? x[16] - (slot << 3) : x[16];
+
+		if (slot >= ARA_GATE_RTM_ENTRIES) /* full: nothing reserved, before the b.hs took it */
+			return off < ARA_GATE_RTM_STORE - 4 ? rtm_back(g, f, x[0]) : ARA_INTERRUPT_REFUSED;
+		/* Open until its slot is written: the seal waits for every one reserved. */
+		if (!g->rtm_open || seg == 0 || seg != __atomic_load_n(g->rtm_open, __ATOMIC_ACQUIRE) ||
+		    !rtm_entry_valid(x[0]))
+			return ARA_INTERRUPT_REFUSED;
+		out->store = (uint64_t *)(uintptr_t)(seg + ARA_GATE_RTM_SLOTS + (slot << 3));
+		out->entry = x[0];
+		return roll_forward(f, ARA_GATE_STATUS_OK, mc->sp, x[29], x[30]);
+	}
+	if (off < ARA_GATE_RTM_REGULAR) /* stored */
+		return roll_forward(f, ARA_GATE_STATUS_OK, mc->sp, x[29], x[30]);
+	/* On its way to secure_call's landing: the entry in x0, then in x1 too. */
+	return rtm_back(g, f, off == ARA_GATE_RTM_REGULAR ? x[0] : x[1]);
+}
+
 enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
 					 int sig, struct ara_interrupt_outcome *out)
 {
@@ -185,12 +244,18 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 
 	out->release = NULL;
 	out->call = NULL;
+	out->store = NULL;
+	out->entry = 0;
 	if (synchronous(sig, f))
 		return ARA_INTERRUPT_REFUSED;
 	if (pc >= page1 + ARA_GATE_DOM1_ENTERED && pc < page1 + ARA_GATE_DOM1_ENTERED_END)
 		return back_from_regs(g, f);
+	if (pc >= page1 + ARA_GATE_RTM_ENTERED && pc < page1 + ARA_GATE_RTM_ENTERED_END)
+		return rtm_back(g, f, mc->regs[0]);
 	if (pc >= page0 && pc < page0 + ARA_GATE_SIG_LANDING)
 		return in_side_paths(g, f, pc - page0, out);
+	if (pc >= page0 + ARA_GATE_RTM_LANDING && pc < page0 + ARA_GATE_RTM_END)
+		return in_rtm_append(g, f, pc - page0, out);
 	if (pc >= page0 + ARA_GATE_LANDING && pc < page0 + ARA_PAGE_SIZE)
 		return in_fast_path(g, f, pc - page0, out);
 	if (pc >= page0 && pc < page1 + ARA_PAGE_SIZE)

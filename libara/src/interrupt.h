@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Where a signal that interrupted a secure_call leaves the call: the pure
- * part of libara/src/dom0/interrupted.c (which gives stacks back, counts,
- * and queues waiting signals), unit-tested on the host.
+ * Where a signal that interrupted a secure_call (or the RTM's append,
+ * ara_rtm_append) leaves the call: the pure part of
+ * libara/src/dom0/interrupted.c (which gives stacks back, completes an
+ * append, counts, and queues waiting signals), unit-tested on the host.
  */
 #ifndef ARA_INTERRUPT_H
 #define ARA_INTERRUPT_H
@@ -19,6 +20,7 @@ struct ara_gate_layout {
 	uint64_t stack_stride;	 /* guard page + stack */
 	uint64_t stacks;	 /* how many for calls (the handlers' follow) */
 	uint64_t deferred_point; /* unblock.S's, on the system-call page */
+	const uint64_t *rtm_open; /* where DOM0 keeps the RTM's open segment (ara_live->rtm_open) */
 };
 
 enum ara_interrupt {
@@ -31,6 +33,8 @@ enum ara_interrupt {
 struct ara_interrupt_outcome {
 	struct ara_call_header *release; /* the header of a DOM0 stack to give back, or NULL */
 	struct ara_call_header *call;	 /* ARA_INTERRUPT_WAIT: the call's header */
+	uint64_t *store;		 /* the RTM append rolled forward: its slot, or NULL */
+	uint64_t entry;			 /* what to store there */
 };
 
 /*

@@ -4,7 +4,9 @@
  *
  * An append takes no lock: it reserves a slot of the open segment with one
  * atomic add on its fill and stores the entry there (struct
- * ara_rtm_segment, rtm_state.h). Everything else is under the RTM lock:
+ * ara_rtm_segment, rtm_state.h). The App's hooks append through the gate
+ * (ara_rtm_append, entry/gate.S), which does just that without reaching
+ * this file, and passes the rest on as RTM_LOG. Everything else is under the RTM lock:
  * the run's first entry, a refused entry, and a full segment. That one is
  * sealed once every reserved slot of it is written: DOM0 chains it (H <-
  * SHA-256(H || segment)), keeps it until the App exports it and opens the
@@ -15,6 +17,7 @@
  * App does removes an entry: it can only export (a copy).
  */
 #include "ara/boot.h"
+#include "ara/gate.h"
 #include "ara/rtm.h"
 #include "ara/service.h"
 #include "dom0/dom0.h"
@@ -27,8 +30,16 @@
 
 #include <mbedtls/sha256.h>
 
-_Static_assert(__builtin_offsetof(struct ara_rtm_segment, fill) == ARA_RTM_SEG_FILL, "gate.S");
-_Static_assert(__builtin_offsetof(struct ara_rtm_segment, slot) == ARA_RTM_SEG_SLOTS, "gate.S");
+/* What the gate's append (entry/gate.S, ara/gate.h) takes for the RTM's. */
+_Static_assert(__builtin_offsetof(struct ara_rtm_segment, fill) == 0, "gate.S: ldadd on the segment");
+_Static_assert(__builtin_offsetof(struct ara_rtm_segment, slot) == ARA_GATE_RTM_SLOTS, "ara/gate.h");
+_Static_assert(ARA_RTM_SEGMENT_ENTRIES == ARA_GATE_RTM_ENTRIES, "ara/gate.h");
+_Static_assert(ARA_FID_RTM_LOG == ARA_GATE_FID_RTM_LOG, "ara/gate.h");
+_Static_assert(ARA_RTM_KIND_SHIFT == ARA_GATE_RTM_ENTRY_SHIFT + 8 &&
+		       (ARA_GATE_RTM_ENTRY_MASK | ((ARA_RTM_ICALL | ARA_RTM_RET | ARA_RTM_IJMP) << 8)) ==
+			       0xffff &&
+		       ARA_USER_ADDR_LIMIT == UINT64_C(1) << ARA_GATE_RTM_ENTRY_SHIFT,
+	       "ara/gate.h: the gate's entry check is entry_valid's");
 
 static int start_run(struct ara_rtm *r)
 {

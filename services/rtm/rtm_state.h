@@ -31,20 +31,19 @@ const struct ara_rtm_module *ara_rtm_modules(uint32_t *count);
 int ara_rtm_modules_changed(int *changed);
 
 /*
- * One segment of the log, as the append path fills it (log.c): an
- * appender reserves slot[fill] with one atomic add on fill and stores its
- * entry there; a valid entry is never 0 (its kind is 1..3), so a slot is
- * written once it is not 0. fill >= ARA_RTM_SEGMENT_ENTRIES: full, sealed
- * or closed; the append goes to the locked path. A stackless entry in the
- * gate would reserve and store the same way.
+ * One segment of the log, as the append paths fill it (the gate's
+ * ara_rtm_append, entry/gate.S, and log.c): an appender reserves
+ * slot[fill] with one atomic add on fill and stores its entry there; a
+ * valid entry is never 0 (its kind is 1..3), so a slot is written once it
+ * is not 0. fill >= ARA_RTM_SEGMENT_ENTRIES: full, sealed or closed; the
+ * append goes to the locked path. A signal between the gate's add and its
+ * store completes the store (libara/src/interrupt.c).
  */
 struct ara_rtm_segment {
 	uint64_t fill;
 	uint64_t pad[7]; /* fill alone in its cache line: the appenders' only shared write */
 	uint64_t slot[ARA_RTM_SEGMENT_ENTRIES];
 };
-#define ARA_RTM_SEG_FILL 0	 /* offsetof(struct ara_rtm_segment, fill) */
-#define ARA_RTM_SEG_SLOTS 64	 /* offsetof(struct ara_rtm_segment, slot) */
 #define ARA_RTM_FILL_CLOSED (UINT64_C(1) << 62) /* a final report's: never below it again */
 
 struct ara_rtm {

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * int ara_test_call_and_capture(uint64_t fid, void *arg, uint64_t out[19])
+ * int ara_test_call_and_capture(uint64_t fid, void *arg, uint64_t out[20])
  *   -> secure_call's status; out[0..16] = x1..x17, out[17] = NZCV,
  *      out[18] = x18, out[19] = x0 (all 64 bits), all as secure_call left them.
+ * int ara_test_append_and_capture(uint64_t entry, uint64_t x1, uint64_t out[20])
+ *   -> the same for ara_rtm_append(entry), called with x1 as given.
  *
  * Before the call every register the gate may use is set to a marker, so
  * that "zero after the call" means the gate cleared it, not that it was
  * zero already.
  */
 	.text
-	.globl	ara_test_call_and_capture
-	.type	ara_test_call_and_capture, %function
-ara_test_call_and_capture:
+.macro capture name, entry
+	.globl	\name
+	.type	\name, %function
+\name:
 	stp	x29, x30, [sp, #-32]!
 	mov	x29, sp
 	str	x2, [sp, #16]
@@ -35,7 +38,7 @@ ara_test_call_and_capture:
 	mov	x12, #0xf0000000
 	msr	nzcv, x12		// N, Z, C and V set
 	mov	x12, x2
-	bl	secure_call
+	bl	\entry
 	str	x18, [sp, #24]		// keep the gate's x18 before we use registers
 	ldr	x18, [sp, #16]
 	stp	x1, x2, [x18, #0]
@@ -54,7 +57,11 @@ ara_test_call_and_capture:
 	str	x1, [x18, #144]
 	ldp	x29, x30, [sp], #32
 	ret
-	.size	ara_test_call_and_capture, . - ara_test_call_and_capture
+	.size	\name, . - \name
+.endm
+
+	capture	ara_test_call_and_capture, secure_call
+	capture	ara_test_append_and_capture, ara_rtm_append
 
 /*
  * int ara_test_call_and_capture_simd(uint64_t fid, void *arg, uint64_t out[64])

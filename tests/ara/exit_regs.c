@@ -2,7 +2,8 @@
 /*
  * The way back from DOM0 leaves nothing of DOM0 in registers, and the App
  * resumes with DOM2's row (IV2), for every registered function ID, the
- * null call the landing answers, value and pointer arguments, and calls
+ * null call the landing answers, the RTM's append (ara_rtm_append) on both
+ * its paths, value and pointer arguments, and calls
  * that fail in the gate or the dispatcher.
  */
 #include <inttypes.h>
@@ -18,20 +19,22 @@
 #define MARKER UINT64_C(0x5a5a) /* what exit_regs.S puts in x2-x17 before the call */
 
 int ara_test_call_and_capture(uint64_t fid, void *arg, uint64_t out[20]);
+int ara_test_append_and_capture(uint64_t entry, uint64_t x1, uint64_t out[20]);
 int ara_test_call_and_capture_simd(uint64_t fid, void *arg, uint64_t out[64]);
 
 static unsigned int failures, calls;
 
 /*
  * x1-x17 and NZCV after the call: zero, but x16, which holds DOM2's row
- * (the App's own, public); after the null call, answered in the landing,
- * x1-x15 are the App's own values, untouched, and NZCV is what comparing
- * its fid with ARA_FID_NULL gives (Z and C).
+ * (the App's own, public); after a call the gate answers without a stack
+ * (untouched: the null call, and an RTM append the gate stores itself),
+ * x1-x15 are the App's own values, untouched, and NZCV is what the gate's
+ * last compare gives, the same for every such call: the null call's fid
+ * with ARA_FID_NULL (Z and C), an append's slot with the capacity (N).
  */
-static void check(const char *what, uint64_t fid, void *arg, int want)
+static void check_regs(const char *what, const uint64_t r[20], int st, int want, uint64_t x1,
+		       int untouched, uint64_t nzcv)
 {
-	uint64_t r[20] = { 0 };
-	int st = ara_test_call_and_capture(fid, arg, r);
 	uint64_t por = por_el0_read();
 
 	calls++;
@@ -45,15 +48,15 @@ static void check(const char *what, uint64_t fid, void *arg, int want)
 
 		if (n == 16)
 			expect = ARA_POR_DOM2;
-		else if (fid == ARA_FID_NULL && n <= 15)
-			expect = n == 1 ? (uint64_t)(uintptr_t)arg : MARKER;
+		else if (untouched && n <= 15)
+			expect = n == 1 ? x1 : MARKER;
 		if (r[i] != expect) {
 			printf("FAIL: %s: x%d = 0x%" PRIx64 " after the call, expected 0x%" PRIx64 "\n",
 			       what, n, r[i], expect);
 			failures++;
 		}
 	}
-	if (r[17] != (fid == ARA_FID_NULL ? UINT64_C(0x60000000) : 0)) {
+	if (r[17] != (untouched ? nzcv : 0)) {
 		printf("FAIL: %s: NZCV = 0x%" PRIx64 " after the call\n", what, r[17]);
 		failures++;
 	}
@@ -69,6 +72,24 @@ static void check(const char *what, uint64_t fid, void *arg, int want)
 		printf("FAIL: %s: POR_EL0 = 0x%" PRIx64 " after the call\n", what, por);
 		failures++;
 	}
+}
+
+static void check(const char *what, uint64_t fid, void *arg, int want)
+{
+	uint64_t r[20] = { 0 };
+	int st = ara_test_call_and_capture(fid, arg, r);
+
+	check_regs(what, r, st, want, (uint64_t)(uintptr_t)arg, fid == ARA_FID_NULL,
+		   UINT64_C(0x60000000));
+}
+
+/* ara_rtm_append: stored by the gate (untouched), or through secure_call's landing. */
+static void check_append(const char *what, uint64_t entry, int want, int untouched)
+{
+	uint64_t r[20] = { 0 };
+	int st = ara_test_append_and_capture(entry, 0x1111, r);
+
+	check_regs(what, r, st, want, 0x1111, untouched, UINT64_C(0x80000000));
 }
 
 /*
@@ -156,11 +177,18 @@ int main(void)
 		check_simd(fids[i].name, fids[i].fid, fids[i].fid == ARA_FID_VALUE ? probe : NULL, -1,
 			   fids[i].simd);
 	}
+	/* Its first call binds its PLT slot (and makes the log): not checked. */
+	ara_test_append_and_capture(ara_rtm_entry(ARA_RTM_RET, 0x400abc), 0, warm);
+	check_append("RTM append", ara_rtm_entry(ARA_RTM_ICALL, 0x400abc), ARA_OK, 1);
+	check_append("RTM append, not an entry", ara_rtm_entry(0, 0x400abc), ARA_E_INVAL, 0);
+	check_append("RTM append, above user space", ara_rtm_entry(ARA_RTM_RET, UINT64_C(1) << 48),
+		     ARA_E_INVAL, 0);
 	check_simd("null call, vector registers", ARA_FID_NULL, NULL, ARA_OK, 0);
 	check_simd("echo, vector registers", ARA_FID_ECHO, &echo, ARA_OK, 0);
 	check_simd("unknown fid, vector registers", ARA_FID(0x7777, 1), NULL, ARA_E_NOFUNC, 0);
-	printf("ara-evidence: exit-regs: %u calls, every registered fid among them: x1-x17 zero but "
-	       "x16 (DOM2's row) and the null call's untouched x1-x15, NZCV zero, x18 kept, POR_EL0 "
+	printf("ara-evidence: exit-regs: %u calls, every registered fid and the RTM append among "
+	       "them: x1-x17 zero but x16 (DOM2's row) and the untouched x1-x15 of the null call "
+	       "and the gate's append, NZCV zero (theirs constant), x18 kept, POR_EL0 "
 	       "DOM2's row after each; vector registers cleared after SIMD services, untouched "
 	       "after the others: %s\n",
 	       calls, failures ? "NO" : "yes");

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ara_gate_windows: a signal at each instruction of a secure_call, not
- * only where a random one happens to land (IV5, libara/src/interrupt.c).
+ * ara_gate_windows: a signal at each instruction of a secure_call or an
+ * RTM append, not only where a random one happens to land (IV5,
+ * libara/src/interrupt.c).
  *
  * This program is not an ARA App: it runs gate_windows_app under
  * ara-loader as its tracee. The App stops itself before each call; from
- * there the tracer single-steps to secure_call and then j instructions on,
- * and lands a SIGUSR1 there (PTRACE_CONT with the signal), for j = 0, 1,
- * ... until the call returns before j. So every instruction of the path of
- * a null call, of a value-argument call into a C service and of a call to
- * a fid without a service (the gate's pages, and DOM0's code the call
- * runs) takes a signal once. It fails unless every call returned its
+ * there the tracer single-steps to the entry (secure_call or
+ * ara_rtm_append) and then j instructions on, and lands a SIGUSR1 there
+ * (PTRACE_CONT with the signal), for j = 0, 1, ... until the call returns
+ * before j. So every instruction of the path of a null call, of a
+ * value-argument call into a C service, of a call to a fid without a
+ * service, of an RTM append on the gate's stackless path and of one the
+ * gate passes to secure_call's landing (the gate's pages, and DOM0's code
+ * the call runs) takes a signal once. It fails unless every call returned its
  * status, the App's handler ran once per signal, and every gate
  * instruction on each path took a signal.
  *
@@ -32,7 +35,8 @@
 #include "ara/gate.h"
 
 #define CALLS 120 /* per kind: more than the longest path's instructions */
-#define KINDS 3
+#define KINDS 5 /* gate_windows_app.c's; the last two enter through ara_rtm_append */
+#define RTM_KIND 3
 #define STEP_MAX 5000
 
 struct regs {
@@ -83,14 +87,15 @@ static int one_call(long n, long *signals)
 {
 	const int kind = (int)(n / CALLS);
 	const long j = n % CALLS;
-	const uint64_t call = gate + ARA_GATE_DOM1_OFFSET + ARA_GATE_SECURE_CALL;
+	const uint64_t call = gate + ARA_GATE_DOM1_OFFSET +
+			      (kind >= RTM_KIND ? ARA_GATE_RTM_APPEND : ARA_GATE_SECURE_CALL);
 	struct regs r = get_regs();
 	uint64_t back;
 	long steps = 0;
 
 	while (r.pc != call) {
 		if (step() != 0 || ++steps > STEP_MAX) {
-			printf("FAIL: call %ld: secure_call not reached\n", n);
+			printf("FAIL: call %ld: the entry not reached\n", n);
 			return -1;
 		}
 		r = get_regs();
@@ -201,8 +206,8 @@ int main(int argc, char **argv)
 			}
 		}
 	printf("ara-evidence: gate-windows: %ld calls, %ld signals landed at successive "
-	       "instructions (%u gate instructions of the null, value and no-service paths, each "
-	       "interrupted), %ld wrong statuses, %ld signals handled by the App\n",
+	       "instructions (%u gate instructions of the null, value, no-service and RTM append "
+	       "paths, each interrupted), %ld wrong statuses, %ld signals handled by the App\n",
 	       n, signals, covered, wrong, handled);
 	if (made != (long)KINDS * CALLS || wrong != 0 || handled != signals || missed || !covered) {
 		printf("FAIL: calls %ld, wrong %ld, handled %ld of %ld signals, %u gate "

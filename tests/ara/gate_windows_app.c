@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The App side of ara_gate_windows (gate_windows.c, its tracer): prints
- * secure_call's address, then makes calls, each right after stopping
+ * secure_call's address, then makes calls (secure_call, and the RTM's
+ * append: an entry, and a refused one), each right after stopping
  * itself with a raw kill(SIGSTOP), so that the tracer can step into the
  * call and land a SIGUSR1 at one instruction of it. Every call must return
  * its status whatever instruction the signal interrupted, and the handler
  * must run once per signal: at the end it prints the calls, the statuses
  * that were wrong and the signals handled, which the tracer checks.
  *
- * usage: gate_windows_app CALLS   (CALLS calls of each of the three kinds)
+ * usage: gate_windows_app CALLS   (CALLS calls of each of the five kinds)
  */
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "ara/ara.h"
+#include "ara/rtm.h"
 
 static volatile sig_atomic_t handled;
 
@@ -39,6 +41,7 @@ static void stop_self(long pid)
 
 int main(int argc, char **argv)
 {
+	/* fid 0: the RTM's append (ara_rtm_append) of the entry in arg. */
 	const struct {
 		uint64_t fid;
 		uint64_t arg;
@@ -47,6 +50,8 @@ int main(int argc, char **argv)
 		{ ARA_FID_NULL, 0, ARA_OK },
 		{ ARA_FID_VALUE, ARA_VALUE_PROBE, ARA_OK },
 		{ ARA_FID(0x7777, 1), 0, ARA_E_NOFUNC },
+		{ 0, ara_rtm_entry(ARA_RTM_RET, 0x400abc), ARA_OK },
+		{ 0, ara_rtm_entry(0, 0x400abc), ARA_E_INVAL }, /* the regular path */
 	};
 	const long calls = argc > 1 ? atol(argv[1]) : 0;
 	const long pid = getpid();
@@ -59,6 +64,11 @@ int main(int argc, char **argv)
 		printf("FAIL: usage: gate_windows_app CALLS, under ara-loader\n");
 		return 2;
 	}
+	/* The log made before, so that every append of the fourth kind can take the gate's path. */
+	if (ara_rtm_append(ara_rtm_entry(ARA_RTM_RET, 0x400abc)) != ARA_OK) {
+		printf("FAIL: the first RTM append\n");
+		return 2;
+	}
 	printf("secure_call %lx\n", (unsigned long)(uintptr_t)secure_call);
 	fflush(stdout);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
@@ -66,7 +76,9 @@ int main(int argc, char **argv)
 			int st;
 
 			stop_self(pid);
-			st = secure_call((uint32_t)kinds[k].fid, (void *)(uintptr_t)kinds[k].arg);
+			st = kinds[k].fid ? secure_call((uint32_t)kinds[k].fid,
+							(void *)(uintptr_t)kinds[k].arg)
+					  : ara_rtm_append(kinds[k].arg);
 			made++;
 			if (st != kinds[k].want) {
 				printf("FAIL: call %ld of fid 0x%llx: status %d, expected %d\n", i,

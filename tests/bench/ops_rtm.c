@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The RTM's hot path: one logged transfer, as the instrumentation's hooks
- * make it (services/rtm/runtime/hooks.c): RTM_LOG with the entry by value,
- * and, every 131072 entries, the export of the sealed 1 MiB segment that
- * the runtime would write to a file (here: kept in memory). Its cost next
+ * make it (services/rtm/runtime/hooks.c): the gate's append
+ * (ara_rtm_append, RTM_LOG with the entry by value), and, every 131072
+ * entries, the export of the sealed 1 MiB segment that the runtime would
+ * write to a file (here: kept in memory). Its cost next
  * to a null secure_call and to a round trip to another process (a logger
  * outside the App's process) is the paper's argument for an in-process RTM.
  */
@@ -31,13 +32,13 @@ static int rtm_log_run(uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t entry = ara_rtm_entry(ARA_RTM_RET, 0x400000 + 4 * (i & 0xffff));
-		int st = secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)entry);
+		int st = ara_rtm_append(entry);
 
 		if (st == ARA_RTM_SEGMENT_READY) {
 			if (export_segment())
 				return -1;
 		} else if (st != ARA_OK) {
-			fprintf(stderr, "ara_bench: RTM_LOG number %llu: %s (%d)%s\n",
+			fprintf(stderr, "ara_bench: append number %llu: %s (%d)%s\n",
 				(unsigned long long)i, ara_strerror(st), st,
 				st == ARA_E_NOFUNC ? ": this libara has no RTM" : "");
 			return -1;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ara_interrupt_resolve: a signal that interrupted a secure_call, at each
- * window of the gate (ara/gate.h) and inside the call, leaves the App
- * state, the stack to give back and the waiting call that the design says
- * (libara/src/dom0/interrupted.c). The DOM0 stacks are a host buffer here.
+ * ara_interrupt_resolve: a signal that interrupted a secure_call or an RTM
+ * append, at each window of the gate (ara/gate.h) and inside the call,
+ * leaves the App state, the stack to give back, the RTM slot to write and
+ * the waiting call that the design says (libara/src/dom0/interrupted.c). The DOM0 stacks are a host buffer here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +18,8 @@
 #define GATE UINT64_C(0x7f0000000000)
 #define PAGE1 (GATE + ARA_GATE_DOM1_OFFSET)
 #define SECURE_CALL (PAGE1 + ARA_GATE_SECURE_CALL)
+#define RTM_APPEND (PAGE1 + ARA_GATE_RTM_APPEND)
+#define ENTRY ((UINT64_C(2) << 56) | UINT64_C(0x400abc)) /* a return to 0x400abc */
 #define DEFERRED_POINT UINT64_C(0x7f1000000040)
 #define STRIDE (3 * ARA_PAGE_SIZE)
 #define STACKS 2
@@ -29,6 +31,11 @@
 #define SIGUSR1 10
 
 static _Alignas(4096) uint8_t stacks[STACKS * STRIDE];
+/* The RTM's open segment: a fill word, then the slots (ara/gate.h). */
+static struct {
+	uint64_t fill, pad[7], slot[64];
+} segment;
+static uint64_t rtm_open;
 static struct ara_gate_layout g;
 static struct ara_rt_sigframe f;
 static struct ara_interrupt_outcome out;
@@ -48,7 +55,9 @@ static int setup(void **state)
 	(void)state;
 	memset(stacks, 0, sizeof(stacks));
 	memset(&f, 0, sizeof(f));
-	g = (struct ara_gate_layout){ GATE, addr(stacks), STRIDE, STACKS, DEFERRED_POINT };
+	memset(&segment, 0, sizeof(segment));
+	rtm_open = addr(&segment);
+	g = (struct ara_gate_layout){ GATE, addr(stacks), STRIDE, STACKS, DEFERRED_POINT, &rtm_open };
 	/* A call on stack 1, with the App's state in its header. */
 	*header(1) = (struct ara_call_header){ .claim = GATE, .app_sp = APP_SP, .app_x29 = APP_X29,
 					      .app_x30 = APP_X30, .state = ARA_CALL_ACTIVE,
@@ -284,6 +293,104 @@ static void anything_else_is_refused(void **state)
 	assert_int_equal(ara_interrupt_resolve(&g, &f, 11, &out), ARA_INTERRUPT_WAIT);
 }
 
+/* About to call ara_rtm_append again with entry, the App's state from the registers. */
+static void assert_append_again(uint64_t entry)
+{
+	const struct ara_sigcontext *mc = &f.uc.uc_mcontext;
+
+	assert_int_equal(mc->pc, RTM_APPEND);
+	assert_int_equal(mc->regs[0], entry);
+	assert_int_equal(mc->sp, APP_SP);
+	assert_int_equal(mc->regs[29], 0x101d);
+	assert_int_equal(mc->regs[30], 0x101e);
+	for (unsigned int r = 12; r <= 17; r++)
+		assert_int_equal(mc->regs[r], 0);
+	assert_null(out.release);
+	assert_null(out.store);
+}
+
+/* The RTM append before its atomic add, and on its way to the regular path: again. */
+static void an_append_not_reserved_is_rolled_back(void **state)
+{
+	(void)state;
+	assert_int_equal(at(PAGE1 + ARA_GATE_RTM_ENTERED, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+	assert_append_again(0x1000);
+	assert_int_equal(at(PAGE1 + ARA_GATE_RTM_ENTERED_END - 4, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+	for (uint64_t off = ARA_GATE_RTM_LANDING; off < ARA_GATE_RTM_RESERVED; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_append_again(0x1000);
+	}
+	/* Reserved beyond the capacity (full): nothing taken, the regular path next. */
+	for (uint64_t off = ARA_GATE_RTM_RESERVED; off < ARA_GATE_RTM_STORE - 4; off += 4) {
+		setup(NULL);
+		f.uc.uc_mcontext.regs[0] = ENTRY;
+		f.uc.uc_mcontext.regs[16] = addr(&segment);
+		f.uc.uc_mcontext.regs[17] = ARA_GATE_RTM_ENTRIES;
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_append_again(ENTRY);
+	}
+	setup(NULL);
+	assert_int_equal(at(GATE + ARA_GATE_RTM_REGULAR, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+	assert_append_again(0x1000);
+	for (uint64_t off = ARA_GATE_RTM_REGULAR + 4; off < ARA_GATE_RTM_END; off += 4) {
+		setup(NULL);
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_BACK);
+		assert_append_again(0x1001); /* the entry is in x1 too by then */
+	}
+}
+
+/* After the add: the slot is the append's, and the signal completes the store. */
+static void a_reserved_slot_is_written(void **state)
+{
+	(void)state;
+	for (uint64_t off = ARA_GATE_RTM_RESERVED; off < ARA_GATE_RTM_STORED; off += 4) {
+		setup(NULL);
+		f.uc.uc_mcontext.regs[0] = ENTRY;
+		f.uc.uc_mcontext.regs[17] = 5;
+		f.uc.uc_mcontext.regs[16] = addr(&segment) + (off == ARA_GATE_RTM_STORE ? 5 * 8 : 0);
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
+		assert_rolled_forward(ARA_GATE_STATUS_OK, APP_SP, 0x101d, 0x101e);
+		assert_ptr_equal(out.store, &segment.slot[5]);
+		assert_int_equal(out.entry, ENTRY);
+		assert_null(out.release);
+	}
+	/* Stored: the append returned ARA_OK, whatever x0 still holds. */
+	for (uint64_t off = ARA_GATE_RTM_STORED; off < ARA_GATE_RTM_REGULAR; off += 4) {
+		setup(NULL);
+		f.uc.uc_mcontext.regs[0] = ENTRY;
+		assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_ROLLED_FORWARD);
+		assert_rolled_forward(ARA_GATE_STATUS_OK, APP_SP, 0x101d, 0x101e);
+		assert_null(out.store);
+	}
+}
+
+/* A reservation that does not add up is no append of the gate's. */
+static void a_reservation_elsewhere_is_refused(void **state)
+{
+	const uint64_t off = ARA_GATE_RTM_RESERVED + 8; /* the add: the slot is reserved */
+
+	(void)state;
+	f.uc.uc_mcontext.regs[0] = ENTRY;
+	f.uc.uc_mcontext.regs[17] = 5;
+	f.uc.uc_mcontext.regs[16] = addr(&segment) + 64; /* not the open segment */
+	assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_REFUSED);
+	assert_null(out.store);
+	f.uc.uc_mcontext.regs[16] = addr(&segment);
+	rtm_open = 0; /* no log */
+	assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_REFUSED);
+	rtm_open = addr(&segment);
+	f.uc.uc_mcontext.regs[0] = ENTRY | (UINT64_C(1) << 50); /* not an entry */
+	assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_REFUSED);
+	f.uc.uc_mcontext.regs[0] = ENTRY;
+	f.uc.uc_mcontext.regs[17] = ARA_GATE_RTM_ENTRIES; /* past the b.hs: never there */
+	assert_int_equal(at(GATE + off, APP_SP), ARA_INTERRUPT_REFUSED);
+	/* Between the append's landing and secure_call's: UDF. */
+	assert_int_equal(at(GATE + ARA_GATE_RTM_END, APP_SP), ARA_INTERRUPT_REFUSED);
+	assert_int_equal(at(GATE + ARA_GATE_RTM_LANDING - 4, APP_SP), ARA_INTERRUPT_REFUSED);
+	assert_int_equal(at(PAGE1 + ARA_GATE_RTM_ENTERED_END, APP_SP), ARA_INTERRUPT_REFUSED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +399,9 @@ int main(void)
 		cmocka_unit_test_setup(waiting_signals_get_the_apps_mask_back, setup),
 		cmocka_unit_test_setup(inside_the_call_the_signal_waits, setup),
 		cmocka_unit_test_setup(anything_else_is_refused, setup),
+		cmocka_unit_test_setup(an_append_not_reserved_is_rolled_back, setup),
+		cmocka_unit_test_setup(a_reserved_slot_is_written, setup),
+		cmocka_unit_test_setup(a_reservation_elsewhere_is_refused, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

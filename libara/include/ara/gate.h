@@ -7,7 +7,8 @@
  *   page 0 (DOM0)  the landings that the trampoline and the signal entry
  *                  branch to, and the way out, whose POR_EL0 write is the
  *                  page's last instruction;
- *   page 1 (DOM1)  the App-callable trampoline: secure_call;
+ *   page 1 (DOM1)  the App-callable trampolines: secure_call and
+ *                  ara_rtm_append, the RTM's stackless append;
  *   page 2 (DOM2)  the signal entry (the handler of every signal ARA owns)
  *                  and the return trampoline of the App's handlers.
  * .ara_gate_data is one DOM0 page holding the control block below.
@@ -37,6 +38,7 @@
 #define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 12)
 
 /* Statuses the gate itself returns (static-asserted against enum ara_status). */
+#define ARA_GATE_STATUS_OK 0
 #define ARA_GATE_STATUS_NOT_READY 1
 #define ARA_GATE_STATUS_BUSY 5
 /* The null call, answered in the landing, and the dispatcher's status filter. */
@@ -139,6 +141,32 @@
 #define ARA_GATE_EXIT 0xfac	       /* the service has returned */
 #define ARA_GATE_RESTORE 0xfb8	       /* the header's App state back into registers */
 #define ARA_GATE_RELEASED 0xfe8	       /* the stack is given back; sp next */
+
+/*
+ * The RTM's append entry (ara_rtm_append, ara/rtm.h), the one entry of a
+ * service: what its landing reads of the RTM's state in DOM0, asserted
+ * against services/rtm (log.c) and libara/src/dom0/live.h. The open
+ * segment is struct ara_rtm_segment (services/rtm/rtm_state.h): a fill
+ * word at its start, then ARA_GATE_RTM_ENTRIES slots.
+ */
+#define ARA_GATE_FID_RTM_LOG 0x20001    /* ARA_FID_RTM_LOG: the append's regular path */
+#define ARA_GATE_RTM_ENTRIES 0x20000    /* ARA_RTM_SEGMENT_ENTRIES */
+#define ARA_GATE_RTM_SLOTS 64           /* offsetof(struct ara_rtm_segment, slot) */
+#define ARA_GATE_LIVE_RTM_OPEN 80       /* offsetof(struct ara_live, rtm_open) */
+/* An entry's top 16 bits: its kind (1..3) above 8 zero bits (a user address). */
+#define ARA_GATE_RTM_ENTRY_SHIFT 48
+#define ARA_GATE_RTM_ENTRY_MASK 0xfcff  /* bits that must be 0 there (kind bits 0-1 aside) */
+
+/* The RTM append's windows: page 1 (its trampoline), then page 0 (its landing). */
+#define ARA_GATE_RTM_APPEND 0x30        /* page 1: ara_rtm_append */
+#define ARA_GATE_RTM_ENTERED 0x44       /* page 1: the isb after its msr */
+#define ARA_GATE_RTM_ENTERED_END 0x4c   /* page 1: after its branch to the landing */
+#define ARA_GATE_RTM_LANDING 0x158      /* its landing: nothing done yet */
+#define ARA_GATE_RTM_RESERVED 0x188     /* after the ldadd: x17 = the slot, x16 = the segment */
+#define ARA_GATE_RTM_STORE 0x194        /* the str: x16 = the slot - ARA_GATE_RTM_SLOTS */
+#define ARA_GATE_RTM_STORED 0x198       /* the entry is in its slot */
+#define ARA_GATE_RTM_REGULAR 0x1a0      /* to secure_call's landing: x0 = the entry, then x1 */
+#define ARA_GATE_RTM_END 0x1b4          /* after the branch to secure_call's landing */
 
 #ifdef __ASSEMBLER__
 /* The hash of the fid in x0 into \slot (an index into the service table). */

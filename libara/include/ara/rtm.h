@@ -65,6 +65,14 @@ enum ara_rtm_kind {
 #define ARA_RTM_NONCE_BYTES 32u
 
 /*
+ * The append's own entry in the gate (entry/gate.S): RTM_LOG's effect and
+ * statuses, without a DOM0 stack on its common path (the entry stored in
+ * the open segment); whatever else an entry needs (the first, a refused
+ * one, a full segment) it does as secure_call(ARA_FID_RTM_LOG, entry).
+ */
+ARA_NOPLT int ara_rtm_append(uint64_t entry);
+
+/*
  * RTM_EXPORT: copies out the oldest sealed segment not yet exported
  * (ARA_E_NOENT: none waits). In batch mode it also copies out the
  * checkpoint DOM0 signed when it sealed that segment. DOM0 never replaces

@@ -21,6 +21,7 @@
 #include "dom0.h"
 #include "mem.h"
 
+_Static_assert(ARA_GATE_STATUS_OK == ARA_OK, "gate.S returns it");
 _Static_assert(ARA_GATE_STATUS_NOT_READY == ARA_E_NOT_READY, "gate.S returns it");
 _Static_assert(ARA_GATE_STATUS_BUSY == ARA_E_BUSY, "gate.S returns it");
 _Static_assert(ARA_GATE_STATUS_INTERNAL == ARA_E_INTERNAL, "gate.S returns it");

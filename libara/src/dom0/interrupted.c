@@ -14,6 +14,9 @@
  *     call secure_call" (x0, x1: the App's fid and arg, untouched so far);
  *     a stack already claimed is given back. After the App's handler, the
  *     call is made again.
+ *   - the RTM's append (ara_rtm_append): rolled back before its atomic
+ *     add, forward after it, the entry stored into the slot the add
+ *     reserved if the gate had not stored it yet.
  *   - the way out, after the dispatcher returned: the call is rolled
  *     forward. The App state becomes "secure_call returned the status"; the
  *     stack, if still the call's, is given back.
@@ -50,6 +53,7 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.stack_stride = stack_stride,
 		.stacks = ARA_DOM0_STACKS,
 		.deferred_point = ara_svc_page() + ARA_SVC_DEFERRED_POINT,
+		.rtm_open = (const uint64_t *)(void *)&ara_live->rtm_open,
 	};
 }
 
@@ -95,6 +99,8 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 	default:
 		return ARA_INTERRUPTED_REFUSED;
 	}
+	if (out.store) /* the RTM append's reserved slot: the seal waits for it */
+		__atomic_store_n(out.store, out.entry, __ATOMIC_RELEASE);
 	if (out.release)
 		__atomic_store_n(&out.release->claim, 0, __ATOMIC_RELEASE);
 	return ARA_INTERRUPTED_APP;

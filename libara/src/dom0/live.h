@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ara/gate.h"
 #include "heap.h"
 
 enum ara_live_state {
@@ -37,9 +38,12 @@ struct ara_live {
 	void *cenc;	     /* services/rts/cenc.c: the CENC session table, on the heap */
 	int rtm_lock;	     /* services/rtm: the log */
 	void *rtm;	     /* services/rtm/log.c: the log and its chain, on the heap */
-	void *rtm_open;	     /* services/rtm/log.c: its open segment (appenders take no lock); or NULL */
+	void *rtm_open;	     /* services/rtm/log.c: its open segment (appenders, the gate's too, take no lock); or NULL */
 	struct ara_heap heap;
 };
+
+/* entry/gate.S's RTM append loads rtm_open through the control block's live. */
+_Static_assert(offsetof(struct ara_live, rtm_open) == ARA_GATE_LIVE_RTM_OPEN, "ara/gate.h");
 
 /*
  * The locks on this page: spin locks, for DOM0 has no futex of its own

@@ -2,9 +2,10 @@
 /*
  * The hooks the RTM's pass plugin inserts before every indirect call,
  * indirect jump and return of instrumented code (docs/rtm.md,
- * "Instrumentation"). Each logs one entry with RTM_LOG, the entry passed by
- * value. DOM0 serialises the log, so the hooks take no lock; this file is
- * never instrumented itself.
+ * "Instrumentation"). Each logs one entry through the gate's append
+ * (ara_rtm_append: RTM_LOG, the entry passed by value, on its stackless
+ * path when it can). DOM0 orders the log, so the hooks take no lock; this
+ * file is never instrumented itself.
  *
  * They fail closed: an entry DOM0 neither logged nor counted (any status
  * but those handled below, e.g. ARA_E_NOMEM when DOM0 cannot make the log
@@ -58,13 +59,12 @@ __attribute__((noreturn)) static void lost_entry(int status)
 	_exit(ARA_RTM_EXIT_NO_EVIDENCE);
 }
 
-static void log_entry(enum ara_rtm_kind kind, void *dest)
+/* Every status but ARA_OK, for entry, until the entry is logged or refused. */
+__attribute__((noinline, cold)) static void log_slow(uint64_t entry, int status)
 {
 	static atomic_flag warned = ATOMIC_FLAG_INIT;
 
-	for (;;) {
-		int status = secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)ara_rtm_entry(kind, dest));
-
+	for (;; status = ara_rtm_append(entry)) {
 		switch (status) {
 		case ARA_OK:
 			return;
@@ -97,6 +97,16 @@ static void log_entry(enum ara_rtm_kind kind, void *dest)
 			lost_entry(status);
 		}
 	}
+}
+
+/* The common case, the gate storing the entry, is one call and a compare. */
+static inline void log_entry(enum ara_rtm_kind kind, void *dest)
+{
+	const uint64_t entry = ara_rtm_entry(kind, dest);
+	const int status = ara_rtm_append(entry);
+
+	if (__builtin_expect(status != ARA_OK, 0))
+		log_slow(entry, status);
 }
 
 void __ara_rtm_icall(void *dest)

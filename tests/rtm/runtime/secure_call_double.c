@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* TEST DOUBLE of secure_call and ara_rtm_flush_segments (secure_call_double.h). */
+/*
+ * TEST DOUBLE of secure_call, ara_rtm_append and ara_rtm_flush_segments
+ * (secure_call_double.h).
+ */
 #include "secure_call_double.h"
 
 #include "ara/ara.h"
+#include "ara/rtm.h"
 #include "ara_rtm_runtime.h"
 
 static int script[DOUBLE_SCRIPT_MAX];
@@ -25,6 +29,12 @@ int secure_call(uint32_t fid, void *arg)
 	last_fid = fid;
 	last_arg = (uint64_t)(uintptr_t)arg;
 	return calls < scripted ? script[calls++] : (calls++, ARA_OK);
+}
+
+/* The gate's append answers as RTM_LOG does: one call of the double. */
+int ara_rtm_append(uint64_t entry)
+{
+	return secure_call(ARA_FID_RTM_LOG, (void *)(uintptr_t)entry);
 }
 
 int ara_rtm_flush_segments(void)
