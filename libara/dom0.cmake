@@ -78,6 +78,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/sigreturn.S
   src/dom0/string.c
   src/dom0/svc_core.c
+  src/dom0/svc_syscall.c
   src/dom0/thread.c
   src/dom0/unblock.S)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)

@@ -7,6 +7,8 @@
  * that fail in the gate or the dispatcher.
  */
 #include <inttypes.h>
+#include <signal.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 
 #include "ara/ara.h"
@@ -130,6 +132,7 @@ static const struct {
 } fids[] = {
 	{ "info", ARA_FID_INFO, 0 },
 	{ "value", ARA_FID_VALUE, 0 },
+	{ "syscall", ARA_FID_SYSCALL, 0 },
 	{ "provision_begin", ARA_FID_PROVISION_BEGIN, 1 },
 	{ "provision_finish", ARA_FID_PROVISION_FINISH, 1 },
 	{ "secret_info", ARA_FID_SECRET_INFO, 0 },
@@ -150,6 +153,10 @@ int main(void)
 {
 	struct ara_echo_arg echo = { .in = 0x1234, .out = 0 };
 	struct ara_info_arg info;
+	const uint64_t nothing = 0;
+	struct ara_syscall_arg blocks_nothing = {
+		.nr = SYS_rt_sigprocmask, .args = { SIG_BLOCK, (uintptr_t)&nothing, 0, 8 }
+	};
 	void *const probe = (void *)(uintptr_t)ARA_VALUE_PROBE;
 	uint64_t warm[20];
 
@@ -171,6 +178,7 @@ int main(void)
 	check("value's fid in the upper half too", (UINT64_C(1) << 32) | ARA_FID_VALUE, probe,
 	      ARA_E_NOFUNC);
 	check("bad pointer", ARA_FID_ECHO, (void *)8, ARA_E_FAULT);
+	check("syscall: rt_sigprocmask", ARA_FID_SYSCALL, &blocks_nothing, ARA_OK);
 	/* Pointer services with no argument fail before their handler; status not checked. */
 	for (size_t i = 0; i < sizeof(fids) / sizeof(fids[0]); i++) {
 		check(fids[i].name, fids[i].fid, fids[i].fid == ARA_FID_VALUE ? probe : NULL, -1);

@@ -7,6 +7,9 @@
  *   secure_value secure_call(ARA_FID_VALUE, v): into a C service with a value
  *   getpid       the cheapest system call
  *   sigprocmask  a system call that ARA's filter traps and ARA performs
+ *   sigprocmask_service
+ *                libc's sigprocmask, which ARA's entry object takes through
+ *                ARA's system call service instead of the trap
  *   open         open and close of a file: the open checked by ARA
  *   rts_cenc, cenc_table, cenc_aesce
  *                a 4 KiB CENC sample decrypted by ARA, and in App code on
@@ -47,7 +50,7 @@
 /* Table order; the first is the baseline of the ratios. */
 static const struct bench_op *const all_ops[] = {
 	&bench_op_indirect, &bench_op_secure_call, &bench_op_secure_value, &bench_op_rtm_log,
-	&bench_op_getpid, &bench_op_sigprocmask, &bench_op_open, &bench_op_rts_cenc,
+	&bench_op_getpid, &bench_op_sigprocmask, &bench_op_sigprocmask_service, &bench_op_open, &bench_op_rts_cenc,
 	&bench_op_cenc_table, &bench_op_cenc_aesce, &bench_op_pipe, &bench_op_socket,
 };
 #define N_OPS (sizeof(all_ops) / sizeof(all_ops[0]))

@@ -25,6 +25,7 @@ extern const struct bench_op bench_op_secure_value;
 extern const struct bench_op bench_op_rtm_log;
 extern const struct bench_op bench_op_getpid;
 extern const struct bench_op bench_op_sigprocmask;
+extern const struct bench_op bench_op_sigprocmask_service;
 extern const struct bench_op bench_op_open;
 extern const struct bench_op bench_op_rts_cenc;
 extern const struct bench_op bench_op_cenc_table;

@@ -182,6 +182,50 @@ const struct bench_op bench_op_sigprocmask = {
 };
 
 /*
+ * The same call as libc's sigprocmask, whose definition in the entry
+ * object takes it through ARA's system call service (ARA_FID_SYSCALL)
+ * instead of the filter's trap: secure_call, ARA's checks and the real
+ * rt_sigprocmask from DOM0 (docs/syscalls.md). Setup checks that the
+ * service, not the trap, answers.
+ */
+static int sigprocmask_service_setup(void)
+{
+	struct ara_info_arg before, after;
+	sigset_t none;
+
+	sigemptyset(&none);
+	if (secure_call(ARA_FID_INFO, &before) != ARA_OK || sigprocmask(SIG_BLOCK, &none, NULL) != 0 ||
+	    secure_call(ARA_FID_INFO, &after) != ARA_OK ||
+	    after.syscalls_served != before.syscalls_served + 1) {
+		fprintf(stderr, "ara_bench: sigprocmask() did not go through ARA's system call service\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int sigprocmask_service_run(uint64_t n)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	for (uint64_t i = 0; i < n; i++) {
+		if (sigprocmask(SIG_BLOCK, &none, NULL) != 0) {
+			fprintf(stderr, "ara_bench: sigprocmask failed\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+const struct bench_op bench_op_sigprocmask_service = {
+	.name = "sigprocmask_service",
+	.what = "sigprocmask() blocking nothing: through ARA's system call service",
+	.setup = sigprocmask_service_setup,
+	.run = sigprocmask_service_run,
+	.teardown = no_setup,
+};
+
+/*
  * openat and close of a file of the App's own: without ARA, two system
  * calls; under ARA the open is trapped, probed, classified and reopened in
  * a task with a private descriptor table (docs/files.md), the close is not.

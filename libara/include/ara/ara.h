@@ -61,6 +61,7 @@ enum ara_status {
 #define ARA_FID_ECHO ARA_FID(ARA_MODULE_CORE, 2)    /* struct ara_echo_arg */
 #define ARA_FID_INFO ARA_FID(ARA_MODULE_CORE, 3)    /* struct ara_info_arg */
 #define ARA_FID_VALUE ARA_FID(ARA_MODULE_CORE, 4)   /* uint64_t, by value: ARA_OK iff it is ARA_VALUE_PROBE */
+#define ARA_FID_SYSCALL ARA_FID(ARA_MODULE_CORE, 5) /* struct ara_syscall_arg *, by value */
 
 /* ARA_FID_VALUE's argument: a value argument reached DOM0 whole (every other bit set). */
 #define ARA_VALUE_PROBE UINT64_C(0x5555555555555555)
@@ -70,6 +71,20 @@ struct ara_echo_arg {
 	uint64_t out; /* set to ara_echo_expect(in) and copied back */
 };
 #define ara_echo_expect(in) (~(uint64_t)(in) ^ 0x4152412d4543484full) /* "ARA-ECHO" */
+
+/*
+ * ARA_FID_SYSCALL's argument: a system call ARA mediates, made through
+ * secure_call instead of the filter's trap (docs/syscalls.md), with the
+ * same checks. nr and args as the kernel takes them; on ARA_OK, result is
+ * the call's (-errno on failure). A number the service does not take
+ * (only rt_sigprocmask, rt_sigaction, openat, openat2) gets ARA_E_NOTSUP
+ * and nothing is done.
+ */
+struct ara_syscall_arg {
+	uint64_t nr;
+	uint64_t args[6];
+	int64_t result;
+};
 
 struct ara_info_arg { /* all out */
 	uint32_t version;        /* ARA_VERSION of the running libara */
@@ -93,6 +108,7 @@ struct ara_info_arg { /* all out */
 	 * (zero when ara-loader did).
 	 */
 	uint8_t exec_parent_sha256[32];
+	uint64_t syscalls_served; /* mediated calls made through ARA_FID_SYSCALL, since start */
 };
 
 /*

@@ -31,7 +31,10 @@
 /*
  * The App's argument is a 64-bit value, not a pointer (arg_size 8, alone):
  * the handler gets it in arg, nothing is copied from or to App memory. For
- * calls on a hot path whose whole argument fits (RTM_LOG).
+ * calls on a hot path whose whole argument fits (RTM_LOG). arg is then the
+ * call header's arg slot (ara/gate.h), so a core service that needs its
+ * call's header finds it around arg (ARA_FID_SYSCALL, whose value is the
+ * address of a request it copies itself).
  */
 #define ARA_SVC_VALUE 0x4u
 /*

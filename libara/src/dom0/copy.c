@@ -25,8 +25,10 @@ static enum ara_status vm_copy(long nr, void *local, uint64_t app, size_t len)
 
 	if (len == 0)
 		return ARA_OK;
+#ifndef ARA_TEST_VARIANT_NO_COPY_RANGE_CHECK /* test-only (tests/variants): DOM0's own ranges copied */
 	if (!ara_range_is_app(&ara_protected, app, len))
 		return ARA_E_FAULT;
+#endif
 	pid = ara_sys0(__NR_getpid);
 	done = ara_sys6(nr, pid, (long)&l, 1, (long)&r, 1, 0);
 	return done == (long)len ? ARA_OK : ARA_E_FAULT;

@@ -49,6 +49,7 @@ struct ara_init_stats {
 	uint64_t scanned_words, patched_writes;
 	/* Signals that interrupted a secure_call (interrupted.c), updated atomically. */
 	uint64_t signals_waited, calls_rolled_back, calls_rolled_forward;
+	uint64_t syscalls_served; /* svc_syscall.c, updated atomically */
 };
 extern struct ara_init_stats ara_stats;
 

@@ -35,6 +35,7 @@
 #include "interrupted.h"
 #include "live.h"
 #include "mem.h"
+#include "sigcalls.h"
 #include "sigframe.h"
 #include "sys.h"
 #include "thread.h"
@@ -183,7 +184,7 @@ static long install(uint64_t sig, struct ksigaction *req)
 	return r;
 }
 
-static long sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
+long ara_app_sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
 {
 	struct ksigaction req, old;
 	long r;
@@ -341,8 +342,7 @@ static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 	out->uc.uc_sigmask |= act.mask | ((act.flags & SA_NODEFER) ? 0 : BIT(sig));
 }
 
-/* The mask the App returns to is the frame's: rt_sigreturn sets it. */
-static long sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask)
+long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask)
 {
 	const uint64_t old = *mask;
 	uint64_t req;
@@ -360,7 +360,9 @@ static long sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size
 			*mask = req;
 		else
 			return -EINVAL;
+#ifndef ARA_TEST_VARIANT_NO_UNBLOCKABLE /* test-only (tests/variants): the App may block them */
 		*mask &= ~UNBLOCKABLE;
+#endif
 	}
 	if (oset && ara_copy_to_app(oset, &old, sizeof(old)) != ARA_OK)
 		return -EFAULT;
@@ -430,9 +432,9 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 
 	switch (nr) {
 	case __NR_rt_sigaction:
-		return sigaction(a[0], a[1], a[2], a[3]);
-	case __NR_rt_sigprocmask:
-		return sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask);
+		return ara_app_sigaction(a[0], a[1], a[2], a[3]);
+	case __NR_rt_sigprocmask: /* the mask the App returns to is the frame's */
+		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask);
 	case __NR_sigaltstack:
 		return sigaltstack(t, a[0], a[1], out->uc.uc_mcontext.sp);
 	case __NR_clone:

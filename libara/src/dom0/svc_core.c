@@ -50,6 +50,7 @@ static enum ara_status info(void *arg)
 	memcpy(a->entry_sha256, ara_boot_block.entry_sha256, sizeof(a->entry_sha256));
 	memcpy(a->exec_parent_sha256, ara_boot_block.parent_app_sha256,
 	       sizeof(a->exec_parent_sha256));
+	a->syscalls_served = __atomic_load_n(&ara_stats.syscalls_served, __ATOMIC_RELAXED);
 	return ARA_OK;
 }
 
