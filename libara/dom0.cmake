@@ -43,6 +43,7 @@ set(ARA_DOM0_SOURCES
   src/heap.c
   src/interrupt.c
   src/dom0/alloc.c
+  src/dom0/app_access.S
   src/dom0/boot.c
   src/dom0/clone.S
   src/dom0/clone.c

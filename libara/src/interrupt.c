@@ -246,8 +246,14 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 	out->call = NULL;
 	out->store = NULL;
 	out->entry = 0;
-	if (synchronous(sig, f))
+	if (synchronous(sig, f)) {
+		/* A plain copy's fault on App memory (app_access.S): the copy fails. */
+		if ((sig == SIGSEGV || sig == SIGBUS) && pc >= g->access && pc < g->access_end) {
+			mc->pc = g->access_fault;
+			return ARA_INTERRUPT_ACCESS_FAULT;
+		}
 		return ARA_INTERRUPT_REFUSED;
+	}
 	if (pc >= page1 + ARA_GATE_DOM1_ENTERED && pc < page1 + ARA_GATE_DOM1_ENTERED_END)
 		return back_from_regs(g, f);
 	if (pc >= page1 + ARA_GATE_RTM_ENTERED && pc < page1 + ARA_GATE_RTM_ENTERED_END)

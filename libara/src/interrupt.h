@@ -21,6 +21,8 @@ struct ara_gate_layout {
 	uint64_t stacks;	 /* how many for calls (the handlers' follow) */
 	uint64_t deferred_point; /* unblock.S's, on the system-call page */
 	const uint64_t *rtm_open; /* where DOM0 keeps the RTM's open segment (ara_live->rtm_open) */
+	/* app_access.S: a fault in [access, access_end) is resumed at access_fault */
+	uint64_t access, access_end, access_fault;
 };
 
 enum ara_interrupt {
@@ -28,6 +30,7 @@ enum ara_interrupt {
 	ARA_INTERRUPT_ROLLED_BACK,    /* the frame is now "about to call secure_call" */
 	ARA_INTERRUPT_ROLLED_FORWARD, /* the frame is now "secure_call returned" */
 	ARA_INTERRUPT_WAIT,	      /* inside the call: the signal waits for its way out */
+	ARA_INTERRUPT_ACCESS_FAULT,   /* a copy's fault on App memory: the frame resumes the copy's error */
 };
 
 struct ara_interrupt_outcome {
@@ -40,7 +43,9 @@ struct ara_interrupt_outcome {
 /*
  * f, a genuine frame of signal sig with DOM0's row: rewritten into an App
  * state for the rolled outcomes (with the App's mask back if signals
- * waited), left alone otherwise. Reads call headers on DOM0's stacks.
+ * waited), into DOM0 returning ARA_E_FAULT from the copy for a fault of
+ * ara_app_access (a SIGSEGV or SIGBUS there, nowhere else), left alone
+ * otherwise. Reads call headers on DOM0's stacks.
  */
 enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
 					 int sig, struct ara_interrupt_outcome *out);

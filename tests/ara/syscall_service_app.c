@@ -5,8 +5,9 @@
  * filter's trap (syscall()) and through the service, the same result, the
  * same old mask and the same mask afterwards, each also against what the
  * kernel's rules and ARA's say it must be; rt_sigaction and opens the same
- * way; numbers the service does not take and arguments it cannot read
- * refused; libc's sigprocmask and pthread_sigmask going through the service
+ * way (App memory that faults, unmapped or beyond a file's end, read
+ * through the kernel on the one path and with plain loads on the other);
+ * numbers the service does not take and arguments it cannot read refused; libc's sigprocmask and pthread_sigmask going through the service
  * (ARA_FID_INFO counts its calls) with glibc's behaviour; and masks set
  * through the service while another thread sends signals that arrive
  * inside ARA and wait (interrupted.c): the mask is exactly the one asked
@@ -65,7 +66,7 @@ static void mask_set(uint64_t m)
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &m, NULL, sizeof(m));
 }
 
-enum where { NONE, HERE, LOW, DOM0, DOM1 };
+enum where { NONE, HERE, LOW, BEYOND_EOF, DOM0, DOM1 };
 
 struct mask_case {
 	const char *what;
@@ -80,6 +81,7 @@ struct mask_case {
 };
 
 static uint64_t dom1, dom0; /* secure_call's page, and the gate's DOM0 page below it */
+static uint64_t beyond_eof; /* a mapped page of an empty file: SIGBUS on access */
 
 static uint64_t address(enum where w, uint64_t *here)
 {
@@ -88,6 +90,8 @@ static uint64_t address(enum where w, uint64_t *here)
 		return (uintptr_t)here;
 	case LOW:
 		return 8;
+	case BEYOND_EOF:
+		return beyond_eof;
 	case DOM0:
 		return dom0;
 	case DOM1:
@@ -115,10 +119,13 @@ static const struct mask_case cases[] = {
 	{ "no set, no oset", usr, SIG_BLOCK, NONE, 0, NONE, 8, 0, usr },
 	{ "query", usr, SIG_BLOCK, NONE, 0, HERE, 8, 0, usr },
 	{ "set unmapped", usr, SIG_BLOCK, LOW, 0, HERE, 8, -EFAULT, usr },
+	{ "set beyond its file's end", usr, SIG_BLOCK, BEYOND_EOF, 0, HERE, 8, -EFAULT, usr },
 	{ "set in DOM0", usr, SIG_SETMASK, DOM0, 0, HERE, 8, -EFAULT, usr },
 	{ "set in DOM1", usr, SIG_SETMASK, DOM1, 0, HERE, 8, -EFAULT, usr },
 	/* The kernel's order: the mask changes, then the old one is written. */
 	{ "oset unmapped", 0, SIG_BLOCK, HERE, BIT(SIGUSR1), LOW, 8, -EFAULT, BIT(SIGUSR1) },
+	{ "oset beyond its file's end", 0, SIG_BLOCK, HERE, BIT(SIGUSR1), BEYOND_EOF, 8, -EFAULT,
+	  BIT(SIGUSR1) },
 	{ "oset in DOM0", 0, SIG_BLOCK, HERE, BIT(SIGUSR1), DOM0, 8, -EFAULT, BIT(SIGUSR1) },
 	{ "query into DOM0", usr, SIG_BLOCK, NONE, 0, DOM0, 8, -EFAULT, usr },
 };
@@ -351,6 +358,16 @@ int main(void)
 {
 	dom1 = (uintptr_t)&secure_call & ~UINT64_C(4095);
 	dom0 = dom1 - 4096;
+	{
+		const int fd = memfd_create("ara-empty", 0);
+		void *p = fd < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+		if (p == MAP_FAILED) {
+			printf("FAIL: no mapping of an empty file\n");
+			return 1;
+		}
+		beyond_eof = (uintptr_t)p;
+	}
 	setvbuf(stdout, NULL, _IONBF, 0);
 	mask_cases();
 	action_cases();

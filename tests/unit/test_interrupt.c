@@ -57,7 +57,9 @@ static int setup(void **state)
 	memset(&f, 0, sizeof(f));
 	memset(&segment, 0, sizeof(segment));
 	rtm_open = addr(&segment);
-	g = (struct ara_gate_layout){ GATE, addr(stacks), STRIDE, STACKS, DEFERRED_POINT, &rtm_open };
+	g = (struct ara_gate_layout){ .gate = GATE, .stack_base = addr(stacks), .stack_stride = STRIDE,
+				      .stacks = STACKS, .deferred_point = DEFERRED_POINT,
+				      .rtm_open = &rtm_open };
 	/* A call on stack 1, with the App's state in its header. */
 	*header(1) = (struct ara_call_header){ .claim = GATE, .app_sp = APP_SP, .app_x29 = APP_X29,
 					      .app_x30 = APP_X30, .state = ARA_CALL_ACTIVE,
@@ -391,6 +393,39 @@ static void a_reservation_elsewhere_is_refused(void **state)
 	assert_int_equal(at(PAGE1 + ARA_GATE_RTM_ENTERED_END, APP_SP), ARA_INTERRUPT_REFUSED);
 }
 
+/* A fault of app_access.S's copy on App memory: resumed at its error, nowhere else. */
+static void a_copy_fault_is_resumed(void **state)
+{
+	const uint64_t copy = UINT64_C(0x7f1000002000), fail = copy + 0x40;
+
+	(void)state;
+	g.access = copy;
+	g.access_end = copy + 0x30;
+	g.access_fault = fail;
+	f.uc.uc_mcontext.sp = addr(header(1)) - 512;
+	f.info[8] = 1; /* si_code SEGV_MAPERR */
+	for (int sig = 1; sig <= 11; sig++) {
+		const int resumed = sig == 7 || sig == 11; /* SIGBUS, SIGSEGV */
+
+		f.info[0] = sig;
+		f.uc.uc_mcontext.pc = copy + 0x10;
+		assert_int_equal(ara_interrupt_resolve(&g, &f, sig, &out),
+				 resumed ? ARA_INTERRUPT_ACCESS_FAULT
+					 : (sig == 4 || sig == 5 || sig == 8) ? ARA_INTERRUPT_REFUSED
+									      : ARA_INTERRUPT_WAIT);
+		assert_true(f.uc.uc_mcontext.pc == (resumed ? fail : copy + 0x10));
+	}
+	f.info[0] = 11; /* just before and after the copy: a fault inside ARA */
+	f.uc.uc_mcontext.pc = copy - 4;
+	assert_int_equal(ara_interrupt_resolve(&g, &f, 11, &out), ARA_INTERRUPT_REFUSED);
+	f.uc.uc_mcontext.pc = copy + 0x30;
+	assert_int_equal(ara_interrupt_resolve(&g, &f, 11, &out), ARA_INTERRUPT_REFUSED);
+	f.info[8] = 0; /* a SIGSEGV sent (SI_USER) while the copy runs: it waits */
+	f.uc.uc_mcontext.pc = copy + 0x10;
+	assert_int_equal(ara_interrupt_resolve(&g, &f, 11, &out), ARA_INTERRUPT_WAIT);
+	assert_true(f.uc.uc_mcontext.pc == copy + 0x10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -402,6 +437,7 @@ int main(void)
 		cmocka_unit_test_setup(an_append_not_reserved_is_rolled_back, setup),
 		cmocka_unit_test_setup(a_reserved_slot_is_written, setup),
 		cmocka_unit_test_setup(a_reservation_elsewhere_is_refused, setup),
+		cmocka_unit_test_setup(a_copy_fault_is_resumed, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The only way DOM0 reads or writes App memory.
+ * The only ways DOM0 reads or writes App memory.
  *
  * A range is refused unless it lies wholly outside DOM0 and DOM1 (a confused
  * deputy must not copy ARA's own memory in or out) and below the user address
@@ -8,14 +8,32 @@
  * the tag). The copy itself goes through process_vm_readv/writev on this
  * process, so an unmapped or read-only App range gives ARA_E_FAULT instead of
  * a fault inside DOM0. The pid is asked for each time: a cached one would be
- * the parent's after fork.
+ * the parent's after fork. The system call service copies with plain loads
+ * and stores instead (ara_direct_*, app_access.S): no system call, a fault
+ * resumed as ARA_E_FAULT.
  */
 #include <linux/uio.h>
 
+#include "app_access.h"
 #include "dom0.h"
 #include "sys.h"
 
+_Static_assert(ARA_APP_ACCESS_OK == ARA_OK && ARA_APP_ACCESS_FAULT == ARA_E_FAULT,
+	       "app_access.S returns them");
+
 #define ARA_STRING_PAGE 4096u
+
+/* The App's side of a copy lies wholly in App memory (or len is 0). */
+static int app_range(uint64_t app, size_t len)
+{
+#ifdef ARA_TEST_VARIANT_NO_COPY_RANGE_CHECK /* test-only (tests/variants): DOM0's own ranges copied */
+	(void)app;
+	(void)len;
+	return 1;
+#else
+	return len == 0 || ara_range_is_app(&ara_protected, app, len);
+#endif
+}
 
 static enum ara_status vm_copy(long nr, void *local, uint64_t app, size_t len)
 {
@@ -25,10 +43,8 @@ static enum ara_status vm_copy(long nr, void *local, uint64_t app, size_t len)
 
 	if (len == 0)
 		return ARA_OK;
-#ifndef ARA_TEST_VARIANT_NO_COPY_RANGE_CHECK /* test-only (tests/variants): DOM0's own ranges copied */
-	if (!ara_range_is_app(&ara_protected, app, len))
+	if (!app_range(app, len))
 		return ARA_E_FAULT;
-#endif
 	pid = ara_sys0(__NR_getpid);
 	done = ara_sys6(nr, pid, (long)&l, 1, (long)&r, 1, 0);
 	return done == (long)len ? ARA_OK : ARA_E_FAULT;
@@ -42,6 +58,20 @@ enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 {
 	return vm_copy(__NR_process_vm_writev, (void *)src, app_dst, len);
+}
+
+enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)
+{
+	if (!app_range(app_src, len))
+		return ARA_E_FAULT;
+	return ara_app_access(dst, (const void *)(uintptr_t)app_src, len);
+}
+
+enum ara_status ara_direct_to_app(uint64_t app_dst, const void *src, size_t len)
+{
+	if (!app_range(app_dst, len))
+		return ARA_E_FAULT;
+	return ara_app_access((void *)(uintptr_t)app_dst, src, len);
 }
 
 /*

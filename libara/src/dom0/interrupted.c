@@ -31,9 +31,12 @@
  * In the first two cases, and at the deferred point, the signal is then
  * delivered to the App's handler as if it had arrived at that App state.
  * A fault (a synchronous signal) inside ARA, or a signal in the signal
- * entry (only App code that jumped there can take one), is refused.
+ * entry (only App code that jumped there can take one), is refused, but
+ * for a SIGSEGV or SIGBUS of ara_app_access's plain copies on App memory
+ * (app_access.S): ARA resumes there with the copy's ARA_E_FAULT.
  */
 #include "interrupted.h"
+#include "app_access.h"
 #include "ara/gate.h"
 #include "dom0.h"
 #include "interrupt.h"
@@ -54,6 +57,9 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.stacks = ARA_DOM0_STACKS,
 		.deferred_point = ara_svc_page() + ARA_SVC_DEFERRED_POINT,
 		.rtm_open = (const uint64_t *)(void *)&ara_live->rtm_open,
+		.access = (uint64_t)(uintptr_t)ara_app_access,
+		.access_end = (uint64_t)(uintptr_t)ara_app_access_end,
+		.access_fault = (uint64_t)(uintptr_t)ara_app_access_fault,
 	};
 }
 
@@ -95,6 +101,8 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 		break;
 	case ARA_INTERRUPT_WAIT:
 		defer(t, f, out.call, sig);
+		return ARA_INTERRUPTED_RESUME_DOM0;
+	case ARA_INTERRUPT_ACCESS_FAULT:
 		return ARA_INTERRUPTED_RESUME_DOM0;
 	default:
 		return ARA_INTERRUPTED_REFUSED;

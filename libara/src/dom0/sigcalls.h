@@ -18,11 +18,19 @@
 long ara_app_sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size);
 
 /*
+ * How a call reaches App memory: through the kernel (ara_copy_*, the trap
+ * path, whose handler runs with every signal blocked), or with plain loads
+ * and stores (ara_direct_*, the service, with SIGSEGV and SIGBUS unblocked).
+ */
+enum ara_app_via { ARA_VIA_KERNEL, ARA_VIA_DIRECT };
+
+/*
  * rt_sigprocmask on *mask, the App's mask: the new one, never blocking
  * SIGSYS (nor SIGKILL, SIGSTOP), goes back in *mask, the old one to oset.
  * The caller applies *mask (the trap path through the frame it hands
  * rt_sigreturn, the service with the real call).
  */
-long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask);
+long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask,
+			 enum ara_app_via via);
 
 #endif

@@ -94,6 +94,7 @@ struct ksigaction {
 #define ARA_ACTION_FLAGS (SA_SIGINFO | SA_ONSTACK)
 #endif
 #define PSR_BTYPE_MASK 0xc00u
+#define SIGBUS 7
 #define SIGSEGV 11
 #define SEGV_PKUERR 4
 
@@ -150,17 +151,26 @@ void ara_signals_init(uint64_t gate)
 	r = ara_sys4(__NR_rt_sigaction, ARA_SIGSYS, &own, NULL, sizeof(own.mask));
 	if (r != 0)
 		ara_fatal("rt_sigaction(SIGSYS) failed", r);
-	/* SIGSEGV too, for its pkey faults; the App's disposition is the default. */
+	/*
+	 * SIGSEGV too, for its pkey faults, and SIGBUS: both for the faults of
+	 * the system call service's copies (app_access.S), which ARA resumes.
+	 * The App's disposition is the default.
+	 */
 	r = ara_sys4(__NR_rt_sigaction, SIGSEGV, &own, NULL, sizeof(own.mask));
 	if (r != 0)
 		ara_fatal("rt_sigaction(SIGSEGV) failed", r);
+	r = ara_sys4(__NR_rt_sigaction, SIGBUS, &own, NULL, sizeof(own.mask));
+	if (r != 0)
+		ara_fatal("rt_sigaction(SIGBUS) failed", r);
 	app_owned[SIGSEGV] = 1; /* app_action[SIGSEGV] is zero: SIG_DFL */
+	app_owned[SIGBUS] = 1;
 }
 
 /*
  * With the lock held: the kernel's action for sig, after the App asked for
- * req. SIGSEGV stays ARA's whatever the App asks (a fault on ARA's memory
- * is ARA's to report); the App's own disposition is kept for the others.
+ * req. SIGSEGV and SIGBUS stay ARA's whatever the App asks (a fault on
+ * ARA's memory is ARA's to report, one of the service's copies ARA's to
+ * resume); the App's own disposition is kept for the others.
  */
 static long install(uint64_t sig, struct ksigaction *req)
 {
@@ -170,7 +180,7 @@ static long install(uint64_t sig, struct ksigaction *req)
 
 	req->mask &= ~UNBLOCKABLE;
 	if ((req->handler == SIG_DFL || req->handler == SIG_IGN || sig == SIGKILL || sig == SIGSTOP) &&
-	    sig != SIGSEGV) {
+	    sig != SIGSEGV && sig != SIGBUS) {
 		r = ara_sys4(__NR_rt_sigaction, sig, req, NULL, sizeof(req->mask));
 		if (r == 0)
 			app_owned[sig] = 0;
@@ -224,7 +234,7 @@ static __attribute__((noreturn)) void pkey_fault(const struct ara_rt_sigframe *f
 }
 
 /*
- * The App left sig (SIGSEGV) to the default action: the kernel's action
+ * The App left sig (SIGSEGV, SIGBUS) to the default action: the kernel's action
  * becomes the default again, and sig is sent again, to be taken once ARA's
  * handler returns. An ignored fault is not ignorable either (the kernel's
  * rule for synchronous signals).
@@ -342,7 +352,8 @@ static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 	out->uc.uc_sigmask |= act.mask | ((act.flags & SA_NODEFER) ? 0 : BIT(sig));
 }
 
-long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask)
+long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask,
+			 enum ara_app_via via)
 {
 	const uint64_t old = *mask;
 	uint64_t req;
@@ -350,7 +361,8 @@ long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t siz
 	if (size != sizeof(uint64_t))
 		return -EINVAL;
 	if (set) {
-		if (ara_copy_from_app(&req, set, sizeof(req)) != ARA_OK)
+		if ((via == ARA_VIA_DIRECT ? ara_direct_from_app(&req, set, sizeof(req))
+					   : ara_copy_from_app(&req, set, sizeof(req))) != ARA_OK)
 			return -EFAULT;
 		if (how == SIG_BLOCK)
 			*mask = old | req;
@@ -364,7 +376,8 @@ long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t siz
 		*mask &= ~UNBLOCKABLE;
 #endif
 	}
-	if (oset && ara_copy_to_app(oset, &old, sizeof(old)) != ARA_OK)
+	if (oset && (via == ARA_VIA_DIRECT ? ara_direct_to_app(oset, &old, sizeof(old))
+					   : ara_copy_to_app(oset, &old, sizeof(old))) != ARA_OK)
 		return -EFAULT;
 	return 0;
 }
@@ -434,7 +447,7 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 	case __NR_rt_sigaction:
 		return ara_app_sigaction(a[0], a[1], a[2], a[3]);
 	case __NR_rt_sigprocmask: /* the mask the App returns to is the frame's */
-		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask);
+		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask, ARA_VIA_KERNEL);
 	case __NR_sigaltstack:
 		return sigaltstack(t, a[0], a[1], out->uc.uc_mcontext.sp);
 	case __NR_clone:

@@ -23,51 +23,71 @@
 #include "sys.h"
 
 #define SIG_SETMASK 2
+#define SIGBUS 7
+#define SIGSEGV 11
+#define BIT(sig) (UINT64_C(1) << ((sig) - 1))
 
 /*
- * rt_sigprocmask, on the thread's real mask. While a thread runs a call,
- * a signal that arrives waits (interrupted.c): the thread's mask then
- * holds the App's mask plus the waiting signals, and the call's header
- * holds the App's mask, which the way out gives back (unblock.S). So the
- * App's mask is read and written with every signal blocked: none can
- * start to wait meanwhile. It is the header's if signals wait, else the
- * thread's; the new one goes back to the same place (docs/security.md,
- * "The system call service and the signal mask").
+ * The service reads and writes App memory with plain loads and stores
+ * (ara_direct_*), inside a window where every signal is blocked but the
+ * two a fault on App memory raises, which ARA resumes as ARA_E_FAULT
+ * (app_access.S).
  */
-static long sigprocmask(struct ara_call_header *h, const uint64_t *a)
-{
-	const uint64_t all = ~UINT64_C(0);
-	uint64_t thread, mask;
-	int waiting;
-	long r;
+static const uint64_t window = ~(BIT(SIGSEGV) | BIT(SIGBUS));
 
-	r = ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &all, &thread, sizeof(all));
-	if (r != 0)
-		return r;
-	waiting = __atomic_load_n(&h->state, __ATOMIC_RELAXED) == ARA_CALL_DEFERRED;
-	mask = waiting ? h->mask : thread;
-	r = ara_app_sigprocmask(a[0], a[1], a[2], a[3], &mask);
-	if (waiting)
-		h->mask = mask; /* the thread stays blocked until the way out */
+/*
+ * The signal mask. While a thread runs a call, a signal that arrives waits
+ * (interrupted.c): the thread's mask then holds the App's mask plus the
+ * waiting signals, and the call's header holds the App's mask, which the
+ * way out gives back (unblock.S). Opening the window blocks every signal
+ * that could start to wait and reads the thread's mask in the same call:
+ * the App's mask is the header's if signals wait, else that one. Closing
+ * it puts the App's mask (new or unchanged) back in the same place: the
+ * header if signals wait by then (one may have, in the window, with the
+ * window's mask recorded), else the thread (docs/security.md, "The system
+ * call service and the signal mask").
+ */
+static uint64_t open_window(const struct ara_call_header *h)
+{
+	uint64_t thread = 0;
+
+	ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &window, &thread, sizeof(window));
+	return __atomic_load_n(&h->state, __ATOMIC_RELAXED) == ARA_CALL_DEFERRED ? h->mask : thread;
+}
+
+static void close_window(struct ara_call_header *h, uint64_t app_mask)
+{
+	if (__atomic_load_n(&h->state, __ATOMIC_RELAXED) == ARA_CALL_DEFERRED)
+		h->mask = app_mask; /* the thread stays blocked until the way out */
 	else
-		ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &mask, NULL, sizeof(mask));
-	return r;
+		ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &app_mask, NULL, sizeof(app_mask));
 }
 
 static enum ara_status syscall_service(void *arg)
 {
 	struct ara_call_header *h = (struct ara_call_header *)((unsigned char *)arg - ARA_CALL_ARG);
 	struct ara_syscall_arg req;
-	uint64_t at;
+	uint64_t at, mask;
+	enum ara_status st;
 	long r;
 
 	memcpy(&at, arg, sizeof(at));
-	if (ara_copy_from_app(&req, at, offsetof(struct ara_syscall_arg, result)) != ARA_OK)
-		return ARA_E_FAULT;
+	mask = open_window(h);
+	st = ara_direct_from_app(&req, at, offsetof(struct ara_syscall_arg, result));
+	if (st == ARA_OK && req.nr == __NR_rt_sigprocmask) {
+		/* The App's memory and mask, all in the window. */
+		r = ara_app_sigprocmask(req.args[0], req.args[1], req.args[2], req.args[3], &mask,
+					ARA_VIA_DIRECT);
+		st = ara_direct_to_app(at + offsetof(struct ara_syscall_arg, result), &r, sizeof(r));
+		close_window(h, mask);
+		__atomic_fetch_add(&ara_stats.syscalls_served, 1, __ATOMIC_RELAXED);
+		return st;
+	}
+	close_window(h, mask);
+	if (st != ARA_OK)
+		return st;
+	/* The others copy through the kernel (ara_copy_*), outside the window. */
 	switch (req.nr) {
-	case __NR_rt_sigprocmask:
-		r = sigprocmask(h, req.args);
-		break;
 	case __NR_rt_sigaction:
 		r = ara_app_sigaction(req.args[0], req.args[1], req.args[2], req.args[3]);
 		break;
