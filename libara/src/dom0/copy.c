@@ -7,10 +7,12 @@
  * limit (a tagged pointer would otherwise alias DOM0 once the kernel strips
  * the tag). The copy itself goes through process_vm_readv/writev on this
  * process, so an unmapped or read-only App range gives ARA_E_FAULT instead of
- * a fault inside DOM0. The pid is asked for each time: a cached one would be
- * the parent's after fork. The system call service copies with plain loads
- * and stores instead (ara_direct_*, app_access.S): no system call, a fault
- * resumed as ARA_E_FAULT.
+ * a fault inside DOM0. The pid is asked for each time, unless the caller
+ * has it from the kernel for the call it serves (ara_copy_*_as): a cached
+ * one would be the parent's after fork, or the parent's in a vfork child
+ * (whose copies of its non-dumpable parent fail). The system call service
+ * copies with plain loads and stores instead (ara_direct_*, app_access.S):
+ * no system call, a fault resumed as ARA_E_FAULT.
  */
 #include <linux/uio.h>
 
@@ -35,29 +37,41 @@ static int app_range(uint64_t app, size_t len)
 #endif
 }
 
-static enum ara_status vm_copy(long nr, void *local, uint64_t app, size_t len)
+/* pid: the calling thread's process, or 0 to ask the kernel. */
+static enum ara_status vm_copy(long nr, long pid, void *local, uint64_t app, size_t len)
 {
 	struct iovec l = { .iov_base = local, .iov_len = len };
 	struct iovec r = { .iov_base = (void *)(uintptr_t)app, .iov_len = len };
-	long pid, done;
+	long done;
 
 	if (len == 0)
 		return ARA_OK;
 	if (!app_range(app, len))
 		return ARA_E_FAULT;
-	pid = ara_sys0(__NR_getpid);
+	if (pid == 0)
+		pid = ara_sys0(__NR_getpid);
 	done = ara_sys6(nr, pid, (long)&l, 1, (long)&r, 1, 0);
 	return done == (long)len ? ARA_OK : ARA_E_FAULT;
 }
 
 enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 {
-	return vm_copy(__NR_process_vm_readv, dst, app_src, len);
+	return vm_copy(__NR_process_vm_readv, 0, dst, app_src, len);
 }
 
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 {
-	return vm_copy(__NR_process_vm_writev, (void *)src, app_dst, len);
+	return vm_copy(__NR_process_vm_writev, 0, (void *)src, app_dst, len);
+}
+
+enum ara_status ara_copy_from_app_as(int32_t pid, void *dst, uint64_t app_src, size_t len)
+{
+	return vm_copy(__NR_process_vm_readv, pid > 0 ? pid : 0, dst, app_src, len);
+}
+
+enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *src, size_t len)
+{
+	return vm_copy(__NR_process_vm_writev, pid > 0 ? pid : 0, (void *)src, app_dst, len);
 }
 
 enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)

@@ -65,6 +65,15 @@ enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 	__attribute__((warn_unused_result));
 /*
+ * The same for a caller that has the process's ID from the kernel for the
+ * call it serves (the trap path: ara_thread_self asked for it): one system
+ * call fewer.
+ */
+enum ara_status ara_copy_from_app_as(int32_t pid, void *dst, uint64_t app_src, size_t len)
+	__attribute__((warn_unused_result));
+enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *src, size_t len)
+	__attribute__((warn_unused_result));
+/*
  * The same with plain loads and stores (app_access.S): no system call, a
  * fault resumed as ARA_E_FAULT. Only where SIGSEGV and SIGBUS are unblocked
  * (the system call service's window, svc_syscall.c); never in ARA's signal

@@ -28,9 +28,11 @@ enum ara_app_via { ARA_VIA_KERNEL, ARA_VIA_DIRECT };
  * rt_sigprocmask on *mask, the App's mask: the new one, never blocking
  * SIGSYS (nor SIGKILL, SIGSTOP), goes back in *mask, the old one to oset.
  * The caller applies *mask (the trap path through the frame it hands
- * rt_sigreturn, the service with the real call).
+ * rt_sigreturn, the service with the real call). pid, for ARA_VIA_KERNEL:
+ * the process's ID as the caller has it from the kernel for this call
+ * (ara_copy_*_as), or 0 to ask.
  */
 long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask,
-			 enum ara_app_via via);
+			 enum ara_app_via via, int32_t pid);
 
 #endif

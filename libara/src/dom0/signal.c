@@ -247,6 +247,18 @@ static void take_default(int sig)
 	ara_sys3(__NR_tgkill, ara_sys0(__NR_getpid), ara_sys0(__NR_gettid), sig);
 }
 
+/*
+ * t's process ID, which ara_thread_self found equal to the kernel's for the
+ * signal being handled: ARA's copies for t need not ask again.
+ */
+static int32_t pid_of(const struct ara_thread *t)
+{
+	int32_t tid, pid;
+
+	ara_thread_id(t, &tid, &pid);
+	return pid;
+}
+
 /* The kernel's on_sig_stack, for the App's sigaltstack. */
 static int on_app_stack(const struct ara_sigstack *ss, uint64_t sp)
 {
@@ -293,8 +305,8 @@ static uint64_t write_app_frame(struct ara_thread *t, struct ara_rt_sigframe *ou
 	ara_sigframe_clear_gaps(out);
 #endif
 	if (top < sizeof(*out) + 16 || used == 0 ||
-	    ara_copy_to_app(record, record_regs, sizeof(record_regs)) != ARA_OK ||
-	    ara_copy_to_app(frame_at, out, used) != ARA_OK)
+	    ara_copy_to_app_as(pid_of(t), record, record_regs, sizeof(record_regs)) != ARA_OK ||
+	    ara_copy_to_app_as(pid_of(t), frame_at, out, used) != ARA_OK)
 		return 0;
 	return frame_at;
 }
@@ -353,7 +365,7 @@ static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 }
 
 long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask,
-			 enum ara_app_via via)
+			 enum ara_app_via via, int32_t pid)
 {
 	const uint64_t old = *mask;
 	uint64_t req;
@@ -362,7 +374,7 @@ long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t siz
 		return -EINVAL;
 	if (set) {
 		if ((via == ARA_VIA_DIRECT ? ara_direct_from_app(&req, set, sizeof(req))
-					   : ara_copy_from_app(&req, set, sizeof(req))) != ARA_OK)
+					   : ara_copy_from_app_as(pid, &req, set, sizeof(req))) != ARA_OK)
 			return -EFAULT;
 		if (how == SIG_BLOCK)
 			*mask = old | req;
@@ -377,7 +389,7 @@ long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t siz
 #endif
 	}
 	if (oset && (via == ARA_VIA_DIRECT ? ara_direct_to_app(oset, &old, sizeof(old))
-					   : ara_copy_to_app(oset, &old, sizeof(old))) != ARA_OK)
+					   : ara_copy_to_app_as(pid, oset, &old, sizeof(old))) != ARA_OK)
 		return -EFAULT;
 	return 0;
 }
@@ -427,13 +439,13 @@ static long sigaltstack(struct ara_thread *t, uint64_t ss, uint64_t oss, uint64_
 	if (ss) {
 		long r;
 
-		if (ara_copy_from_app(&req, ss, sizeof(req)) != ARA_OK)
+		if (ara_copy_from_app_as(pid_of(t), &req, ss, sizeof(req)) != ARA_OK)
 			return -EFAULT;
 		r = set_app_stack(t, req, app_sp);
 		if (r != 0)
 			return r;
 	}
-	if (oss && ara_copy_to_app(oss, &old, sizeof(old)) != ARA_OK)
+	if (oss && ara_copy_to_app_as(pid_of(t), oss, &old, sizeof(old)) != ARA_OK)
 		return -EFAULT;
 	return 0;
 }
@@ -447,7 +459,8 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 	case __NR_rt_sigaction:
 		return ara_app_sigaction(a[0], a[1], a[2], a[3]);
 	case __NR_rt_sigprocmask: /* the mask the App returns to is the frame's */
-		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask, ARA_VIA_KERNEL);
+		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask, ARA_VIA_KERNEL,
+					   pid_of(t));
 	case __NR_sigaltstack:
 		return sigaltstack(t, a[0], a[1], out->uc.uc_mcontext.sp);
 	case __NR_clone:
@@ -480,7 +493,7 @@ static void app_sigreturn(struct ara_thread *t, struct ara_rt_sigframe *out)
 {
 	const uint64_t at = out->uc.uc_mcontext.sp;
 
-	if (ara_copy_from_app(out, at, sizeof(*out)) != ARA_OK)
+	if (ara_copy_from_app_as(pid_of(t), out, at, sizeof(*out)) != ARA_OK)
 		ara_stop(ARA_EXIT_REFUSED, "rt_sigreturn with a frame not in App memory", (long)at);
 	/* The kernel's restore_altstack: the frame's, errors ignored. */
 	(void)set_app_stack(t, out->uc.uc_stack, at);
@@ -542,7 +555,7 @@ static int read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_
 		ara_memzero(kernel_frame, used);
 		return 1;
 	}
-	if (ara_copy_from_app(out, frame_at, sizeof(*out)) == ARA_OK)
+	if (ara_copy_from_app_as(pid_of(t), out, frame_at, sizeof(*out)) == ARA_OK)
 		return 0;
 #ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
 	/* Test-only: the kernel's frame, wherever App code had pointed sp. */

@@ -77,7 +77,7 @@ static enum ara_status syscall_service(void *arg)
 	if (st == ARA_OK && req.nr == __NR_rt_sigprocmask) {
 		/* The App's memory and mask, all in the window. */
 		r = ara_app_sigprocmask(req.args[0], req.args[1], req.args[2], req.args[3], &mask,
-					ARA_VIA_DIRECT);
+					ARA_VIA_DIRECT, 0);
 		st = ara_direct_to_app(at + offsetof(struct ara_syscall_arg, result), &r, sizeof(r));
 		close_window(h, mask);
 		__atomic_fetch_add(&ara_stats.syscalls_served, 1, __ATOMIC_RELAXED);
