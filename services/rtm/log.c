@@ -109,8 +109,9 @@ static int append(struct ara_rtm_segment *s, uint64_t entry)
 /*
  * Waits until slots [0, n) of s are written. An appender stores right after
  * its reservation; only a thread descheduled (or a vfork child stopped) in
- * between makes this wait. A signal inside the append waits for the gate's
- * way out, after the store.
+ * between makes this wait. A signal inside append() below waits for the
+ * gate's way out, after the store; one inside the gate's append, after its
+ * reservation, has ARA's handler store the entry (libara/src/interrupt.c).
  */
 static void wait_written(const struct ara_rtm_segment *s, uint64_t n)
 {
