@@ -25,6 +25,23 @@
  * number; the twin, against libara that takes the identity of the
  * received number, runs the refused program.
  *
+ * Each attempt is one exec in a child of its own (a single-threaded fork
+ * that starts the attack's threads): an exec ARA refuses after its commit
+ * has begun leaves the thread a descriptor table of its own, out of the
+ * other threads' reach. The child's exit status says how the attempt
+ * ended (exec_swap_outcome.h): the exec refused, the program ARA checked
+ * ran (the attack's thread came too late: its race was missed), or the
+ * refused program ran (BREACH). Whether that thread gets there in time
+ * depends on the CPU it gets, which other work on the machine can take.
+ * A missed race shows nothing about ARA, either way: it is neither a pass
+ * nor a failure, and trying again is what an attacker does. So the test
+ * tries again, counts the missed attempts and prints them; it never takes
+ * one for a pass, and fails if no attempt was a real attack. swap makes
+ * its 60 attempts (the twin stops at the first breach), every one of
+ * which ARA must refuse; inject tries until an attempt wins its race,
+ * which ARA must refuse with EPERM (a descriptor it opened was replaced),
+ * and fails if none wins in 60.
+ *
  * usage: attack_exec_swap swap|inject TARGET
  */
 #define _GNU_SOURCE
@@ -34,14 +51,16 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/uio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ara/domains.h"
+#include "exec_swap_outcome.h"
 #include "por_sysreg.h"
 
 #define ATTEMPTS 60
@@ -51,12 +70,12 @@
 static struct {
 	char *benign, *evil;
 	size_t size;
-	int memfd, lowest;
-	int stop, armed; /* armed: swap once in this attempt */
+	int memfd, lowest; /* the memfd can be at a watched number */
+	int hand_back, armed; /* inject: the program pair's sv[1]; armed: its number is known */
 } s;
 
-/* Descriptor n is one of ARA's memfds named name ("/memfd:NAME (deleted)"). */
-static int is_ara_memfd(int n, const char *name)
+/* Descriptor n is a memfd named name ("/memfd:NAME (deleted)"). */
+static int is_memfd(int n, const char *name)
 {
 	char link[32], target[128];
 	ssize_t len;
@@ -72,35 +91,30 @@ static int is_ara_memfd(int n, const char *name)
 
 static void *swapper(void *arg)
 {
+	int swapped = -1, seen = 0;
+
 	(void)arg;
-	while (!__atomic_load_n(&s.stop, __ATOMIC_ACQUIRE)) {
-		int swapped = -1;
-
-		if (!__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
-			continue;
+	while (swapped < 0)
 		for (int n = s.lowest; n < s.lowest + WATCHED && swapped < 0; n++)
-			if (is_ara_memfd(n, "ara-app") && dup3(s.memfd, n, 0) == n)
+			if (is_memfd(n, "ara-app") && dup3(s.memfd, n, 0) == n)
 				swapped = n;
-		if (swapped < 0)
-			continue;
-		/* Checked: ARA goes on to its next copies. Now the refused program. */
-		int seen = 0;
-
-		while (!seen && __atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
-			for (int n = s.lowest; n < s.lowest + WATCHED && !seen; n++)
-				seen = is_ara_memfd(n, "ara-libara");
-		if (seen && pwrite(s.memfd, s.evil, s.size, 0) != (ssize_t)s.size)
-			printf("FAIL: pwrite of the memfd: %s\n", strerror(errno));
-		__atomic_store_n(&s.armed, 0, __ATOMIC_RELEASE);
-	}
+	/* Checked: ARA goes on to its next copies. Now the refused program. */
+	while (!seen)
+		for (int n = s.lowest; n < s.lowest + WATCHED && !seen; n++)
+			seen = is_memfd(n, "ara-libara");
+	if (pwrite(s.memfd, s.evil, s.size, 0) != (ssize_t)s.size)
+		printf("FAIL: pwrite of the memfd: %s\n", strerror(errno));
 	return NULL;
 }
 
 /*
- * Sends the memfd into every socket at the watched numbers while the exec
- * lasts. One exec only: an exec ARA refuses after its commit has begun
- * leaves the thread a descriptor table of its own, out of this thread's
- * reach.
+ * Sends the memfd into the program's socket pair (the first the exec
+ * makes), at the end the task sends from, sv[1]: ARA then receives the
+ * first message on sv[0]. sv[1] is the second lowest free number; it names
+ * no socket of another pair afterwards, since ARA receives the program's
+ * copy onto it and holds it until its commit. The message arrives too late
+ * if the task's is queued already; once the number is not a socket, or
+ * the pair is closed, the race is missed.
  */
 static void *injector(void *arg)
 {
@@ -118,17 +132,10 @@ static void *injector(void *arg)
 	c.h.cmsg_level = SOL_SOCKET;
 	c.h.cmsg_type = SCM_RIGHTS;
 	memcpy(CMSG_DATA(&c.h), &s.memfd, sizeof(int));
-	while (!__atomic_load_n(&s.stop, __ATOMIC_ACQUIRE)) {
-		int sent[WATCHED] = { 0 }, ends = 0;
-
-		/* The first pair the exec makes (the program's) and only it: one message an end. */
-		while (ends < 2 && __atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
-			for (int n = 0; n < WATCHED && ends < 2; n++)
-				if (!sent[n] && sendmsg(s.lowest + n, &m, MSG_DONTWAIT) == 1)
-					sent[n] = 1, ends++;
-		while (__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
-			;
-	}
+	while (!__atomic_load_n(&s.armed, __ATOMIC_ACQUIRE))
+		;
+	while (sendmsg(s.hand_back, &m, MSG_DONTWAIT) != 1 && (errno == EBADF || errno == EAGAIN))
+		; /* not made yet (EBADF), or its queue full */
 	return NULL;
 }
 
@@ -136,7 +143,7 @@ static void *injector(void *arg)
 static void *busy(void *arg)
 {
 	(void)arg;
-	while (!__atomic_load_n(&s.stop, __ATOMIC_ACQUIRE)) {
+	for (;;) {
 		void *p = mmap(NULL, BUSY_LEN, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 		if (p != MAP_FAILED)
@@ -177,13 +184,47 @@ static int load(const char *path)
 	return -1;
 }
 
+/*
+ * One attempt, in the child: the attack's threads, then one exec of path.
+ * Returns (as the child's exit status) only if the exec was refused.
+ */
+static int attempt(int inject, const char *path)
+{
+	char *args[] = { (char *)path, NULL };
+	pthread_t t_race, t_busy;
+	int e;
+
+	if (!inject && pwrite(s.memfd, s.benign, s.size, 0) != (ssize_t)s.size) {
+		printf("FAIL: pwrite of the memfd: %s\n", strerror(errno));
+		return 1;
+	}
+	s.lowest = dup(0);
+	close(s.lowest);
+	/* The injector needs no wider window, only a CPU: no busy thread then. */
+	if (pthread_create(&t_race, NULL, inject ? injector : swapper, NULL) ||
+	    (!inject && pthread_create(&t_busy, NULL, busy, NULL))) {
+		printf("FAIL: pthread_create\n");
+		return 1;
+	}
+	if (inject) { /* the two lowest free numbers, now that the thread runs: the pair's */
+		int sv0 = dup(0);
+
+		s.hand_back = dup(0);
+		close(sv0);
+		close(s.hand_back);
+		__atomic_store_n(&s.armed, 1, __ATOMIC_RELEASE);
+	}
+	execve(path, args, environ);
+	e = errno < EXEC_SWAP_ERRNO_MAX - EXEC_SWAP_REFUSED ? errno : 0;
+	return EXEC_SWAP_REFUSED + e;
+}
+
 int main(int argc, char **argv)
 {
 	char evil_path[] = "/tmp/ara-exec-swap-XXXXXX";
-	int evil_fd, refused = 0, errnos[ATTEMPTS];
-	pthread_t t_swap, t_busy;
-
-	int inject;
+	const char *what;
+	int evil_fd, inject, execs = 0, refused = 0, missed = 0, breach = 0, other = 0;
+	int first_errno = 0, last_errno = 0;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc != 3 || (strcmp(argv[1], "swap") != 0 && strcmp(argv[1], "inject") != 0)) {
@@ -191,6 +232,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	inject = strcmp(argv[1], "inject") == 0;
+	what = inject ? "sending a memfd of its own ahead of" : "swapping";
 	if (por_el0_read() != ARA_POR_DOM2) {
 		printf("FAIL: not running under ARA\n");
 		return 1;
@@ -212,36 +254,54 @@ int main(int argc, char **argv)
 		printf("FAIL: set-up of the sealed memfd: %s\n", strerror(errno));
 		return 1;
 	}
-	/* The program ARA checked, if it runs, says the exec was not refused: the race was missed. */
+	/* The target then says by its exit status which program ran. */
 	setenv("ARA_EXEC_SWAP_ATTACK", "1", 1);
-	s.lowest = dup(0);
-	close(s.lowest);
-	/* The injector needs no wider window, only a CPU: no busy thread then. */
-	if (pthread_create(&t_swap, NULL, inject ? injector : swapper, NULL) ||
-	    (!inject && pthread_create(&t_busy, NULL, busy, NULL))) {
-		printf("FAIL: pthread_create\n");
-		return 1;
-	}
-	for (int i = 0; i < (inject ? 1 : ATTEMPTS); i++) {
-		char *args[] = { inject ? argv[2] : evil_path, NULL };
+	/* swap: every attempt; inject: until one wins its race. Both stop at a breach. */
+	while (execs < ATTEMPTS && !breach && !other && !(inject && refused)) {
+		pid_t child = fork();
+		int status;
 
-		if (!inject && pwrite(s.memfd, s.benign, s.size, 0) != (ssize_t)s.size) {
-			printf("FAIL: pwrite of the memfd: %s\n", strerror(errno));
+		if (child == 0)
+			_exit(attempt(inject, inject ? argv[2] : evil_path));
+		if (child < 0 || waitpid(child, &status, 0) != child) {
+			printf("FAIL: fork or waitpid: %s\n", strerror(errno));
+			other++;
 			break;
 		}
-		__atomic_store_n(&s.armed, 1, __ATOMIC_RELEASE);
-		execve(args[0], args, environ); /* returns only if refused */
-		errnos[refused++] = errno;
-		__atomic_store_n(&s.armed, 0, __ATOMIC_RELEASE);
+		execs++;
+		if (WIFEXITED(status) && WEXITSTATUS(status) >= EXEC_SWAP_REFUSED &&
+		    WEXITSTATUS(status) <= EXEC_SWAP_ERRNO_MAX) {
+			last_errno = WEXITSTATUS(status) - EXEC_SWAP_REFUSED;
+			if (!refused++)
+				first_errno = last_errno;
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXEC_SWAP_RAN_CHECKED) {
+			missed++;
+		} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXEC_SWAP_RAN_REFUSED) {
+			breach++;
+		} else {
+			printf("FAIL: attempt %d ended with %s %d\n", execs,
+			       WIFEXITED(status) ? "exit status" : "signal",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			other++;
+		}
 	}
-	__atomic_store_n(&s.stop, 1, __ATOMIC_RELEASE);
-	pthread_join(t_swap, NULL);
-	if (!inject)
-		pthread_join(t_busy, NULL);
 	unlink(evil_path);
-	printf("ara-evidence: %d execs, another thread %s ARA's copy of the program: all refused "
-	       "(first %s, last %s)\n",
-	       refused, inject ? "sending a memfd of its own ahead of" : "swapping",
-	       strerror(errnos[0]), strerror(errnos[refused - 1]));
-	return refused == (inject ? 1 : ATTEMPTS) ? 0 : 1;
+	printf("ara-evidence: %d attempts, another thread %s ARA's copy of the program: "
+	       "%d refused, %d missed the race (the program ARA checked ran), %d ran the refused "
+	       "program\n", execs, what, refused, missed, breach);
+	if (breach || other)
+		return 1;
+	if (inject ? refused && first_errno == EPERM : refused == ATTEMPTS) {
+		printf("ara-evidence: %d execs, another thread %s ARA's copy of the program: all refused "
+		       "(first %s, last %s)\n", refused, what, strerror(first_errno), strerror(last_errno));
+		return 0;
+	}
+	if (inject && refused)
+		printf("FAIL: the exec whose race was won was refused with %s, not EPERM (a descriptor "
+		       "ARA opened was replaced)\n", strerror(first_errno));
+	else if (inject)
+		printf("FAIL: the race was never won in %d attempts: no exec ARA could refuse\n", execs);
+	else
+		printf("FAIL: %d of %d execs were not refused\n", missed, execs);
+	return 1;
 }

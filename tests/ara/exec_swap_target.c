@@ -4,7 +4,9 @@
  * whether it is the program ARA checked or the copy the attack made of it,
  * which names a dynamic linker that does not exist and which ARA's execve
  * must therefore refuse. It tells them apart by its own PT_INTERP, as
- * mapped. Under ARA either way (DOM2's row), or it says so.
+ * mapped, and says which by its exit status too (exec_swap_outcome.h), to
+ * the attack's attempt that started it. Under ARA either way (DOM2's row),
+ * or it says so.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "ara/domains.h"
+#include "exec_swap_outcome.h"
 #include "por_sysreg.h"
 
 static int main_program_interp(struct dl_phdr_info *info, size_t size, void *out)
@@ -38,13 +41,16 @@ int main(void)
 		printf("FAIL: exec_swap_target found no PT_INTERP\n");
 		return 1;
 	}
-	if (interp[strlen(interp) - 1] == 'X')
+	if (interp[strlen(interp) - 1] == 'X') {
 		printf("BREACH: running the program ARA refused to run (PT_INTERP %s): "
 		       "ARA checked and measured other bytes\n", interp);
-	else if (getenv("ARA_EXEC_SWAP_ATTACK"))
-		printf("FAIL: the attack's exec was not refused: running the program ARA checked "
-		       "(PT_INTERP %s), the race missed\n", interp);
-	else
-		printf("exec_swap_target: running the program ARA checked (PT_INTERP %s)\n", interp);
+		return EXEC_SWAP_RAN_REFUSED;
+	}
+	if (getenv("ARA_EXEC_SWAP_ATTACK")) {
+		printf("exec_swap_target: the attack's exec runs the program ARA checked "
+		       "(PT_INTERP %s): its race was missed\n", interp);
+		return EXEC_SWAP_RAN_CHECKED;
+	}
+	printf("exec_swap_target: running the program ARA checked (PT_INTERP %s)\n", interp);
 	return 0;
 }

@@ -25,7 +25,7 @@ function(ara_file_attack attack variant disclosed)
   add_test(NAME ara_attack_${attack} COMMAND ${fixture} $<TARGET_FILE:attack_files> ${attack})
   add_test(NAME ara_attack_${attack}_services COMMAND ${fixture} $<TARGET_FILE:attack_files> ${attack})
   set_tests_properties(ara_attack_${attack} ara_attack_${attack}_services PROPERTIES
-    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused" TIMEOUT 900)
+    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|FAIL" TIMEOUT 900)
   set_tests_properties(ara_attack_${attack} PROPERTIES ENVIRONMENT "ARA_VERBOSE=1")
   set_tests_properties(ara_attack_${attack}_services PROPERTIES
     ENVIRONMENT "ARA_VERBOSE=1;ARA_EVIDENCE=dev-insecure;ARA_ATTACK_SERVICES=1")
@@ -98,7 +98,7 @@ function(ara_exec_race mode variant)
   set_property(GLOBAL APPEND PROPERTY ara_attack_list
     "$<TARGET_FILE:attack_exec_swap> ${mode} $<TARGET_FILE:exec_swap_target>")
   set_tests_properties(ara_attack_exec_${mode} PROPERTIES
-    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|was not refused"
+    FAIL_REGULAR_EXPRESSION "ARA-DOM0-CANARY|BREACH|LEAK|FAIL"
     PASS_REGULAR_EXPRESSION "ara-evidence: [0-9]+ execs, .*: all refused")
   add_test(NAME ara_attack_exec_${mode}_unprotected
     COMMAND ara-loader --manifest $<TARGET_FILE:attack_exec_swap>.${variant}.ara-manifest
