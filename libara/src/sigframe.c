@@ -77,6 +77,7 @@ size_t ara_sigframe_used(const struct ara_rt_sigframe *f)
 void ara_sigframe_clear_gaps(struct ara_rt_sigframe *f)
 {
 	__builtin_memset(f->uc.unused, 0, sizeof(f->uc.unused));
+	f->uc.pad = 0;
 	f->uc.uc_mcontext.pad = 0;
 }
 

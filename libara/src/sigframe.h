@@ -53,7 +53,9 @@ struct ara_ucontext {
 	uint64_t uc_link;
 	struct ara_sigstack uc_stack;
 	uint64_t uc_sigmask;
-	uint8_t unused[1024 / 8 - sizeof(uint64_t)]; /* glibc's 1024-bit sigset_t: the kernel never writes it */
+	/* glibc's 1024-bit sigset_t, and the alignment gap: the kernel never writes them */
+	uint8_t unused[1024 / 8 - sizeof(uint64_t)];
+	uint64_t pad;
 	struct ara_sigcontext uc_mcontext;
 };
 
@@ -104,8 +106,9 @@ size_t ara_sigframe_used(const struct ara_rt_sigframe *f);
 
 /*
  * Zeroes the bytes among the fixed fields that the kernel never writes
- * (ucontext's glibc sigset tail, sigcontext's alignment gap): in a frame
- * the kernel wrote they hold whatever the stack held before.
+ * (ucontext's glibc sigset tail and alignment gap, sigcontext's alignment
+ * gap): in a frame the kernel wrote they hold whatever the stack held
+ * before (zero: signal.c keeps that area zero between frames).
  */
 void ara_sigframe_clear_gaps(struct ara_rt_sigframe *f);
 

@@ -17,6 +17,14 @@
  *   sigaltstack_dom0  the signal stack on DOM0's pages, where the kernel
  *                     would write frames with every key enabled;
  *   sigaction_sigsys  taking SIGSYS, ARA's trap signal, for the App;
+ *   sigstack_forged_frame  a new thread's start block (clone.c), at the top
+ *                     of its DOM0 signal stack, holds a copy of the
+ *                     parent's trap frame, whose FP/SIMD record holds the
+ *                     parent's vector registers: the parent fills them with
+ *                     a frame of its own (DOM2's row, a pc in App code), and
+ *                     the child jumps into the signal entry with sp on it.
+ *                     ARA takes a frame for the kernel's only at the one
+ *                     place the kernel writes it, which it keeps zero;
  *   frame_leftovers   what DOM0 holds where a frame has no data (the slot's
  *                     bytes beyond the records, the gaps among the fields;
  *                     only the frame-leftovers variants plant DOM0's canary
@@ -29,6 +37,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +47,7 @@
 #include <unistd.h>
 
 #include "ara/domains.h"
+#include "ara/gate.h"
 #include "attack.h"
 
 #define SYS_SECCOMP 1
@@ -233,6 +243,103 @@ static int attack_sigaction_sigsys(void)
 			      EINVAL);
 }
 
+/*
+ * ARA's layout (libara/src/dom0): the DOM0 arena's largest range starts with
+ * the last DOM0 stack, then the threads' signal stacks (init.c); each is
+ * ARA_SIGSTACK_SIZE (thread.h), with struct ara_clone_start (clone.c) at
+ * the top of a new thread's.
+ */
+#define SIGSTACK_SIZE (128u * 1024u)
+#define CLONE_START_SIZE 4736u
+#define POE_RECORD_MAGIC 0x504f4530u /* uapi asm/sigcontext.h, Linux 6.12 */
+
+/* trapped_call_regs.S */
+long clone_with_vregs(uint64_t flags, void *stack_top, const void *q0_q7, void (*fn)(void));
+
+static uint64_t forged_at, forged_entry;
+static _Alignas(16) unsigned char forger_stack[16 * 1024], forged_probe_stack[16 * 1024];
+
+/* Where the forged frame resumes: App code in a thread without TLS, raw calls only. */
+static __attribute__((noreturn)) void forged_probe(void)
+{
+	static const char msg[] =
+		"ara-evidence: a frame forged on ARA's signal stack was taken for the kernel's: "
+		"was not refused\n";
+	register long x0 __asm__("x0") = 1;
+	register long x1 __asm__("x1") = (long)(uintptr_t)msg;
+	register long x2 __asm__("x2") = sizeof(msg) - 1;
+	register long x8 __asm__("x8") = SYS_write;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x2), "r"(x8) : "memory");
+	x0 = OUT_RETURNED;
+	x8 = SYS_exit_group;
+	__asm__ volatile("svc #0" : : "r"(x0), "r"(x8) : "memory");
+	__builtin_unreachable();
+}
+
+/* The new thread: into the signal entry, sp on the frame its parent's registers made. */
+static __attribute__((noreturn)) void forger(void)
+{
+	__asm__ volatile("mov sp, %0\n"
+			 "br %1\n"
+			 :
+			 : "r"(forged_at), "r"(forged_entry)
+			 : "memory");
+	__builtin_unreachable();
+}
+
+static void sigstack_forged_frame_child(uint64_t unused)
+{
+	const struct range *r = dom0_writable();
+	_Alignas(16) uint64_t v[16] = { 0 }; /* v0-v7, low half first */
+	uint64_t top;
+	long tid;
+
+	(void)unused;
+	if (!r) {
+		printf("FAIL: no writable DOM0 range\n");
+		_exit(2);
+	}
+	/* This process's first thread after the main one gets the second slot. */
+	top = r->start + ARA_DOM0_STACK_SIZE + 2 * SIGSTACK_SIZE;
+	/*
+	 * The start block's frame is at top - CLONE_START_SIZE; 48 bytes above
+	 * it, a frame's sp, pc and pstate fall on the copy's v0 and v1 and its
+	 * records start at v2. (Any sp on the stack but the kernel's place
+	 * serves; this one also lies wholly on it.)
+	 */
+	forged_at = top - CLONE_START_SIZE + 48;
+	forged_entry = signal_entry();
+	v[0] = (uint64_t)(uintptr_t)(forged_probe_stack + sizeof(forged_probe_stack)); /* sp */
+	v[1] = (uint64_t)(uintptr_t)forged_probe;					 /* pc */
+	v[4] = POE_RECORD_MAGIC | (uint64_t)16 << 32; /* v2: the POE record: DOM2's row */
+	v[5] = ARA_POR_DOM2;
+	/* v3-v6: a record the kernel skips, so that the next one ends past the copy's records */
+	v[6] = ESR_MAGIC | (uint64_t)64 << 32;
+	v[14] = FPSIMD_MAGIC | (uint64_t)528 << 32; /* v7: the FP/SIMD record rt_sigreturn needs */
+	fflush(stdout);
+	tid = clone_with_vregs(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD |
+				       CLONE_SYSVSEM,
+			       forger_stack + sizeof(forger_stack), v, forger);
+	if (tid <= 0) {
+		printf("FAIL: clone: %ld\n", tid);
+		_exit(2);
+	}
+	for (int i = 0; i < 500; i++) /* ARA stops the process, or the probe ends it */
+		usleep(10000);
+	printf("FAIL: the new thread's jump had no effect\n");
+	_exit(2);
+}
+
+static int attack_sigstack_forged_frame(void)
+{
+	int out = attack_run(sigstack_forged_frame_child, 0);
+
+	printf("ara-evidence: a frame forged in a new thread's start block on ARA's signal stack: %s\n",
+	       attack_outcome_name(out));
+	return out == OUT_ARA_STOPPED ? 0 : 1;
+}
+
 /* A handler's frame, as ARA wrote it in App memory: from its siginfo on. */
 static struct frame handler_frame;
 static _Alignas(16) unsigned char leftovers_stack[64 * 1024];
@@ -267,7 +374,7 @@ static int attack_frame_leftovers(void)
 			printf("FAIL: the handler did not run\n");
 			return 2;
 		}
-		if (memmem(&handler_frame, sizeof(handler_frame), ATTACK_CANARY, sizeof(ATTACK_CANARY) - 1)) {
+		if (memmem(&handler_frame, sizeof(handler_frame), ATTACK_CANARY, 8)) { /* any 8-byte piece */
 			attack_show_leak((const unsigned char *)&handler_frame, sizeof(handler_frame), 0);
 			leaks++;
 		}
@@ -291,6 +398,7 @@ static const struct attack_entry attacks[] = {
 	{ "forged_sigsys", attack_forged_sigsys },
 	{ "sigaltstack_dom0", attack_sigaltstack_dom0 },
 	{ "sigaction_sigsys", attack_sigaction_sigsys },
+	{ "sigstack_forged_frame", attack_sigstack_forged_frame },
 	{ "frame_leftovers", attack_frame_leftovers },
 };
 

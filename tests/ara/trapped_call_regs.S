@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
+ * Two helpers of attack_signal.c.
+ *
  * void trapped_call_regs(uint64_t out[96])
  *
  * Makes rt_sigprocmask(SIG_BLOCK, an empty set, NULL, 8), which ARA's
@@ -61,5 +63,35 @@ trapped_call_regs:
 	ldp	x29, x30, [sp], #32
 	ret
 	.size	trapped_call_regs, . - trapped_call_regs
+
+/*
+ * long clone_with_vregs(uint64_t flags, void *stack_top, const void *q0_q7,
+ *                       void (*fn)(void))
+ *
+ * clone(2) made by App code with v0-v7 loaded from q0_q7 (128 bytes) at its
+ * svc, so that the trap frame's FP/SIMD record holds them
+ * (attack_signal.c, sigstack_forged_frame). The parent returns the
+ * kernel's result; the child calls fn on stack_top, which must not return.
+ */
+	.globl	clone_with_vregs
+	.type	clone_with_vregs, %function
+clone_with_vregs:
+	ldp	q0, q1, [x2]
+	ldp	q2, q3, [x2, #32]
+	ldp	q4, q5, [x2, #64]
+	ldp	q6, q7, [x2, #96]
+	mov	x5, x3
+	mov	x2, #0			// no parent TID, TLS or child TID
+	mov	x3, #0
+	mov	x4, #0
+	mov	x8, #__NR_clone
+	svc	#0
+	cbz	x0, 1f
+	ret
+1:	mov	x29, xzr
+	mov	x30, xzr
+	blr	x5
+	brk	#0			// fn does not return
+	.size	clone_with_vregs, . - clone_with_vregs
 
 	.section .note.GNU-stack, "", %progbits

@@ -160,6 +160,7 @@ static void the_gaps_are_cleared_and_nothing_else(void **state)
 {
 	struct ara_rt_sigframe before;
 	const size_t unused = offsetof(struct ara_rt_sigframe, uc.unused);
+	const size_t uc_pad = offsetof(struct ara_rt_sigframe, uc.pad);
 	const size_t pad = offsetof(struct ara_rt_sigframe, uc.uc_mcontext.pad);
 
 	(void)state;
@@ -168,12 +169,14 @@ static void the_gaps_are_cleared_and_nothing_else(void **state)
 	ara_sigframe_clear_gaps(&frame);
 	for (size_t i = 0; i < sizeof(frame); i++) {
 		const int gap = (i >= unused && i < unused + sizeof(frame.uc.unused)) ||
+				(i >= uc_pad && i < uc_pad + sizeof(frame.uc.pad)) ||
 				(i >= pad && i < pad + sizeof(frame.uc.uc_mcontext.pad));
 
 		assert_int_equal(((uint8_t *)&frame)[i], gap ? 0 : ((uint8_t *)&before)[i]);
 	}
-	/* The gaps: the glibc sigset's tail, and the 8 bytes before the records. */
+	/* The gaps: the glibc sigset's tail, 8 bytes before uc_mcontext, 8 before the records. */
 	assert_int_equal(sizeof(frame.uc.unused), 120);
+	assert_int_equal(uc_pad + 8, offsetof(struct ara_rt_sigframe, uc.uc_mcontext));
 	assert_int_equal(pad + 8, ARA_SIGFRAME_RECORDS);
 }
 

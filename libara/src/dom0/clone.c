@@ -102,6 +102,8 @@ struct ara_clone_start {
 	struct ara_thread *slot;
 	int32_t vfork_parent; /* a vfork child's: its parent's process ID; else 0 */
 } __attribute__((aligned(16)));
+_Static_assert(sizeof(struct ara_clone_start) == 4736,
+	       "tests/ara/attack_signal.c: CLONE_START_SIZE");
 
 long ara_clone_enter(uint64_t flags, uint64_t child_sp, uint64_t ptid, uint64_t tls, uint64_t ctid);
 __attribute__((noreturn)) void ara_thread_start(const struct ara_clone_start *s);
@@ -298,6 +300,7 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	struct ara_clone_start *start;
 	struct ara_thread *child;
 	struct ara_sigstack ss;
+	size_t used;
 	long r;
 
 	if (!allowed(flags, parent))
@@ -311,7 +314,12 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 		return -EAGAIN; /* ARA_THREAD_SLOTS live threads */
 	ss = ara_thread_sigstack(child);
 	start = (struct ara_clone_start *)(uintptr_t)(ss.ss_sp + ss.ss_size - sizeof(*start));
-	start->frame = *trap;
+	/* The trap frame's data only: the slot's bytes beyond it are not the child's (signal.c). */
+	used = ara_sigframe_used(trap);
+	if (used == 0)
+		used = sizeof(*trap); /* refused in the child, by ara_signal_seal */
+	memcpy(&start->frame, trap, used);
+	memset((unsigned char *)&start->frame + used, 0, sizeof(start->frame) - used);
 	start->frame.uc.uc_mcontext.regs[0] = 0;
 	if (newsp)
 		start->frame.uc.uc_mcontext.sp = newsp;
@@ -354,6 +362,15 @@ void ara_thread_start(const struct ara_clone_start *s)
 		ara_vfork_child_tie(s->vfork_parent);
 	*ara_thread_app_stack(t) = s->app_stack;
 	t->exit_frame = s->frame;
+	/*
+	 * s lies where the kernel writes this thread's frames, which ARA keeps
+	 * zero between frames (thread.h, ara_thread_frame_on_sigstack): App
+	 * registers from the parent's trap must not stay there to be taken for
+	 * a frame. (Test-only variant, tests/variants: they stay.)
+	 */
+#ifndef ARA_TEST_VARIANT_STALE_SIGSTACK
+	ara_memzero((void *)(uintptr_t)s, sizeof(*s));
+#endif
 	ara_signal_seal(t, &t->exit_frame);
 	ara_sigreturn_to(&t->exit_frame, ARA_NO_STACK);
 }

@@ -577,7 +577,7 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 {
 	enum ara_interrupted r = ARA_INTERRUPTED_REFUSED;
 
-	if (genuine && row == ARA_POR_ENTER)
+	if (genuine && row == ARA_POR_ENTER && sig > 0 && sig <= ARA_NSIG)
 		r = ara_interrupted(t, out, sig);
 	if (r == ARA_INTERRUPTED_REFUSED)
 		ara_stop(ARA_EXIT_REFUSED,

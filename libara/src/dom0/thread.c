@@ -183,7 +183,12 @@ bool ara_thread_frame_on_sigstack(const struct ara_thread *t, uint64_t frame_at)
 {
 	const struct ara_sigstack ss = ara_thread_sigstack(t);
 
+#ifdef ARA_TEST_VARIANT_STALE_SIGSTACK
+	/* Test-only (tests/variants): anywhere on the stack. */
 	return frame_at >= ss.ss_sp && frame_at <= ss.ss_sp + ss.ss_size - sizeof(struct ara_rt_sigframe);
+#else
+	return frame_at == ss.ss_sp + ss.ss_size - ARA_FRAME_RECORD_SIZE - sizeof(struct ara_rt_sigframe);
+#endif
 }
 
 void ara_thread_arm(const struct ara_thread *t)

@@ -44,6 +44,7 @@
 #define ARA_THREAD_SLOTS 1024u
 #endif
 #define ARA_SIGSTACK_SIZE (128u * 1024u)
+#define ARA_FRAME_RECORD_SIZE 16u /* the kernel's, above each frame: x29, x30 */
 
 #define ARA_TID_RESERVED (-1)
 
@@ -128,7 +129,15 @@ void ara_thread_bind(struct ara_thread *t);
 /* t's signal stack, as the kernel is to have it (armed, SS_AUTODISARM). */
 struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t);
 
-/* True if a kernel frame at frame_at lies wholly on t's signal stack. */
+/*
+ * True if frame_at is where the kernel writes every frame of ARA's on t's
+ * signal stack (get_sigframe: its top, less the 16-byte frame record, less
+ * the frame; SS_AUTODISARM, so never lower): the only place a frame is the
+ * kernel's. ARA keeps the rest of that area zero between frames (signal.c,
+ * read_frame; clone.c, ara_thread_start), so App code that jumps into the
+ * signal entry with sp anywhere else on the stack finds nothing to forge
+ * with, and is refused (its sp is not App memory).
+ */
 bool ara_thread_frame_on_sigstack(const struct ara_thread *t, uint64_t frame_at);
 
 /* The calling thread's slot (found by its IDs), or NULL. */
