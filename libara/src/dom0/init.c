@@ -321,7 +321,9 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_tag_libara();
 	ara_protect(gate, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
 	ara_protect(gate + ARA_GATE_DOM1_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM1);
-	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ | PROT_WRITE, ARA_DOM0);
+	/* Written once, above: read-only from here on, so that no DOM0 write can
+	 * redirect the gate's calls (the service table) or its stacks. */
+	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ, ARA_DOM0);
 	/* DOM2's key, but ARA's code: the scan skips it, the filter keeps it mapped. */
 	ara_protect(gate + ARA_GATE_SIG_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM2);
 	ara_exec_init(); /* its staging window is protected, so the scan skips it */
