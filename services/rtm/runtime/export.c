@@ -37,7 +37,12 @@ static uint8_t segment[ARA_RTM_SEGMENT_BYTES];
 static uint8_t checkpoint[ARA_RTM_CHECKPOINT_MAX];
 static struct sink segments = {"ARA_RTM_SEGMENTS", NULL, SINK_UNOPENED};
 static struct sink checkpoints = {"ARA_RTM_CHECKPOINTS", NULL, SINK_UNOPENED};
-static uint64_t exported; /* segments exported so far: the next index expected */
+/*
+ * Segments exported so far, the next index expected: written under lock,
+ * read without it (atomically) by report(), which may run with signals
+ * open: a handler on the same thread may be waiting for the lock to export.
+ */
+static uint64_t exported;
 
 static int sink_open(struct sink *s)
 {
@@ -105,7 +110,7 @@ static int drain_locked(void)
 			ara_rtm_warn("RTM_EXPORT failed", ara_strerror(status));
 			return status;
 		}
-		exported = arg.index + 1;
+		__atomic_store_n(&exported, arg.index + 1, __ATOMIC_RELEASE);
 		if (sink_append(&segments, segment, sizeof(segment)) != 0)
 			return ARA_RTM_IO_ERROR;
 		if (arg.checkpoint_len > 0 &&
@@ -166,10 +171,7 @@ static int report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t 
 		if (arg.out_len < ARA_RTM_HEADER_BYTES)
 			return ARA_E_INTERNAL; /* DOM0 wrote less than a header */
 		sealed = load_le64((const uint8_t *)out + ARA_RTM_OFF_SEALED);
-		pthread_mutex_lock(&lock);
-		int complete = sealed <= exported;
-		pthread_mutex_unlock(&lock);
-		if (complete)
+		if (sealed <= __atomic_load_n(&exported, __ATOMIC_ACQUIRE))
 			return ARA_OK;
 	}
 }
