@@ -266,7 +266,7 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 		return in_fast_path(g, f, pc - page0, out);
 	if (pc >= page0 && pc < page1 + ARA_PAGE_SIZE)
 		return ARA_INTERRUPT_REFUSED; /* the signal landing, or the rest of page 1 */
-	if (pc == g->deferred_point) {
+	if (pc == g->deferred_point || pc == g->deferred_ret) {
 		struct ara_call_header *h = header_at(g, mc->sp);
 
 		return forward_from(f, h, h ? h->status : 0, out);

@@ -20,6 +20,7 @@ struct ara_gate_layout {
 	uint64_t stack_stride;	 /* guard page + stack */
 	uint64_t stacks;	 /* how many for calls (the handlers' follow) */
 	uint64_t deferred_point; /* unblock.S's, on the system-call page */
+	uint64_t deferred_ret;	 /* unblock.S's return to the gate, just after it */
 	const uint64_t *rtm_open; /* where DOM0 keeps the RTM's open segment (ara_live->rtm_open) */
 	/* app_access.S: a fault in [access, access_end) is resumed at access_fault */
 	uint64_t access, access_end, access_fault;

@@ -21,6 +21,7 @@
 #define RTM_APPEND (PAGE1 + ARA_GATE_RTM_APPEND)
 #define ENTRY ((UINT64_C(2) << 56) | UINT64_C(0x400abc)) /* a return to 0x400abc */
 #define DEFERRED_POINT UINT64_C(0x7f1000000040)
+#define DEFERRED_RET UINT64_C(0x7f2000000124) /* in libara's text */
 #define STRIDE (3 * ARA_PAGE_SIZE)
 #define STACKS 2
 #define APP_SP UINT64_C(0x7ffff000)
@@ -59,6 +60,7 @@ static int setup(void **state)
 	rtm_open = addr(&segment);
 	g = (struct ara_gate_layout){ .gate = GATE, .stack_base = addr(stacks), .stack_stride = STRIDE,
 				      .stacks = STACKS, .deferred_point = DEFERRED_POINT,
+				      .deferred_ret = DEFERRED_RET,
 				      .rtm_open = &rtm_open };
 	/* A call on stack 1, with the App's state in its header. */
 	*header(1) = (struct ara_call_header){ .claim = GATE, .app_sp = APP_SP, .app_x29 = APP_X29,
@@ -239,6 +241,15 @@ static void waiting_signals_get_the_apps_mask_back(void **state)
 	header(1)->mask = 0x3;
 	f.uc.uc_sigmask = 0x3 | (UINT64_C(1) << (SIGUSR1 - 1));
 	assert_int_equal(at(DEFERRED_POINT, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
+	assert_rolled_forward(7, APP_SP, APP_X29, APP_X30);
+	assert_int_equal(f.uc.uc_sigmask, 0x3);
+	assert_ptr_equal(out.release, header(1));
+
+	setup(NULL); /* the return to the gate, after the point: the same */
+	header(1)->state = ARA_CALL_DEFERRED;
+	header(1)->mask = 0x3;
+	f.uc.uc_sigmask = 0x3;
+	assert_int_equal(at(DEFERRED_RET, addr(header(1))), ARA_INTERRUPT_ROLLED_FORWARD);
 	assert_rolled_forward(7, APP_SP, APP_X29, APP_X30);
 	assert_int_equal(f.uc.uc_sigmask, 0x3);
 	assert_ptr_equal(out.release, header(1));

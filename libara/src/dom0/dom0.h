@@ -156,8 +156,9 @@ void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *f);
 #define ARA_NO_STACK UINT64_MAX
 __attribute__((noreturn)) void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index);
 
-/* unblock.S: the gate's way out after signals waited (interrupted.c). */
+/* unblock.S: the gate's way out after signals waited (interrupted.c), and its last instruction. */
 void ara_unblock_deferred(void);
+extern const uint32_t ara_unblock_deferred_ret[];
 
 /* clone.c: clone with CLONE_VM for App code, or -errno; trap is the SIGSYS frame. */
 long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe *trap);

@@ -33,6 +33,11 @@ ara_unblock_deferred:
 	mov	x3, #8
 	mov	x8, #__NR_rt_sigprocmask
 	blr	x16			// returns through ARA_SVC_DEFERRED_POINT
+	/* The one instruction between that point and the gate's page 0: a
+	 * signal here is resolved like one at the point (interrupt.c). */
+	.globl	ara_unblock_deferred_ret
+	.hidden	ara_unblock_deferred_ret
+ara_unblock_deferred_ret:
 	ret	x17
 	.size	ara_unblock_deferred, . - ara_unblock_deferred
 
