@@ -19,6 +19,12 @@ ara_attack_pair(attack_filter vt_keycode no-privilege-drop
 # against libara without the filter (the drop stays), they are written.
 ara_attack_pair(attack_filter vt_accent_table no-seccomp "${written_back}")
 ara_attack_pair(attack_filter vt_accent_table_unicode no-seccomp "${written_back}")
+# One VT for all of them: a session cannot take /dev/tty1 as its controlling
+# terminal while another test's session holds it, so they never run at once.
+foreach(attack vt_func_string vt_keymap_entry vt_keycode vt_accent_table vt_accent_table_unicode)
+  set_tests_properties(ara_attack_${attack} ara_attack_${attack}_services
+    ara_attack_${attack}_unprotected PROPERTIES RESOURCE_LOCK ara_vt_tty1)
+endforeach()
 # Page presence: without the filter, the pages DOM0 touched for one call show.
 ara_attack_pair(attack_filter mincore_dom0 no-seccomp
   "DISCLOSED: mincore: [1-9][0-9]* DOM0 pages became present")
