@@ -87,7 +87,11 @@ uint64_t attack_control_block(void)
 		    attack_dom0[i].end - attack_dom0[i].start == 4096 &&
 		    attack_dom0[i].start - entry < (1u << 24))
 			return attack_dom0[i].start;
-	printf("FAIL: the gate's control block was not found\n");
+	printf("FAIL: the gate's control block was not found (the entry object at %#llx); DOM0 ranges:\n",
+	       (unsigned long long)entry);
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		printf("  %#llx-%#llx %s\n", (unsigned long long)attack_dom0[i].start,
+		       (unsigned long long)attack_dom0[i].end, attack_dom0[i].perms);
 	return 0;
 }
 
