@@ -24,7 +24,8 @@
 # the counting boot stays within a few minutes (docs/performance.md).
 # rtm_log's are whole segments of the RTM log (131072 entries): any batch
 # then holds the same number of seals and exports, whatever its phase.
-# qemu/instruction-budget.tsv must have a row for each (and for each OP_native below).
+# qemu/instruction-budget.tsv must have a row for each (and for each
+# OP_native and OP_allowall below).
 OPS=(indirect secure_call secure_value rtm_log getpid sigprocmask sigprocmask_service open pipe socket)
 declare -A N1=([indirect]=100000 [secure_call]=20000 [secure_value]=20000 [rtm_log]=131072 [getpid]=20000 [sigprocmask]=2000 [sigprocmask_service]=2000 [open]=1000 [pipe]=1000
 	[socket]=1000)
@@ -34,6 +35,12 @@ declare -A N2=([indirect]=300000 [secure_call]=60000 [secure_value]=60000 [rtm_l
 # natively (no ara-loader: no filter, no gate), with OP's N1 N2, in the same
 # boot. getpid_native is the system call without ARA's seccomp filter.
 NATIVE_OPS=(getpid)
+# Operations counted a third time, as OP_allowall: natively under a seccomp
+# filter of one instruction that allows everything (ara_bench
+# --allow-all-filter), in the same boot. getpid_allowall is the kernel's
+# floor for a system call under any filter: its entry and exit work for a
+# task with TIF_SECCOMP, and the action cache's lookup.
+ALLOWALL_OPS=(getpid)
 # An operation's environment for ara_bench, where it needs one.
 declare -A OP_ENV=()
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
@@ -103,6 +110,15 @@ count_insns() {
 				for n in "${N1[$op]}" "${N2[$op]}"; do
 					printf '%q --only %s --iterations %s --repeats %s\n' "$bench" "$op" "$n" "$BATCHES"
 					for ((b = 1; b <= BATCHES; b++)); do echo "${op}_native $k $n" >>"$work/runs.txt"; done
+				done
+			done
+		done
+		for op in "${ALLOWALL_OPS[@]}"; do
+			for ((k = 1; k <= pairs; k++)); do
+				for n in "${N1[$op]}" "${N2[$op]}"; do
+					printf '%q --allow-all-filter --only %s --iterations %s --repeats %s\n' \
+						"$bench" "$op" "$n" "$BATCHES"
+					for ((b = 1; b <= BATCHES; b++)); do echo "${op}_allowall $k $n" >>"$work/runs.txt"; done
 				done
 			done
 		done

@@ -29,6 +29,11 @@
  * --only OP runs just one operation and prints just its line: qemu/bench.sh
  * counts guest instructions of such runs (measure.c marks each batch).
  *
+ * --allow-all-filter first installs a seccomp filter of one instruction
+ * that allows every call: run natively, getpid then costs what any seccomp
+ * filter costs a call the kernel's action cache lets through, the floor
+ * under ARA's (qemu/lib/count.sh's getpid_allowall).
+ *
  * An ARA App: run it as `ara-loader ./ara_bench [options]`. Every
  * secure_call must return ARA_OK, every echo must match; otherwise it stops
  * with a message and exit status 1 (2 for a usage error).
@@ -36,10 +41,15 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "bench_ops.h"
 #include "measure.h"
@@ -59,6 +69,7 @@ struct options {
 	uint64_t iterations;
 	unsigned int repeats;
 	const struct bench_op *only; /* NULL: all */
+	int allow_all_filter;
 };
 
 static void usage(FILE *f, const char *prog)
@@ -68,6 +79,9 @@ static void usage(FILE *f, const char *prog)
 		"  --iterations N  operations per repetition (default 100000)\n"
 		"  --repeats R     repetitions of each operation, 1..%d (default 5)\n"
 		"  --only OP       measure just OP and print just its line\n"
+		"  --allow-all-filter\n"
+		"                  install a one-instruction seccomp filter allowing every\n"
+		"                  call first (run natively: the kernel's cost of any filter)\n"
 		"  --help          this text\n"
 		"operations:\n",
 		prog, MAX_REPEATS);
@@ -108,13 +122,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "repeats", required_argument, NULL, 'r' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "allow-all-filter", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	int c;
 
-	*o = (struct options){ .iterations = 100000, .repeats = 5, .only = NULL };
+	*o = (struct options){ .iterations = 100000, .repeats = 5, .only = NULL, .allow_all_filter = 0 };
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
@@ -134,6 +149,9 @@ static int parse_options(int argc, char **argv, struct options *o)
 				usage(stderr, argv[0]);
 				return 2;
 			}
+			break;
+		case 'a':
+			o->allow_all_filter = 1;
 			break;
 		case 'h':
 			usage(stdout, argv[0]);
@@ -214,6 +232,24 @@ static int pin_to_current_cpu(void)
 	return cpu;
 }
 
+/*
+ * A seccomp filter of one instruction, RET ALLOW: the kernel caches its
+ * action for every number, so a call pays only for having a filter at all.
+ * Returns 0, or -1 after saying why (under ARA the filter refuses seccomp).
+ */
+static int install_allow_all_filter(void)
+{
+	static struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = 1, .filter = &allow };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog)) {
+		fprintf(stderr, "ara_bench: --allow-all-filter: seccomp: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* Tears down ops[0..n): returns -1 if any teardown failed. */
 static int teardown(const struct bench_op *const *ops, size_t n)
 {
@@ -243,7 +279,7 @@ int main(int argc, char **argv)
 		n = 1;
 	}
 	cpu = pin_to_current_cpu();
-	if (cpu < 0)
+	if (cpu < 0 || (o.allow_all_filter && install_allow_all_filter()))
 		goto failed;
 
 	while (ready < n) {
