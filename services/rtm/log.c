@@ -178,10 +178,12 @@ static enum ara_status seal(struct ara_rtm *r)
 	r->checkpoint_len = 0;
 	/*
 	 * next is all zero (RTM_EXPORT cleared it); appenders that still hold
-	 * it from its last turn find it full until now.
+	 * it from its last turn find it full until now. Published first, opened
+	 * second: no slot is reserved in a segment that is not yet the open one
+	 * (a signal in the gate's append checks that, libara/src/interrupt.c).
 	 */
-	__atomic_store_n(&next->fill, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&ara_live->rtm_open, next, __ATOMIC_RELEASE);
+	__atomic_store_n(&next->fill, 0, __ATOMIC_RELEASE);
 	/* Signed now: its chain and counts are the state at this seal. */
 	if (r->batch &&
 	    ara_rtm_write_doc(r, ARA_RTM_DOC_CHECKPOINT, 0, 0, r->batch_nonce, &cp) == ARA_OK)
