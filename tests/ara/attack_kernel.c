@@ -291,19 +291,11 @@ static _Alignas(4096) unsigned char fake_page[4096];
 /* A function ID no service has: the gate calls the block's nofunc. */
 #define NO_SERVICE ARA_FID(0x7777, 1)
 
-/* The DOM0 rw page of the entry object: the gate's control block. */
+/* The gate's control block (attack_libara.c). */
 static int find_control_block(void)
 {
-	uint64_t entry = attack_memfd_base("ara-entry");
-
-	for (size_t i = 0; entry && i < attack_n_dom0; i++)
-		if (attack_dom0[i].perms[1] == 'w' && attack_dom0[i].start > entry &&
-		    attack_dom0[i].end - attack_dom0[i].start == 4096 && attack_dom0[i].start - entry < (1u << 24)) {
-			control_block = attack_dom0[i].start;
-			return 0;
-		}
-	printf("FAIL: the gate's control block was not found\n");
-	return -1;
+	control_block = attack_control_block();
+	return control_block ? 0 : -1;
 }
 
 /*
