@@ -54,7 +54,7 @@ static int attack_proc_self_mem_read(void)
 	return judge("open(/proc/self/mem, O_RDONLY)", open("/proc/self/mem", O_RDONLY), EACCES);
 }
 
-/* The gate's control block: the one writable DOM0 page of the entry object's size. */
+/* Every writable DOM0 range: /proc/self/mem must reach none. */
 static int attack_proc_self_mem_write(void)
 {
 	int fd = open("/proc/self/mem", O_RDWR);

@@ -110,12 +110,13 @@ static int drain_locked(void)
 			ara_rtm_warn("RTM_EXPORT failed", ara_strerror(status));
 			return status;
 		}
-		__atomic_store_n(&exported, arg.index + 1, __ATOMIC_RELEASE);
 		if (sink_append(&segments, segment, sizeof(segment)) != 0)
 			return ARA_RTM_IO_ERROR;
 		if (arg.checkpoint_len > 0 &&
 		    sink_append(&checkpoints, checkpoint, arg.checkpoint_len) != 0)
 			return ARA_RTM_IO_ERROR;
+		/* Once the files hold it: a report then names no segment they lack. */
+		__atomic_store_n(&exported, arg.index + 1, __ATOMIC_RELEASE);
 	}
 }
 
