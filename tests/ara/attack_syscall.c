@@ -63,31 +63,27 @@ static int attack_block_sigsys(void)
 	return 0;
 }
 
-/* oset at libara's ara_verbose (a stray write there is harmless), then DOM0's writable ranges. */
+/* oset at DOM0's write targets (attack_dom0_write_targets). */
 static int attack_oset_into_dom0(void)
 {
-	const uint64_t flag = attack_libara_symbol("ara_verbose", NULL), none = 0;
-	unsigned int tried = 0;
+	uint64_t at[ATTACK_DOM0_MAX + 1];
+	const size_t n = attack_dom0_write_targets(at, ATTACK_DOM0_MAX + 1);
+	const uint64_t none = 0;
 
-	if (!flag)
+	if (n == 0)
 		return 1;
-	for (size_t i = 0; i <= attack_n_dom0; i++) {
-		const uint64_t dst = i == 0 ? flag : attack_dom0[i - 1].start;
-		long r;
+	for (size_t i = 0; i < n; i++) {
+		const long r = service_sigprocmask(SIG_BLOCK, (uintptr_t)&none, at[i]);
 
-		if (i > 0 && attack_dom0[i - 1].perms[1] != 'w')
-			continue;
-		tried++;
-		r = service_sigprocmask(SIG_BLOCK, (uintptr_t)&none, dst);
 		if (r == -EFAULT)
 			continue;
 		/* Stop at the first: the mask written over DOM0 data may break ARA. */
 		printf("BREACH: the service's oset into DOM0 at 0x%llx was not refused: returned %ld\n",
-		       (unsigned long long)dst, r);
+		       (unsigned long long)at[i], r);
 		return 1;
 	}
 	printf("ara-evidence: the system call service's rt_sigprocmask with oset at libara's "
-	       "ara_verbose and %u writable DOM0 ranges: EFAULT\n", tried - 1);
+	       "ara_verbose and %zu writable DOM0 ranges: EFAULT\n", n - 1);
 	return 0;
 }
 
