@@ -368,9 +368,12 @@ const struct ara_syscall ara_syscalls[] = {
 	DENY(218, request_key, "a key the kernel does not have makes it start /sbin/request-key, a "
 			       "program outside ARA, with arguments the App chose"),
 	ALLOW(219, keyctl, "as add_key; no keyctl operation starts a program (request_key does)"),
-	ARGS(220, clone, "without CLONE_VM, a fork: the child's memory is a copy, and the thread ID "
-			 "words it names are written in the call, or in the child's own copy, with "
-			 "the App's row"),
+	ROW(220, clone, ARA_SYSCALL_ALLOWED, ARA_SYSCALL_RANGES | ARA_SYSCALL_ARGS, 0,
+	    "without CLONE_VM, a fork: the child's memory is a copy; the thread ID words it names "
+	    "are written in the call, or at the child's start, with the App's row, but "
+	    "CLONE_CHILD_CLEARTID's is zeroed at the child thread's exit with the row it has "
+	    "then (DOM0's if it is ended inside ARA): refused when that 4-byte word overlaps "
+	    "ARA's ranges, as set_tid_address's"),
 	TRAP(221, execve, "the new image keeps the filter, so it must run under ARA again, with the "
 			  "system-call page where the filter allows it (libara/src/dom0/execve.c)"),
 	ROW(222, mmap, ARA_SYSCALL_ALLOWED, ARA_SYSCALL_RANGES | ARA_SYSCALL_ARGS, 0,

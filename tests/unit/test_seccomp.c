@@ -282,7 +282,8 @@ static void futex_words_written_at_el1_must_not_be_aras(void **state)
 
 static void dom0_text_passes_every_call(void **state)
 {
-	const uint64_t ips[] = { DOM0_START, DOM0_START + 0x1234, DOM0_END - 4, DOM0_END - 1 };
+	/* An svc's address plus 4: its first word's, one inside, its second-to-last word's. */
+	const uint64_t ips[] = { DOM0_START + 4, DOM0_START + 0x1234, DOM0_END - 4, DOM0_END - 1 };
 
 	(void)state;
 	for (size_t i = 0; i < ara_seccomp_denied_count; i++)
@@ -297,6 +298,7 @@ static void addresses_next_to_dom0_or_in_another_4gib_window_do_not_pass(void **
 {
 	const uint64_t ips[] = {
 		DOM0_START - 4, DOM0_START - 1, DOM0_END, DOM0_END + 4,
+		DOM0_START,				/* an svc on the last word below */
 		DOM0_START + (UINT64_C(1) << 32),	/* same low half, other high half */
 		DOM0_START - (UINT64_C(1) << 32),
 		DOM0_START & UINT64_C(0xffffffff),	/* high half zero */
@@ -392,6 +394,11 @@ static uint32_t row_verdict_aras(const struct ara_syscall *r)
 static void on_aras_range(uint32_t nr, uint64_t args[6])
 {
 	memset(args, 0, 6 * sizeof(args[0]));
+	if (nr == ARA_NR_CLONE) { /* a fork whose child's exit zeroes args[4] */
+		args[0] = 0x00200000 /* CLONE_CHILD_CLEARTID */ | 17 /* SIGCHLD */;
+		args[4] = R1_START;
+		return;
+	}
 	args[0] = R1_START;
 	args[1] = nr == ARA_NR_FUTEX ? 6 /* FUTEX_LOCK_PI */ : 4096;
 }
@@ -493,7 +500,7 @@ static void shmat_may_not_replace_mappings(void **state)
 	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, remap_app), EPERM_VERDICT);
 	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, plain), SECCOMP_RET_ALLOW);
 	assert_int_equal(verdict6(nr_of("shmat"), APP_IP, exec), SECCOMP_RET_TRAP);
-	assert_int_equal(verdict6(nr_of("shmat"), DOM0_START, remap), SECCOMP_RET_ALLOW);
+	assert_int_equal(verdict6(nr_of("shmat"), DOM0_START + 8, remap), SECCOMP_RET_ALLOW);
 }
 
 static void prctl_options_on_mappings_are_denied(void **state)
@@ -586,6 +593,24 @@ static void page_presence_of_aras_ranges_is_not_told(void **state)
 	assert_int_equal(verdict(nr_of("migrate_pages"), APP_IP, 0), SECCOMP_RET_ALLOW);
 }
 
+/* A fork's CLONE_CHILD_CLEARTID word is the child's set_tid_address word. */
+static void clone_cleartid_words_must_not_be_aras(void **state)
+{
+	const uint64_t fork_flags = 0x01200000 /* CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID */ | 17;
+	const uint64_t on_ara[6] = { fork_flags, 0, 0, 0, R2_START, 0 };
+	const uint64_t straddles[6] = { fork_flags, 0, 0, 0, R2_END - 2, 0 };
+	const uint64_t on_app[6] = { fork_flags, 0, 0, 0, R2_END, 0 };
+	const uint64_t no_cleartid[6] = { 0x01000000 | 17, 0, 0, 0, R2_START, 0 };
+
+	(void)state;
+	assert_int_equal(nr_of("clone"), ARA_NR_CLONE);
+	assert_int_equal(verdict6(ARA_NR_CLONE, APP_IP, on_ara), EPERM_VERDICT);
+	assert_int_equal(verdict6(ARA_NR_CLONE, APP_IP, straddles), EPERM_VERDICT);
+	assert_int_equal(verdict6(ARA_NR_CLONE, APP_IP, on_app), SECCOMP_RET_ALLOW);
+	/* Without CLONE_CHILD_CLEARTID the kernel ignores args[4]. */
+	assert_int_equal(verdict6(ARA_NR_CLONE, APP_IP, no_cleartid), SECCOMP_RET_ALLOW);
+}
+
 static void set_tid_address_words_must_not_be_aras(void **state)
 {
 	const struct {
@@ -671,6 +696,35 @@ static void another_architecture_is_killed(void **state)
 	assert_int_equal(bpf_run(prog, prog_len, &d), SECCOMP_RET_KILL_PROCESS);
 }
 
+/* The instruction pointer is the svc's address plus 4: only svcs on the page pass. */
+static void the_prefix_passes_only_calls_made_on_the_page(void **state)
+{
+	struct sock_filter p[ARA_SECCOMP_PREFIX_LEN + 1];
+	const struct {
+		uint64_t ip;
+		uint32_t verdict;
+	} cases[] = {
+		{ 0x10000, SECCOMP_RET_TRAP },	  /* an svc on the last word of the page below */
+		{ 0x10004, SECCOMP_RET_ALLOW },	  /* the page's first word */
+		{ 0x10ffc, SECCOMP_RET_ALLOW },	  /* its second-to-last word */
+		{ 0x11000, SECCOMP_RET_TRAP },	  /* its last word, which holds no svc */
+		{ 0x11004, SECCOMP_RET_TRAP },	  /* the page above */
+		{ 0x100010004, SECCOMP_RET_TRAP }, /* another 4 GiB window */
+	};
+
+	(void)state;
+	assert_int_equal(ara_seccomp_prefix(0x10000, 0x11000, p), 0);
+	p[ARA_SECCOMP_PREFIX_LEN] = (struct sock_filter){ BPF_RET | BPF_K, 0, 0, SECCOMP_RET_TRAP };
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct seccomp_data d;
+
+		memset(&d, 0, sizeof(d));
+		d.arch = AUDIT_ARCH_AARCH64;
+		d.instruction_pointer = cases[i].ip;
+		assert_int_equal(bpf_run(p, ARA_SECCOMP_PREFIX_LEN + 1, &d), cases[i].verdict);
+	}
+}
+
 static void the_prefix_refuses_ranges_it_cannot_express(void **state)
 {
 	struct sock_filter p[ARA_SECCOMP_PREFIX_LEN];
@@ -687,6 +741,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_numbers_in_the_ranges_block_are_arm64s),
+		cmocka_unit_test(the_prefix_passes_only_calls_made_on_the_page),
 		cmocka_unit_test(mapping_calls_on_ara_ranges_get_eperm),
 		cmocka_unit_test(mapping_calls_next_to_ara_ranges_pass),
 		cmocka_unit_test(mremap_new_range_counts_only_with_mremap_fixed),
@@ -712,6 +767,7 @@ int main(void)
 		cmocka_unit_test(user_namespaces_cannot_be_made),
 		cmocka_unit_test(page_presence_of_aras_ranges_is_not_told),
 		cmocka_unit_test(set_tid_address_words_must_not_be_aras),
+		cmocka_unit_test(clone_cleartid_words_must_not_be_aras),
 		cmocka_unit_test(zero_lengths_count_as_one_byte),
 	};
 	return cmocka_run_group_tests(tests, load_filter, NULL);

@@ -56,11 +56,11 @@ static struct ara_region_set set;
 
 /* Every class of caller: the page passes everything; the others are App code to the filter. */
 static const uint64_t ips[] = {
-	PAGE_START, PAGE_END - 4,		 /* ARA's system-call page */
+	PAGE_START + 4, PAGE_END - 4,		 /* ARA's system-call page */
 	R1_START + 0x100,			 /* DOM0's text outside the page */
 	UINT64_C(0x0000ffff90100040),		 /* the DOM1 gate */
 	APP_IP,					 /* App text */
-	PAGE_START - 4, PAGE_END,		 /* next to the page */
+	PAGE_START, PAGE_END,			 /* next to the page (an svc on the word below it) */
 	PAGE_START + (UINT64_C(1) << 32),	 /* the page's low half in another 4 GiB window */
 	PAGE_START | (UINT64_C(0x5a) << 56),	 /* a tag on the page's address */
 	0,

@@ -20,9 +20,14 @@
 #define ARA_SECCOMP_PREFIX_LEN 6u
 
 /*
- * Writes the prefix for the allowed code [start, end) into out. Returns 0, or -1 if
- * the range is empty, wraps, or crosses a 4 GiB boundary. The prefix falls
- * through to the instruction after it for any other instruction pointer.
+ * Writes the prefix for the allowed code [start, end) into out: it passes a
+ * call whose svc lies in [start, end - 4), that is, whose instruction
+ * pointer (the svc's address plus 4) lies in (start, end - 1]; an svc on
+ * the last word of the page below has start for its instruction pointer
+ * and does not pass. The page's last word holds no svc. Returns 0, or -1
+ * if the range is empty, wraps, or crosses a 4 GiB boundary. The prefix
+ * falls through to the instruction after it for any other instruction
+ * pointer.
  */
 int ara_seccomp_prefix(uint64_t start, uint64_t end, struct sock_filter out[ARA_SECCOMP_PREFIX_LEN]);
 
