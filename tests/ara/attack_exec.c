@@ -13,11 +13,14 @@
  *                 pwrite: a private mapping follows the file's unwritten pages
  *   shared_alias  a memfd mapped twice, shared: writable, and executable
  *   wx            anonymous memory writable and executable at once
+ *   stage_write   another thread has the kernel write into ARA's staging
+ *                 window while ARA stages code there (below)
  *
  * usage: attack_exec ATTACK
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 
 #include "ara/domains.h"
 #include "attack.h"
+#include "attack_libara.h"
 
 
 /*
@@ -167,9 +171,74 @@ ATTACK(file_alias)
 ATTACK(shared_alias)
 ATTACK(wx)
 
+/*
+ * ARA stages code made executable at run time in its window: copied,
+ * scanned, then moved onto the App's address. While a staged page is
+ * writable, App code must have no access to it, since a page it may write
+ * it may also pin for writing (an O_DIRECT read), and the kernel would
+ * fill a pinned page after the scan with bytes never scanned. A second
+ * thread reads from a pipe into the window's first page, again and again,
+ * while this one makes 1 MiB executable (ARA stages it) 256 times: the
+ * kernel writes with App code's row, so every read must fail (EFAULT).
+ */
+#define STAGED (UINT64_C(1) << 20)
+#define STAGINGS 256
+
+static volatile int stagings_done, landed;
+
+static void *read_into_stage(void *arg)
+{
+	const uint64_t stage = *(const uint64_t *)arg;
+	int p[2];
+
+	if (pipe(p) || write(p[1], "A", 1) != 1) {
+		printf("FAIL: pipe: %s\n", strerror(errno));
+		_exit(2);
+	}
+	while (!stagings_done)
+		if (read(p[0], (void *)(uintptr_t)stage, 1) == 1) {
+			landed = 1;
+			break;
+		}
+	return NULL;
+}
+
+static int run_stage_write(void)
+{
+	uint64_t stage = attack_staging_window();
+	uint32_t *code = mmap(NULL, STAGED, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_t reader;
+	int n;
+
+	if (!stage || code == MAP_FAILED)
+		return 1;
+	for (size_t i = 0; i < STAGED / sizeof(*code); i++)
+		code[i] = harmless[0]; /* nop: every page present, nothing to patch */
+	if (pthread_create(&reader, NULL, read_into_stage, &stage)) {
+		printf("FAIL: pthread_create\n");
+		return 1;
+	}
+	for (n = 0; n < STAGINGS && !landed; n++)
+		if (mprotect(code, STAGED, PROT_READ | PROT_EXEC) ||
+		    mprotect(code, STAGED, PROT_READ | PROT_WRITE)) {
+			printf("FAIL: mprotect: %s\n", strerror(errno));
+			_exit(2);
+		}
+	stagings_done = 1;
+	pthread_join(reader, NULL);
+	if (landed) {
+		printf("BREACH: the kernel wrote into ARA's staging window at 0x%llx for App code "
+		       "(staging %d): a staged page was App code's to pin\n", (unsigned long long)stage, n);
+		return 1;
+	}
+	printf("ara-evidence: %d stagings of 1 MiB while another thread read into the staging "
+	       "window: every read EFAULT\n", n);
+	return 0;
+}
+
 static const struct attack_entry attacks[] = {
 	{ "jit_msr", run_jit_msr },	      { "file_msr", run_file_msr }, { "file_alias", run_file_alias },
-	{ "shared_alias", run_shared_alias }, { "wx", run_wx },
+	{ "shared_alias", run_shared_alias }, { "wx", run_wx },	      { "stage_write", run_stage_write },
 };
 
 int main(int argc, char **argv)

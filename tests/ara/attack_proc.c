@@ -106,6 +106,28 @@ static int attack_proc_mem_opath_reopen(void)
 		     EACCES);
 }
 
+/*
+ * With O_PATH the kernel's openat ignores O_CREAT, O_EXCL and O_TMPFILE's
+ * file-making part: through a link made in /tmp, "a new file" is the
+ * link's target, /proc/self/mem, and O_PATH | O_TMPFILE opens a directory
+ * (/proc/self/map_files). Each must be checked as the open it is: refused.
+ */
+static int attack_proc_mem_opath_ignored_flags(void)
+{
+	char link[] = "/tmp/ara-opath-XXXXXX";
+	int t = mkstemp(link), fd, rc;
+
+	if (t < 0 || close(t) || unlink(link) || symlink("/proc/self/mem", link)) {
+		printf("FAIL: a link in /tmp: %s\n", strerror(errno));
+		return 1;
+	}
+	fd = openat(AT_FDCWD, link, O_PATH | O_CREAT | O_EXCL, 0600);
+	rc = attack_refused("openat(a link to /proc/self/mem, O_PATH | O_CREAT | O_EXCL)", fd, EACCES);
+	unlink(link);
+	fd = openat(AT_FDCWD, "/proc/self/map_files", O_PATH | O_TMPFILE, 0600);
+	return attack_refused("openat(/proc/self/map_files, O_PATH | O_TMPFILE)", fd, EACCES) | rc;
+}
+
 static int attack_proc_mem_openat2(void)
 {
 	struct open_how how = { .flags = O_RDONLY };
@@ -144,6 +166,7 @@ static const struct attack_entry attacks[] = {
 	{ "proc_mem_dirfd", attack_proc_mem_dirfd },
 	{ "proc_mem_opath_reopen", attack_proc_mem_opath_reopen },
 	{ "proc_mem_openat2", attack_proc_mem_openat2 },
+	{ "proc_mem_opath_ignored_flags", attack_proc_mem_opath_ignored_flags },
 	{ "proc_mem_bind_mount", attack_proc_mem_bind_mount },
 };
 

@@ -329,6 +329,17 @@ long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t 
 	struct open_how how = { .flags = flags & 0xffffffffu, .mode = mode & 0xffffffffu, .resolve = 0 };
 	long r = ara_copy_string_from_app(path, app_path, ARA_PATH_MAX);
 
+#ifndef ARA_TEST_VARIANT_OPATH_FLAGS_KEPT /* test-only (tests/variants): the flags as given */
+	/*
+	 * The kernel's openat drops every other flag when O_PATH is set
+	 * (build_open_how): so must the check, or O_PATH | O_CREAT | O_EXCL
+	 * would be checked as a new file in its directory, and O_PATH |
+	 * O_TMPFILE not at all, while the kernel opens the path itself.
+	 */
+	if (how.flags & O_PATH)
+		how.flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+#endif
+
 	if (r < 0)
 		return r;
 	return open_checked((long)(int)dirfd, path, &how, 0);

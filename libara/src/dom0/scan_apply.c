@@ -10,7 +10,9 @@
  * vdso and any anonymous executable memory, is the kernel's or this
  * process's own, with no file to come back from: it is scanned in place,
  * its pages made writable only around a patch, and only when something
- * must be patched.
+ * must be patched; in the vdso a match is fatal, since the kernel's pages
+ * come back under a patched copy. Memory both writable and executable is
+ * fatal: App code could write code there that no scan sees.
  */
 #include <linux/mman.h>
 
@@ -80,6 +82,9 @@ static void scan_range(const struct ara_mapping *m, uint64_t start, uint64_t end
 		set_prot(start, len, prot | PROT_READ);
 	if (ara_scan_por_writes((const void *)(uintptr_t)start, len, NULL, 0, &found))
 		ara_fatal("the POR_EL0 scan rejected a mapping", (long)start);
+	/* The vdso's pages are the kernel's: MADV_DONTNEED on a patched copy brings them back. */
+	if (found && ara_mapping_is(m, "[vdso]"))
+		ara_fatal("the vdso holds a POR_EL0 write, which a patch could not keep out", (long)found);
 	if (found) {
 		set_prot(start, len, PROT_READ | PROT_WRITE);
 		if (ara_patch_por_writes((void *)(uintptr_t)start, len, &patched) || patched != found)
@@ -102,6 +107,17 @@ static void scan_mapping(const struct ara_mapping *m, void *ctx)
 
 	if (!(m->perms & ARA_MAP_X))
 		return;
+#ifndef ARA_TEST_VARIANT_WX_KEPT /* test-only (tests/variants): such memory is scanned and kept */
+	/*
+	 * App code could write there code no scan ever sees. Nothing of ARA's
+	 * is so mapped; an executable stack (a PT_GNU_STACK with PF_X in any
+	 * object loaded, which ld.so honours) or a W+X segment is.
+	 */
+	if (m->perms & ARA_MAP_W)
+		ara_fatal("memory both writable and executable, from an executable stack or a W+X "
+			  "segment in the App or a library (its address)",
+			  (long)m->start);
+#endif
 	while (cur < m->end) {
 		uint64_t next = m->end;
 		int inside = 0;
