@@ -36,11 +36,7 @@ int ara_seccomp_prefix(uint64_t start, uint64_t end, struct sock_filter out[ARA_
 	 * call made on the page is above start, and start itself is an svc on
 	 * the last word of the page below, which must go on to the policy.
 	 */
-#ifndef ARA_TEST_VARIANT_PREFIX_FROM_START /* test-only (tests/variants): start passes too */
 	out[3] = jump(BPF_JMP | BPF_JGT | BPF_K, (uint32_t)start, 0, 2);
-#else
-	out[3] = jump(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)start, 0, 2);
-#endif
 	out[4] = jump(BPF_JMP | BPF_JGT | BPF_K, (uint32_t)last, 1, 0);
 	out[5] = stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
 	return 0;

@@ -14,8 +14,6 @@
  *                     thread forge SYS_SECCOMP only to itself, which
  *                     delivers it at once, with x8 = the sending call's
  *                     number, and ARA never lets SIGSYS be blocked.);
- *   svc_below_page    rt_sigreturn from an svc on the last word of the page
- *                     below ARA's system-call page, with a forged frame;
  *   sigaltstack_dom0  the signal stack on DOM0's pages, where the kernel
  *                     would write frames with every key enabled;
  *   sigaction_sigsys  taking SIGSYS, ARA's trap signal, for the App;
@@ -44,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -186,71 +183,6 @@ static void forged_sigsys_child(uint64_t unused)
 	__builtin_unreachable();
 }
 
-/*
- * ARA's system-call page: DOM0's one anonymous executable page (the gate's
- * DOM0 page and libara's code are copies in memfds).
- */
-static uint64_t svc_page(void)
-{
-	FILE *f = fopen("/proc/self/maps", "r");
-	char line[512], perms[8];
-	unsigned long long start, end, inode;
-	uint64_t found = 0;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %llu", &start, &end, perms, &inode) == 4 &&
-		    end - start == 4096 && strcmp(perms, "r-xp") == 0 && inode == 0)
-			for (size_t i = 0; i < attack_n_dom0; i++)
-				if (attack_dom0[i].start == start && attack_dom0[i].end == end)
-					found = start;
-	if (f)
-		fclose(f);
-	if (!found) {
-		printf("FAIL: ARA's system-call page was not found\n");
-		_exit(2);
-	}
-	return found;
-}
-
-/*
- * seccomp sees an svc's address plus 4: an svc on the last word of the
- * page below ARA's system-call page shows the page's first address. App
- * code maps that page, ends it with `mov x8, #rt_sigreturn; svc #0` and
- * runs it with sp at a forged frame (DOM0 readable, the probe's pc). The
- * filter must trap it like any App call (ARA then resumes the probe with
- * DOM2's row); a filter that passes the first address lets the kernel
- * restore the forged row.
- */
-static void svc_below_page_child(uint64_t unused)
-{
-	const uint64_t page = svc_page();
-	uint32_t *below;
-
-	(void)unused;
-	attack_install_handlers();
-	below = mmap((void *)(uintptr_t)(page - 4096), 4096, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	if (below == MAP_FAILED) {
-		printf("FAIL: the page below ARA's system-call page: %s\n", strerror(errno));
-		_exit(2);
-	}
-	below[1022] = 0xd2800000u | (SYS_rt_sigreturn << 5) | 8; /* mov x8, #rt_sigreturn */
-	below[1023] = 0xd4000001u;				   /* svc #0 */
-	if (mprotect(below, 4096, PROT_READ | PROT_EXEC)) {
-		printf("FAIL: mprotect of the page below: %s\n", strerror(errno));
-		_exit(2);
-	}
-	install(SIGUSR1, capture_handler);
-	raise(SIGUSR1); /* a genuine frame to start from */
-	forge(&target.uc);
-	__asm__ volatile("mov sp, %0\n"
-			 "br %1\n"
-			 :
-			 : "r"(&target), "r"(&below[1022])
-			 : "memory");
-	__builtin_unreachable();
-}
-
 static int run_reading(const char *what, void (*child)(uint64_t))
 {
 	int out = attack_run(child, 0);
@@ -262,12 +194,6 @@ static int run_reading(const char *what, void (*child)(uint64_t))
 static int attack_forged_sigreturn(void)
 {
 	return run_reading("forged rt_sigreturn frame (POR_EL0 granting DOM0)", forged_sigreturn_child);
-}
-
-static int attack_svc_below_page(void)
-{
-	return run_reading("rt_sigreturn from an svc on the last word below ARA's system-call page",
-			   svc_below_page_child);
 }
 
 static int attack_forged_sigsys(void)
@@ -469,7 +395,6 @@ static int attack_frame_leftovers(void)
 
 static const struct attack_entry attacks[] = {
 	{ "forged_sigreturn", attack_forged_sigreturn },
-	{ "svc_below_page", attack_svc_below_page },
 	{ "forged_sigsys", attack_forged_sigsys },
 	{ "sigaltstack_dom0", attack_sigaltstack_dom0 },
 	{ "sigaction_sigsys", attack_sigaction_sigsys },
