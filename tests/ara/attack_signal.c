@@ -14,6 +14,8 @@
  *                     thread forge SYS_SECCOMP only to itself, which
  *                     delivers it at once, with x8 = the sending call's
  *                     number, and ARA never lets SIGSYS be blocked.);
+ *   forged_clone_newuser  the SIGSYS of a trapped clone, forged with
+ *                     CLONE_NEWUSER, which the filter denies;
  *   sigaltstack_dom0  the signal stack on DOM0's pages, where the kernel
  *                     would write frames with every key enabled;
  *   sigaction_sigsys  taking SIGSYS, ARA's trap signal, for the App;
@@ -43,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -199,6 +202,75 @@ static int attack_forged_sigreturn(void)
 static int attack_forged_sigsys(void)
 {
 	return run_reading("forged SYS_SECCOMP SIGSYS for rt_sigreturn", forged_sigsys_child);
+}
+
+/*
+ * The filter denies clone with CLONE_NEWUSER, but App code can forge the
+ * SIGSYS of a trapped clone (CLONE_VM | CLONE_VFORK) and jump into the
+ * signal entry with it: ARA must refuse the flag itself. A child made
+ * anyway starts in clone_resumed with 0 and tells whether it has a user
+ * namespace of its own (every capability there); the parent resumes there
+ * with the result.
+ */
+#define CLONE_NEWUSER_FLAGS (CLONE_VM | CLONE_VFORK | CLONE_NEWUSER | SIGCHLD)
+
+static char parent_userns[64]; /* /proc/self/ns/user's link before the clone */
+
+static __attribute__((noreturn)) void clone_resumed(long r)
+{
+	if (r == 0) { /* the child, on the parent's stack (vfork) */
+		char ns[64] = "";
+
+		if (readlink("/proc/self/ns/user", ns, sizeof(ns) - 1) > 0 && strcmp(ns, parent_userns) != 0)
+			printf("BREACH: a clone ARA made from a forged SIGSYS has a user namespace of "
+			       "its own (%s, the App's %s)\n", ns, parent_userns);
+		_exit(0);
+	}
+	if (r > 0) {
+		waitpid((pid_t)r, NULL, 0);
+		_exit(1);
+	}
+	printf("ara-evidence: forged SIGSYS for clone(CLONE_NEWUSER): refused (%s)\n", strerror((int)-r));
+	_exit(OUT_RETURNED);
+}
+
+static void forged_clone_newuser_child(uint64_t unused)
+{
+	const uint64_t entry = signal_entry();
+
+	(void)unused;
+	if (readlink("/proc/self/ns/user", parent_userns, sizeof(parent_userns) - 1) <= 0) {
+		printf("FAIL: readlink(/proc/self/ns/user): %s\n", strerror(errno));
+		_exit(2);
+	}
+	attack_install_handlers();
+	install(SIGUSR1, capture_handler);
+	raise(SIGUSR1); /* a genuine frame to start from */
+	sigsys = target;
+	sigsys.info.si_signo = SIGSYS;
+	sigsys.info.si_code = SYS_SECCOMP;
+	sigsys.info.si_syscall = SYS_clone;
+	sigsys.info.si_arch = AUDIT_ARCH_AARCH64;
+	memset(sigsys.uc.uc_mcontext.regs, 0, sizeof(sigsys.uc.uc_mcontext.regs));
+	sigsys.uc.uc_mcontext.regs[0] = CLONE_NEWUSER_FLAGS;
+	sigsys.uc.uc_mcontext.regs[8] = SYS_clone;
+	forge_por(&sigsys.uc.uc_mcontext, ARA_POR_DOM2); /* a trap comes from App code */
+	sigsys.uc.uc_mcontext.pc = (uint64_t)(uintptr_t)clone_resumed;
+	sigsys.uc.uc_mcontext.sp = (uint64_t)(uintptr_t)(probe_stack + sizeof(probe_stack));
+	__asm__ volatile("mov sp, %0\n"
+			 "br %1\n"
+			 :
+			 : "r"(&sigsys), "r"(entry)
+			 : "memory");
+	__builtin_unreachable();
+}
+
+static int attack_forged_clone_newuser(void)
+{
+	int out = attack_run(forged_clone_newuser_child, 0);
+
+	printf("ara-evidence: forged SIGSYS for clone(CLONE_NEWUSER): %s\n", attack_outcome_name(out));
+	return out == OUT_RETURNED ? 0 : 1;
 }
 
 /* The largest writable DOM0 range: room for any signal frame. */
@@ -395,6 +467,7 @@ static int attack_frame_leftovers(void)
 
 static const struct attack_entry attacks[] = {
 	{ "forged_sigreturn", attack_forged_sigreturn },
+	{ "forged_clone_newuser", attack_forged_clone_newuser },
 	{ "forged_sigsys", attack_forged_sigsys },
 	{ "sigaltstack_dom0", attack_sigaltstack_dom0 },
 	{ "sigaction_sigsys", attack_sigaction_sigsys },
