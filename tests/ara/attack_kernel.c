@@ -812,6 +812,52 @@ static int attack_read_into_dom0(void)
 }
 
 /*
+ * Swap: the kernel writes a swapped-out page to the swap device or file,
+ * which uid 0 owns and can read whatever the page's key. DOM0's arena
+ * (its heap holds the instance key and the services' secrets) must be
+ * locked (VmFlags "lo" in smaps). Another user cannot read a root-owned
+ * swap file, and may be refused the lock by RLIMIT_MEMLOCK: only uid 0 is
+ * judged.
+ */
+static int attack_arena_swappable(void)
+{
+	const struct range *arena = attack_dom0_arena();
+	char line[512], want[40];
+	FILE *f = fopen("/proc/self/smaps", "r");
+	int in = 0;
+
+	if (!arena || !f) {
+		printf("FAIL: /proc/self/smaps or DOM0's arena\n");
+		return 1;
+	}
+	if (geteuid() != 0) {
+		fclose(f);
+		printf("ara-evidence: uid %d reads no root-owned swap file: not judged\n", (int)geteuid());
+		return 0;
+	}
+	snprintf(want, sizeof(want), "%llx-", (unsigned long long)arena->start);
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, want, strlen(want)) == 0)
+			in = 1;
+		else if (in && strncmp(line, "VmFlags:", 8) == 0)
+			break;
+	}
+	fclose(f);
+	if (!in) {
+		printf("FAIL: DOM0's arena is not in /proc/self/smaps\n");
+		return 1;
+	}
+	if (strstr(line, " lo") == NULL) {
+		printf("BREACH: DOM0's arena at 0x%llx can be swapped out (%s", (unsigned long long)arena->start,
+		       line);
+		return 1;
+	}
+	printf("ara-evidence: DOM0's arena at 0x%llx is locked, never swapped out\n",
+	       (unsigned long long)arena->start);
+	return 0;
+}
+
+/*
  * rt_sigprocmask without a set (a query) is not trapped: the kernel writes
  * the thread's mask to oldset itself. Aimed at DOM0's writable ranges, the
  * write must fail with EFAULT (the kernel's uaccess with the App's row).
@@ -1088,6 +1134,7 @@ static const struct attack {
 	{ "process_madvise", attack_process_madvise },
 	{ "futex_wake_op", attack_futex_wake_op },
 	{ "futex_wake_op_dom0", attack_futex_wake_op_dom0 },
+	{ "arena_swappable", attack_arena_swappable },
 	{ "signal_frame_dom0", attack_signal_frame_dom0 },
 	{ "forged_sigsys_mmap", attack_forged_sigsys_mmap },
 	{ "core_dump_child", attack_core_dump_child },

@@ -90,6 +90,21 @@ size_t attack_dom0_write_targets(uint64_t *at, size_t max)
 	return n;
 }
 
+const struct range *attack_dom0_arena(void)
+{
+	const struct range *best = NULL;
+
+	for (size_t i = 0; i < attack_n_dom0; i++)
+		if (attack_dom0[i].perms[0] == 'r' && attack_dom0[i].perms[1] == 'w' &&
+		    (!best || attack_dom0[i].end - attack_dom0[i].start > best->end - best->start))
+			best = &attack_dom0[i];
+	if (!best || best->end - best->start < (UINT64_C(8) << 20)) {
+		printf("FAIL: DOM0's arena was not found\n");
+		return NULL;
+	}
+	return best;
+}
+
 uint64_t attack_staging_window(void)
 {
 	for (size_t i = 0; i < attack_n_dom0; i++)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "attack.h"
+
 /* The libara.so this process runs (argv[2] of the attack programs). */
 extern const char *attack_libara_file;
 
@@ -34,6 +36,12 @@ uint64_t attack_libara_symbol(const char *name, uint64_t *size);
  * (with a FAIL line) if ara_verbose is not found.
  */
 size_t attack_dom0_write_targets(uint64_t *at, size_t max);
+
+/*
+ * DOM0's anonymous arena (state page, heap, stacks): its largest
+ * read-write range; NULL (with a FAIL line) if none of 8 MiB or more.
+ */
+const struct range *attack_dom0_arena(void);
 
 /* The staging window of code made executable at run time (ARA_EXEC_STAGE_SIZE). */
 #define ATTACK_STAGE_SIZE (UINT64_C(256) << 20)

@@ -36,20 +36,6 @@
 #endif
 
 
-/* DOM0's anonymous arena: its first and largest read-write range (state page and heap). */
-static const struct range *arena(void)
-{
-	const struct range *best = NULL;
-
-	for (size_t i = 0; i < attack_n_dom0; i++)
-		if (attack_dom0[i].perms[0] == 'r' && attack_dom0[i].perms[1] == 'w' &&
-		    (!best || attack_dom0[i].end - attack_dom0[i].start > best->end - best->start))
-			best = &attack_dom0[i];
-	if (!best || best->end - best->start < (UINT64_C(8) << 20))
-		printf("FAIL: DOM0's arena was not found\n");
-	return best && best->end - best->start >= (UINT64_C(8) << 20) ? best : NULL;
-}
-
 /*
  * shmat with SHM_REMAP maps a System V segment over whatever is at the
  * address: over the gate's control block, App memory replaces it.
@@ -96,7 +82,7 @@ static int attack_mremap_away(void)
 /* mremap shrinks DOM0's arena: its tail (heap, stacks) is unmapped, for App memory to fill. */
 static int attack_mremap_shrink(void)
 {
-	const struct range *a = arena();
+	const struct range *a = attack_dom0_arena();
 	void *p;
 
 	if (!a)
@@ -114,7 +100,7 @@ struct advice {
 /* Each advice on the first page of DOM0's arena must be refused with EPERM. */
 static int advise_arena(const struct advice *list, size_t n)
 {
-	const struct range *a = arena();
+	const struct range *a = attack_dom0_arena();
 	int failed = 0;
 
 	if (!a)

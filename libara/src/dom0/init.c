@@ -152,6 +152,17 @@ static struct ara_gate_cb map_dom0_arena(void)
 
 	if (ara_sys_failed(base))
 		ara_fatal("mmap of the DOM0 arena failed", base);
+#ifndef ARA_TEST_VARIANT_ARENA_SWAPPABLE /* test-only (tests/variants): left swappable */
+	/*
+	 * Kept out of swap, where uid 0 could read DOM0's pages back from the
+	 * swap file it owns. Locked as faulted in, so only the pages DOM0 uses
+	 * count; uid 0 keeps CAP_IPC_LOCK for this (privilege.c). Another user
+	 * may meet RLIMIT_MEMLOCK here, and cannot read a root-owned swap file.
+	 */
+	r = ara_sys3(__NR_mlock2, base, size, MLOCK_ONFAULT);
+	if (r != 0 && ara_sys0(__NR_geteuid) == 0)
+		ara_fatal("mlock2 of the DOM0 arena failed (uid 0 needs CAP_IPC_LOCK)", r);
+#endif
 #ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
 	r = ara_sys3(__NR_madvise, base, size - ara_threads_kept_size(), MADV_WIPEONFORK);
 	if (r != 0)
