@@ -372,8 +372,8 @@ const struct ara_syscall ara_syscalls[] = {
 	    "without CLONE_VM, a fork: the child's memory is a copy; the thread ID words it names "
 	    "are written in the call, or at the child's start, with the App's row, but "
 	    "CLONE_CHILD_CLEARTID's is zeroed at the child thread's exit with the row it has "
-	    "then (DOM0's if it is ended inside ARA): refused when that 4-byte word overlaps "
-	    "ARA's ranges, as set_tid_address's"),
+	    "then (DOM0's if it dies while inside ARA, by a group exit or a fatal signal): refused "
+	    "when that 4-byte word overlaps ARA's ranges, as set_tid_address's"),
 	TRAP(221, execve, "the new image keeps the filter, so it must run under ARA again, with the "
 			  "system-call page where the filter allows it (libara/src/dom0/execve.c)"),
 	ROW(222, mmap, ARA_SYSCALL_ALLOWED, ARA_SYSCALL_RANGES | ARA_SYSCALL_ARGS, 0,

@@ -185,26 +185,38 @@ static void check_futex(struct emitter *e, const struct ara_region_set *set)
 	check_all(e, set);
 }
 
-#ifndef ARA_TEST_VARIANT_NO_TID_GUARD
 /*
  * The 4-byte word the kernel zeroes at a thread's exit or exec, with the
- * row the thread has then (DOM0's if ARA ends it), must not overlap a
- * range: set_tid_address's, and the child's of a clone with
- * CLONE_CHILD_CLEARTID (args[4] on arm64; a fork's child, whose thread may
- * yet be ended inside ARA). NULL overlaps none. TID_FIXED + 2 n RANGE_BLOCK.
+ * row the thread has then, must not overlap a range: DOM0's row when the
+ * thread dies inside ARA (a group exit or a fatal signal while it runs
+ * there). NULL overlaps none. Each check: its FIXED + n RANGE_BLOCK.
  */
-#define CLONE_CHILD_CLEARTID 0x00200000u
-#define TID_FIXED (3u + WORD_BLOCK + 6u + WORD_BLOCK)
+#ifndef ARA_TEST_VARIANT_NO_TID_GUARD
+/* set_tid_address's word. */
+#define SET_TID_FIXED (3u + WORD_BLOCK)
 
-static void check_tid_address(struct emitter *e, const struct ara_region_set *set)
+static void check_set_tid(struct emitter *e, const struct ara_region_set *set)
+{
+	emit(e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
+	emit(e, BPF_JMP | BPF_JEQ | BPF_K, ARA_NR_SET_TID_ADDRESS, 1, 0);
+	emit(e, BPF_JMP | BPF_JA, (uint32_t)(WORD_BLOCK + set->n * RANGE_BLOCK), 0, 0);
+	load_word(e, 0);
+	check_all(e, set);
+}
+#else
+#define SET_TID_FIXED 0u
+#define check_set_tid(e, set) ((void)0) /* Test-only: set_tid_address unchecked */
+#endif
+
+#ifndef ARA_TEST_VARIANT_NO_CLONE_TID_CHECK
+/* A clone's child word with CLONE_CHILD_CLEARTID (args[4] on arm64): a fork's child thread's. */
+#define CLONE_CHILD_CLEARTID 0x00200000u
+#define CLONE_TID_FIXED (6u + WORD_BLOCK)
+
+static void check_clone_tid(struct emitter *e, const struct ara_region_set *set)
 {
 	const uint32_t word_and_checks = (uint32_t)(WORD_BLOCK + set->n * RANGE_BLOCK);
 
-	emit(e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
-	emit(e, BPF_JMP | BPF_JEQ | BPF_K, ARA_NR_SET_TID_ADDRESS, 1, 0);
-	emit(e, BPF_JMP | BPF_JA, word_and_checks, 0, 0);
-	load_word(e, 0);
-	check_all(e, set);
 	emit(e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
 	emit(e, BPF_JMP | BPF_JEQ | BPF_K, ARA_NR_CLONE, 1, 0);
 	emit(e, BPF_JMP | BPF_JA, 3 + word_and_checks, 0, 0);
@@ -215,8 +227,8 @@ static void check_tid_address(struct emitter *e, const struct ara_region_set *se
 	check_all(e, set);
 }
 #else
-#define TID_FIXED 0u
-#define check_tid_address(e, set) ((void)0) /* Test-only: the thread ID words unchecked */
+#define CLONE_TID_FIXED 0u
+#define check_clone_tid(e, set) ((void)0) /* Test-only: clone's CLONE_CHILD_CLEARTID word unchecked */
 #endif
 
 size_t ara_seccomp_ranges_len(size_t n)
@@ -225,7 +237,8 @@ size_t ara_seccomp_ranges_len(size_t n)
 	 * futex, set_tid_address and clone, then the mapping calls: dispatch, one load,
 	 * the checks, then mremap's new range: test, load, checks
 	 */
-	return FUTEX_FIXED + 2 * n * RANGE_BLOCK + (TID_FIXED ? TID_FIXED + 2 * n * RANGE_BLOCK : 0) +
+	return FUTEX_FIXED + 2 * n * RANGE_BLOCK + (SET_TID_FIXED ? SET_TID_FIXED + n * RANGE_BLOCK : 0) +
+	       (CLONE_TID_FIXED ? CLONE_TID_FIXED + n * RANGE_BLOCK : 0) +
 	       (2 + N_CALLS) + LOAD_BLOCK + n * RANGE_BLOCK + 6 + LOAD_BLOCK + n * RANGE_BLOCK;
 }
 
@@ -238,7 +251,8 @@ size_t ara_seccomp_ranges(const struct ara_region_set *set, struct sock_filter *
 	if (set->n == 0 || total > cap)
 		return 0;
 	check_futex(&e, set);
-	check_tid_address(&e, set);
+	check_set_tid(&e, set);
+	check_clone_tid(&e, set);
 	/* Dispatch: a range call goes to the load; anything else past both checks. */
 	emit(&e, BPF_LD | BPF_W | BPF_ABS, NR_OFF, 0, 0);
 	for (size_t i = 0; i < N_CALLS; i++)

@@ -156,6 +156,29 @@ static uint64_t signal_entry(void)
 	return dom1[0].end;
 }
 
+/* sigsys: the target frame made the filter's SIGSYS for system call nr, from App code. */
+static void forge_sigsys(int nr)
+{
+	sigsys = target;
+	sigsys.info.si_signo = SIGSYS;
+	sigsys.info.si_code = SYS_SECCOMP;
+	sigsys.info.si_syscall = nr;
+	sigsys.info.si_arch = AUDIT_ARCH_AARCH64;
+	sigsys.uc.uc_mcontext.regs[8] = (uint64_t)nr;
+	forge_por(&sigsys.uc.uc_mcontext, ARA_POR_DOM2); /* a trap comes from App code */
+}
+
+/* Jumps into ARA's signal entry with sp at the forged SIGSYS frame. */
+static __attribute__((noreturn)) void enter_with_sigsys(uint64_t entry)
+{
+	__asm__ volatile("mov sp, %0\n"
+			 "br %1\n"
+			 :
+			 : "r"(&sigsys), "r"(entry)
+			 : "memory");
+	__builtin_unreachable();
+}
+
 /*
  * What the kernel would do for a trapped rt_sigreturn, done by App code: a
  * SIGSYS frame saying "the filter trapped rt_sigreturn, sp = a frame", and
@@ -170,20 +193,9 @@ static void forged_sigsys_child(uint64_t unused)
 	install(SIGUSR1, capture_handler);
 	raise(SIGUSR1); /* a genuine frame to start from */
 	forge(&target.uc);
-	sigsys = target;
-	sigsys.info.si_signo = SIGSYS;
-	sigsys.info.si_code = SYS_SECCOMP;
-	sigsys.info.si_syscall = SYS_rt_sigreturn;
-	sigsys.info.si_arch = AUDIT_ARCH_AARCH64;
-	sigsys.uc.uc_mcontext.regs[8] = SYS_rt_sigreturn;
-	forge_por(&sigsys.uc.uc_mcontext, ARA_POR_DOM2); /* a trap comes from App code */
+	forge_sigsys(SYS_rt_sigreturn);
 	sigsys.uc.uc_mcontext.sp = (uint64_t)(uintptr_t)&target;
-	__asm__ volatile("mov sp, %0\n"
-			 "br %1\n"
-			 :
-			 : "r"(&sigsys), "r"(entry)
-			 : "memory");
-	__builtin_unreachable();
+	enter_with_sigsys(entry);
 }
 
 static int run_reading(const char *what, void (*child)(uint64_t))
@@ -246,23 +258,13 @@ static void forged_clone_newuser_child(uint64_t unused)
 	attack_install_handlers();
 	install(SIGUSR1, capture_handler);
 	raise(SIGUSR1); /* a genuine frame to start from */
-	sigsys = target;
-	sigsys.info.si_signo = SIGSYS;
-	sigsys.info.si_code = SYS_SECCOMP;
-	sigsys.info.si_syscall = SYS_clone;
-	sigsys.info.si_arch = AUDIT_ARCH_AARCH64;
+	forge_sigsys(SYS_clone);
 	memset(sigsys.uc.uc_mcontext.regs, 0, sizeof(sigsys.uc.uc_mcontext.regs));
 	sigsys.uc.uc_mcontext.regs[0] = CLONE_NEWUSER_FLAGS;
 	sigsys.uc.uc_mcontext.regs[8] = SYS_clone;
-	forge_por(&sigsys.uc.uc_mcontext, ARA_POR_DOM2); /* a trap comes from App code */
 	sigsys.uc.uc_mcontext.pc = (uint64_t)(uintptr_t)clone_resumed;
 	sigsys.uc.uc_mcontext.sp = (uint64_t)(uintptr_t)(probe_stack + sizeof(probe_stack));
-	__asm__ volatile("mov sp, %0\n"
-			 "br %1\n"
-			 :
-			 : "r"(&sigsys), "r"(entry)
-			 : "memory");
-	__builtin_unreachable();
+	enter_with_sigsys(entry);
 }
 
 static int attack_forged_clone_newuser(void)

@@ -63,7 +63,11 @@ static int attack_block_sigsys(void)
 	return 0;
 }
 
-/* oset at DOM0's write targets (attack_dom0_write_targets). */
+/*
+ * oset at DOM0's write targets (attack_dom0_write_targets), plain and with
+ * a tag in the top byte: the service stores with plain stores, which ignore
+ * the tag (top-byte-ignore), so a tagged DOM0 address is DOM0 too.
+ */
 static int attack_oset_into_dom0(void)
 {
 	uint64_t at[ATTACK_DOM0_MAX + 1];
@@ -72,18 +76,19 @@ static int attack_oset_into_dom0(void)
 
 	if (n == 0)
 		return 1;
-	for (size_t i = 0; i < n; i++) {
-		const long r = service_sigprocmask(SIG_BLOCK, (uintptr_t)&none, at[i]);
+	for (size_t i = 0; i < 2 * n; i++) {
+		const uint64_t dst = i < n ? at[i] : at[i - n] | (UINT64_C(0x5a) << 56);
+		const long r = service_sigprocmask(SIG_BLOCK, (uintptr_t)&none, dst);
 
 		if (r == -EFAULT)
 			continue;
 		/* Stop at the first: the mask written over DOM0 data may break ARA. */
 		printf("BREACH: the service's oset into DOM0 at 0x%llx was not refused: returned %ld\n",
-		       (unsigned long long)at[i], r);
+		       (unsigned long long)dst, r);
 		return 1;
 	}
 	printf("ara-evidence: the system call service's rt_sigprocmask with oset at libara's "
-	       "ara_verbose and %zu writable DOM0 ranges: EFAULT\n", n - 1);
+	       "ara_verbose and %zu writable DOM0 ranges, untagged and tagged: EFAULT\n", n - 1);
 	return 0;
 }
 

@@ -14,7 +14,8 @@ target_link_libraries(attack_stores PRIVATE ara_attack)
 add_dependencies(attack_stores spawn_child) # the program its vfork child executes
 ara_variant_manifest(attack_stores no-tid-guard)
 ara_attack_pair(attack_stores tid_address_dom0 no-tid-guard "was not refused" WITH_LIBARA)
-ara_attack_pair(attack_stores clone_cleartid_dom0 no-tid-guard "was not refused" WITH_LIBARA)
+ara_variant_manifest(attack_stores no-clone-tid-check)
+ara_attack_pair(attack_stores clone_cleartid_dom0 no-clone-tid-check "was not refused" WITH_LIBARA)
 ara_attack_pair(attack_stores vfork_exec_tid no-tid-guard "${ara_leak}" WITH_LIBARA)
 # GUP pins: vmsplice checks the caller's row as it pins DOM0's canary (the
 # pipe's reader copies later, unchecked); without DOM0's key it leaks.

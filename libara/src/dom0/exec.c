@@ -107,37 +107,38 @@ static void seal(uint64_t len, int prot)
 }
 
 /*
- * Maps len bytes of fresh, zeroed memory with prot at the start of the
- * staging window, on DOM0's key. A new mapping has the App's key (0): it is
- * made inaccessible first and given DOM0's key in one more call, so that
- * App code never holds a staged page it could write, or pin for writing
- * (an O_DIRECT read the kernel would complete after the scan).
+ * len bytes of fresh, zeroed memory at the start of the staging window,
+ * writable by DOM0 only. A new mapping has the App's key (0): it is made
+ * inaccessible first and given DOM0's key in one more call, so that App
+ * code never holds a staged page it could write, or pin for writing (an
+ * O_DIRECT read the kernel would complete after the scan).
  */
-static void stage_map(uint64_t len, int prot, int noreserve)
+static void stage_fresh(uint64_t len)
 {
-	long r = ara_sys6(__NR_mmap, stage, len, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | (noreserve ? MAP_NORESERVE : 0), -1, 0);
+	long r = ara_sys6(__NR_mmap, stage, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 
 	if ((uint64_t)r != stage)
 		ara_stop(ARA_EXIT_DOM0_CORRUPT, "mmap in the staging window failed", r);
 #ifdef ARA_TEST_VARIANT_STAGE_APP_KEY /* test-only (tests/variants): staged pages on the App's key */
-	must(ara_sys3(__NR_mprotect, stage, len, prot), "mprotect of the staging window failed");
+	must(ara_sys3(__NR_mprotect, stage, len, PROT_READ | PROT_WRITE),
+	     "mprotect of the staging window failed");
 #else
-	must(ara_sys4(__NR_pkey_mprotect, stage, len, prot, ARA_PKEY_DOM0),
+	must(ara_sys4(__NR_pkey_mprotect, stage, len, PROT_READ | PROT_WRITE, ARA_PKEY_DOM0),
 	     "pkey_mprotect of the staging window failed");
 #endif
 }
 
-/* len bytes of fresh, zeroed memory at the start of the staging window, writable by DOM0. */
-static void stage_fresh(uint64_t len)
-{
-	stage_map(len, PROT_READ | PROT_WRITE, 0);
-}
-
-/* Returns the first len bytes of the window to a reservation. */
+/*
+ * Returns the first len bytes of the window to a reservation: inaccessible
+ * whatever its key, and kept from App code's mapping calls by the filter.
+ */
 static void stage_release(uint64_t len)
 {
-	stage_map(len, PROT_NONE, 1);
+	long r = ara_sys6(__NR_mmap, stage, len, PROT_NONE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+
+	if ((uint64_t)r != stage)
+		ara_stop(ARA_EXIT_DOM0_CORRUPT, "re-reserving the staging window failed", r);
 }
 
 /*

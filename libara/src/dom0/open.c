@@ -53,6 +53,8 @@
 #define E2BIG 7
 
 #define ARA_PATH_MAX 4096u
+/* The flags the kernel keeps with O_PATH (fs/internal.h). */
+#define O_PATH_FLAGS (O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define ROUNDS 40 /* dangling links followed to create a file: the kernel's MAXSYMLINKS */
 
 /* The major of the TPM driver's character devices (0: none registered). */
@@ -329,6 +331,8 @@ long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t 
 	struct open_how how = { .flags = flags & 0xffffffffu, .mode = mode & 0xffffffffu, .resolve = 0 };
 	long r = ara_copy_string_from_app(path, app_path, ARA_PATH_MAX);
 
+	if (r < 0)
+		return r;
 #ifndef ARA_TEST_VARIANT_OPATH_FLAGS_KEPT /* test-only (tests/variants): the flags as given */
 	/*
 	 * The kernel's openat drops every other flag when O_PATH is set
@@ -337,11 +341,8 @@ long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t 
 	 * O_TMPFILE not at all, while the kernel opens the path itself.
 	 */
 	if (how.flags & O_PATH)
-		how.flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+		how.flags &= O_PATH_FLAGS;
 #endif
-
-	if (r < 0)
-		return r;
 	return open_checked((long)(int)dirfd, path, &how, 0);
 }
 

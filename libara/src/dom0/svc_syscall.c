@@ -50,8 +50,10 @@ static const uint64_t window = ~(BIT(SIGSEGV) | BIT(SIGBUS));
 static uint64_t open_window(const struct ara_call_header *h)
 {
 	uint64_t thread = 0;
+	long r = ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &window, &thread, sizeof(window));
 
-	ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &window, &thread, sizeof(window));
+	if (r != 0) /* thread unread: closing the window would unblock every signal */
+		ara_stop(ARA_EXIT_DOM0_CORRUPT, "rt_sigprocmask opening the service's window failed", r);
 	return __atomic_load_n(&h->state, __ATOMIC_RELAXED) == ARA_CALL_DEFERRED ? h->mask : thread;
 }
 
