@@ -74,6 +74,13 @@ size_t ara_sigframe_used(const struct ara_rt_sigframe *f)
 	return ARA_SIGFRAME_RECORDS + end + sizeof(struct record_head);
 }
 
+size_t ara_sigframe_copy_size(const struct ara_rt_sigframe *f)
+{
+	const size_t used = ara_sigframe_used(f);
+
+	return used ? used : sizeof(*f);
+}
+
 void ara_sigframe_clear_gaps(struct ara_rt_sigframe *f)
 {
 	__builtin_memset(f->uc.unused, 0, sizeof(f->uc.unused));

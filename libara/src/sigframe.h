@@ -105,6 +105,13 @@ enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_
 size_t ara_sigframe_used(const struct ara_rt_sigframe *f);
 
 /*
+ * How much of f to copy: ara_sigframe_used, or the whole frame if its list
+ * is refused (then refused again on the copy, where App code cannot change
+ * it).
+ */
+size_t ara_sigframe_copy_size(const struct ara_rt_sigframe *f);
+
+/*
  * Zeroes the bytes among the fixed fields that the kernel never writes
  * (ucontext's glibc sigset tail and alignment gap, sigcontext's alignment
  * gap): in a frame the kernel wrote they hold whatever the stack held

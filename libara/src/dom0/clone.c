@@ -325,9 +325,7 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 	ss = ara_thread_sigstack(child);
 	start = (struct ara_clone_start *)(uintptr_t)(ss.ss_sp + ss.ss_size - sizeof(*start));
 	/* The trap frame's data only: the slot's bytes beyond it are not the child's (signal.c). */
-	used = ara_sigframe_used(trap);
-	if (used == 0)
-		used = sizeof(*trap); /* refused in the child, by ara_signal_seal */
+	used = ara_sigframe_copy_size(trap); /* a refused list: refused in the child, by ara_signal_seal */
 	memcpy(&start->frame, trap, used);
 	memset((unsigned char *)&start->frame + used, 0, sizeof(start->frame) - used);
 	start->frame.uc.uc_mcontext.regs[0] = 0;

@@ -547,10 +547,8 @@ static int read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_
 		 * never handed on (write_app_frame). A list the walk refuses is
 		 * copied whole, and refused on the copy.
 		 */
-		size_t used = ara_sigframe_used(kernel_frame);
+		const size_t used = ara_sigframe_copy_size(kernel_frame);
 
-		if (used == 0)
-			used = sizeof(*out);
 		memcpy(out, kernel_frame, used);
 		ara_memzero(kernel_frame, used);
 		return 1;
