@@ -89,6 +89,22 @@ static int is_memfd(int n, const char *name)
 	       target[7 + strlen(name)] == ' ';
 }
 
+/*
+ * ARA's copy is sealed once written: swapped in before that, the App's memfd
+ * (which cannot be sealed) makes ARA's seal fail and the exec is refused
+ * for it, a race missed. So the swap waits for the seal, as an attacker
+ * who reads ARA's code would.
+ */
+static int sealed_copy(int n)
+{
+	int seals;
+
+	if (!is_memfd(n, "ara-app"))
+		return 0;
+	seals = fcntl(n, F_GET_SEALS);
+	return seals > 0 && (seals & F_SEAL_WRITE);
+}
+
 static void *swapper(void *arg)
 {
 	int swapped = -1, seen = 0;
@@ -96,7 +112,7 @@ static void *swapper(void *arg)
 	(void)arg;
 	while (swapped < 0)
 		for (int n = s.lowest; n < s.lowest + WATCHED && swapped < 0; n++)
-			if (is_memfd(n, "ara-app") && dup3(s.memfd, n, 0) == n)
+			if (sealed_copy(n) && dup3(s.memfd, n, 0) == n)
 				swapped = n;
 	/* Checked: ARA goes on to its next copies. Now the refused program. */
 	while (!seen)
