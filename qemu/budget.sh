@@ -85,8 +85,8 @@ fi
 if [ $update = yes ]; then
 	{
 		echo "# The instruction budget that qemu/budget.sh checks (qemu/ara.sh test runs it):"
-		echo "# guest instructions per operation of tests/bench/ara_bench, counted as"
-		echo "# qemu/bench.sh counts them (qemu/lib/count.sh): all of them, the kernel's"
+		echo "# guest instructions per operation of tests/bench/ara_bench (per whole run for"
+		echo "# the lua_ rows), counted as qemu/bench.sh counts them (qemu/lib/count.sh): all, the kernel's"
 		echo "# included, and those at EL0. budget = measured x $((100 + MARGIN)) / 100, EL0 budget ="
 		echo "# EL0 measured x $((100 + MARGIN_EL0)) / 100, rounded up (docs/performance.md, \"Instruction"
 		echo "# budget\"). Rewrite it from a run with: qemu/budget.sh --update ARM64_BUILD_DIR"
@@ -127,13 +127,13 @@ awk -F '\t' -v table="$table" '
 	function margin(count, budget) { return (budget - count) / (count > 0 ? count : 1) * 100 }
 	END {
 		if (bad) exit 2
-		printf "%-12s %10s %8s %7s %10s %8s %7s %19s  %s\n", "operation", "all", "budget",
+		printf "%-19s %12s %10s %7s %12s %10s %7s %25s  %s\n", "operation", "all", "budget",
 			"margin", "EL0", "budget", "margin", "spread of all", "verdict"
 		for (o = 1; o <= nops; o++) {
 			op = order[o]
-			printf "%-12s %10.1f ", op, med[op]
+			printf "%-19s %12.1f ", op, med[op]
 			if (!(op in budget)) {
-				printf "%8s %7s %10.1f %8s %7s %8.1f - %8.1f  %s\n", "-", "-", el0[op], "-", "-",
+				printf "%10s %7s %12.1f %10s %7s %11.1f - %11.1f  %s\n", "-", "-", el0[op], "-", "-",
 					lo[op], hi[op], "FAIL: no budget"
 				fail = 1; continue
 			}
@@ -145,13 +145,13 @@ awk -F '\t' -v table="$table" '
 			else if (med[op] < 0.75 * budget[op] || el0[op] < 0.75 * budget_el0[op])
 				verdict = "ok (loose: --update tightens it)"
 			else verdict = "ok"
-			printf "%8d %6.1f%% %10.1f %8d %6.1f%% %8.1f - %8.1f  %s\n", budget[op],
+			printf "%10d %6.1f%% %12.1f %10d %6.1f%% %11.1f - %11.1f  %s\n", budget[op],
 				margin(med[op], budget[op]), el0[op], budget_el0[op],
 				margin(el0[op], budget_el0[op]), lo[op], hi[op], verdict
 		}
 		for (r = 1; r <= nrows; r++)
 			if (!(rows[r] in med)) {
-				printf "%-12s %10s %8d %7s %10s %8d %7s %19s  %s\n", rows[r], "-", budget[rows[r]],
+				printf "%-19s %12s %10d %7s %12s %10d %7s %25s  %s\n", rows[r], "-", budget[rows[r]],
 					"-", "-", budget_el0[rows[r]], "-", "", "FAIL: not counted"
 				fail = 1
 			}

@@ -25,7 +25,7 @@
 # rtm_log's are whole segments of the RTM log (131072 entries): any batch
 # then holds the same number of seals and exports, whatever its phase.
 # qemu/instruction-budget.tsv must have a row for each (and for each
-# OP_native and OP_allowall below).
+# OP_native and OP_allowall, and each of RUN_OPS, below).
 OPS=(indirect secure_call secure_value rtm_log getpid sigprocmask sigprocmask_service open pipe socket)
 declare -A N1=([indirect]=100000 [secure_call]=20000 [secure_value]=20000 [rtm_log]=131072 [getpid]=20000 [sigprocmask]=2000 [sigprocmask_service]=2000 [open]=1000 [pipe]=1000
 	[socket]=1000)
@@ -43,6 +43,14 @@ NATIVE_OPS=(getpid)
 ALLOWALL_OPS=(getpid)
 # An operation's environment for ara_bench, where it needs one.
 declare -A OP_ENV=()
+# Whole programs, counted run by run (tests/bench/count_run), BATCHES runs
+# each, I the median (no pairs: a run is the unit; its row in insns.tsv has
+# N2 - N1 = 1): the Lua workload of the RTM's third-party test
+# (tests/rtm/lua) under ara-loader, on the interpreter built with the RTM's
+# instrumentation (lua_rtm, its evidence written as lua_rtm.sh writes it)
+# and on the same sources built plain (lua_plain). An OP_start (bench.sh)
+# runs an empty chunk instead of the script: the start-up and exit alone.
+RUN_OPS=(lua_plain lua_rtm)
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
 # Batches per run of ara_bench; I(N) is their median.
@@ -84,18 +92,23 @@ count_plugin() {
 count_insns() {
 	local build=$1 work=$2 pairs=$3 op k n b plugin
 	local loader=$build/loader/ara-loader bench=$build/tests/bench/ara_bench
-	for f in "$loader" "$bench" "$bench.ara-manifest"; do
-		[ -f "$f" ] || die "$f is missing: build the arm64 tree first"
+	local count_run=$build/tests/bench/count_run lua=$build/tests/rtm/lua
+	local script=$ARA_QEMU_DIR/../tests/rtm/lua/workload.lua
+	for f in "$loader" "$bench" "$bench.ara-manifest" "$count_run" "$lua/lua_rtm" "$lua/lua_plain" \
+		"$script"; do
+		[ -f "$f" ] || die "$f is missing: build the arm64 tree first (with the Lua source: tests/rtm/lua)"
 	done
 	plugin=$(count_plugin)
 
 	# The guest runs every (operation, pair, N) in this order; the i-th
 	# batch the plugin reports is the i-th line of runs.txt.
 	mkdir -p "$work/guest"
+	cp "$script" "$work/guest/workload.lua"
 	: >"$work/runs.txt"
 	{
 		echo '#!/bin/sh'
 		echo 'set -e'
+		echo 'mkdir -p /tmp/count-lua'
 		for op in "${OPS[@]}"; do
 			for ((k = 1; k <= pairs; k++)); do
 				for n in "${N1[$op]}" "${N2[$op]}"; do
@@ -121,6 +134,18 @@ count_insns() {
 					for ((b = 1; b <= BATCHES; b++)); do echo "${op}_allowall $k $n" >>"$work/runs.txt"; done
 				done
 			done
+		done
+		for op in "${RUN_OPS[@]}"; do
+			local prog=${op%_start} env=ARA_EVIDENCE=dev-insecure args=("$work/guest/workload.lua")
+			[ "$prog" = "$op" ] || args=(-e '')
+			# lua_rtm.sh's evidence: the segments appended to one file, the report and its ATTEST.
+			[ "$prog" = lua_plain ] || env+=" ARA_RTM_SEGMENTS=/tmp/count-lua/segments ARA_RTM_NONCE=$(printf '5a%.0s' {1..32})"
+			[ "$prog" = lua_plain ] || env+=" ARA_RTM_REPORT=/tmp/count-lua/report ARA_RTM_ATTEST=/tmp/count-lua/attest"
+			printf '%s %q --repeats %s --output /tmp/count-lua/%s.out -- %q %q' "$env" "$count_run" \
+				"$BATCHES" "$op" "$loader" "$lua/$prog"
+			printf ' %q' "${args[@]}"
+			printf '\n'
+			for ((b = 1; b <= BATCHES; b++)); do echo "$op run 1" >>"$work/runs.txt"; done
 		done
 	} >"$work/guest/counts.sh"
 	chmod +x "$work/guest/counts.sh"
@@ -160,6 +185,11 @@ count_insns() {
 			if (nb < batches) next
 			insns = median(b, nb); el0 = median(u, nb); nb = 0
 			if (!(op in seen)) { seen[op] = 1; order[++nops] = op }
+			if (k == "run") { # a whole run: the median and spread of the runs (sorted by median())
+				run[op] = sprintf("%s\t1\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f", op, insns,
+					b[1], b[batches], insns, el0, u[1], u[batches])
+				next
+			}
 			if (!((op, k) in n1)) { n1[op, k] = n; i1[op, k] = insns; u1[op, k] = el0; next }
 			p = ++npairs[op]
 			per[op, p] = (insns - i1[op, k]) / (n - n1[op, k])
@@ -170,6 +200,7 @@ count_insns() {
 		END {
 			for (o = 1; o <= nops; o++) {
 				op = order[o]; m = npairs[op]
+				if (op in run) { print run[op]; continue }
 				for (i = 1; i <= m; i++) { v[i] = per[op, i]; w[i] = whole[op, i]; x[i] = per_el0[op, i] }
 				# median() sorts its array: min and max after it.
 				printf "%s\t%d\t%.2f\t", op, dn[op], median(v, m)

@@ -92,7 +92,7 @@ expect 1 'malformed or repeated row' "a repeated operation is refused" \
 
 # The checked-in table budgets exactly the operations count.sh counts.
 counted=$(bash -c '. "$1/qemu/lib/common.sh"; . "$1/qemu/lib/count.sh"
-	printf "%s\n" "${OPS[@]}" "${NATIVE_OPS[@]/%/_native}" "${ALLOWALL_OPS[@]/%/_allowall}"' _ "$src" | sort)
+	printf "%s\n" "${OPS[@]}" "${NATIVE_OPS[@]/%/_native}" "${ALLOWALL_OPS[@]/%/_allowall}" "${RUN_OPS[@]}"' _ "$src" | sort)
 budgeted=$(grep -v '^#' "$src/qemu/instruction-budget.tsv" | cut -f1 | sort)
 if [ "$counted" = "$budgeted" ]; then
 	echo "ok: qemu/instruction-budget.tsv budgets every operation of qemu/lib/count.sh"
