@@ -18,8 +18,9 @@
  *           stack and no memory access.
  * Corrupts: x1-x17 and NZCV (AAPCS64 caller-saved). On return x16 holds
  *           DOM2's row (the App's own, public), NZCV and the others zero;
- *           after the null call x1-x15 are the App's own values, untouched,
- *           and NZCV the flags of comparing the fid with ARA_FID_NULL.
+ *           after the null call x1-x15 and x17 are the App's own values,
+ *           untouched, and NZCV the flags of comparing the fid with
+ *           ARA_FID_NULL.
  *           Nothing of DOM0 leaves in them. x18 and x19-x29 are preserved:
  *           DOM0 is built with -ffixed-x18 and follows AAPCS64. The SIMD/FP
  *           registers: DOM0 is built with -mgeneral-regs-only but for the
@@ -116,7 +117,8 @@ ara_gate_dom0:
 	b	.Lleave
 .Lbusy:					// every DOM0 stack is taken
 	mov	x0, #ARA_GATE_STATUS_BUSY
-	mov	x13, xzr		// a DOM0 address
+	mov	x13, xzr		// DOM0 addresses
+	mov	x17, xzr
 	msr	nzcv, xzr
 	b	.Lleave
 
@@ -128,6 +130,7 @@ ara_gate_dom0:
 	b	.Lbusy
 
 .Lmiss:					// the slot holds another fid, or none
+	and	x16, x16, #~(ARA_GATE_SLOTS * ARA_GATE_SLOT_SIZE - 1)	// the control block
 	ldr	x12, [x16, #ARA_CB_NOFUNC]
 	b	.Lcall
 
@@ -159,7 +162,8 @@ ara_gate_sig_landing:
 	ldr	x12, [x16, #ARA_CB_CLAIMED]
 	ldr	x13, [x16, #ARA_CB_HANDLER_MASK]	// the handler's own stacks
 	claim_stack .Lsig_wait
-	ldp	x13, x14, [x16, #ARA_CB_STACK_BASE]	// base, stride
+	ldr	x13, [x16, #ARA_CB_STACK_BASE]	// (beyond ldp's reach)
+	ldr	x14, [x16, #ARA_CB_STACK_STRIDE]
 	madd	x13, x15, x14, x13
 	add	x13, x13, x14		// top of stack x15
 	mov	sp, x13
@@ -178,8 +182,7 @@ ara_gate_sig_landing:
 	 * What the way out loads into the caller-saved registers: zeroes in
 	 * this read-only page, which no DOM0 write can reach.
 	 */
-	udf	#0			// the zeroes start 8-byte aligned
-.Lzeroes:				// (udf #0 is the zero word)
+.Lzeroes:				// 8-byte aligned (ara/gate.h)				// (udf #0 is the zero word)
 	.rept	32
 	udf	#0
 	.endr
@@ -223,6 +226,7 @@ ara_gate_rtm_landing:
 	str	x0, [x16, #ARA_GATE_RTM_SLOTS]	// not 0: the seal sees the slot written
 .Lrtm_stored:
 	mov	x0, xzr			// ARA_OK
+	mov	x17, xzr		// the slot
 	b	.Lleave
 .Lrtm_regular:				// as secure_call(ARA_FID_RTM_LOG, entry)
 	mov	x1, x0
@@ -272,9 +276,8 @@ ara_gate_landing:
 	stp	x0, x1, [x13, #ARA_CALL_FID]	// the argument's DOM0 copy, and the fid
 	mov	sp, x13
 .Lon_stack:
-	ara_gate_hash x14
-	add	x14, x16, x14, lsl #4
-	ldp	x17, x12, [x14, #ARA_CB_TABLE]	// the slot: fid, function
+	ara_gate_slot_address x16, x14
+	ldp	x17, x12, [x16]		// the slot: fid, function
 	cmp	x17, x0
 	b.ne	.Lmiss
 .Lcall:
@@ -288,7 +291,7 @@ ara_gate_landing:
 	ldp	x14, x29, [sp, #ARA_CALL_APP_SP]
 	ldp	x30, x16, [sp, #ARA_CALL_APP_X30]	// x16 = state
 	cbnz	x16, .Ldeferred
-	/* x1-x13, x15 from zeroes in this page: nothing else of DOM0 leaves. */
+	/* x1-x15, x17 from zeroes in this page: nothing else of DOM0 leaves. */
 	adrp	x17, ara_gate_dom0	// page 0 itself
 	ldp	x1, x2, [x17, #ARA_GATE_ZEROES]
 	ldp	x3, x4, [x17, #ARA_GATE_ZEROES + 16]
@@ -300,11 +303,10 @@ ara_gate_landing:
 	stlr	xzr, [sp]		// the stack is free again
 .Lreleased:
 	mov	sp, x14
-	mov	x14, xzr
+	ldp	x14, x17, [x17, #ARA_GATE_ZEROES + 112]	// the base last
 	msr	nzcv, xzr
-.Lleave:
+.Lleave:				// x17 is the App's own or zero (the side exits)
 	mov_row	x16, ARA_POR_LEAVE
-	mov	x17, xzr
 	msr	POR_EL0, x16		// last word of the DOM0 page
 	/*
 	 * .org cannot move backwards: if the way out ends past the page, this

@@ -32,10 +32,10 @@
  */
 #define ARA_POR_SIGBRIDGE ARA_POR_ROW(ARA_PERM_X, ARA_PERM_NONE, ARA_PERM_X)
 /*
- * The way out, the last three instructions of page 0:
- *   movz x16, #ARA_POR_LEAVE; mov x17, #0; msr POR_EL0, x16
+ * The way out, the last two instructions of page 0:
+ *   movz x16, #ARA_POR_LEAVE; msr POR_EL0, x16
  */
-#define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 12)
+#define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 8)
 
 /* Statuses the gate itself returns (static-asserted against enum ara_status). */
 #define ARA_GATE_STATUS_OK 0
@@ -84,18 +84,22 @@
 #define ARA_GATE_HASH_SHIFT 11 /* module m, function f < 32: slot (m % 4) * 32 + f */
 #define ARA_GATE_SLOT_SIZE 16
 
-/* Control block offsets (struct ara_gate_cb). */
-#define ARA_CB_HEADERS 0
-#define ARA_CB_HEADERS_END 8
-#define ARA_CB_NOFUNC 16
-#define ARA_CB_CLAIMED 24
-#define ARA_CB_HANDLER_MASK 32
-#define ARA_CB_STACK_BASE 40
-#define ARA_CB_STACK_STRIDE 48
-#define ARA_CB_SIGNAL 56
-#define ARA_CB_UNBLOCK 64
-#define ARA_CB_LIVE 72
-#define ARA_CB_TABLE 80
+/*
+ * Control block offsets (struct ara_gate_cb). The table comes first: the
+ * control block is page-aligned, so a slot's address is the block's with
+ * the slot number inserted at bit 4 (one bfi, ara_gate_slot_address).
+ */
+#define ARA_CB_TABLE 0
+#define ARA_CB_HEADERS (ARA_GATE_SLOTS * ARA_GATE_SLOT_SIZE)
+#define ARA_CB_HEADERS_END (ARA_CB_HEADERS + 8)
+#define ARA_CB_NOFUNC (ARA_CB_HEADERS + 16)
+#define ARA_CB_CLAIMED (ARA_CB_HEADERS + 24)
+#define ARA_CB_HANDLER_MASK (ARA_CB_HEADERS + 32)
+#define ARA_CB_STACK_BASE (ARA_CB_HEADERS + 40)
+#define ARA_CB_STACK_STRIDE (ARA_CB_HEADERS + 48)
+#define ARA_CB_SIGNAL (ARA_CB_HEADERS + 56)
+#define ARA_CB_UNBLOCK (ARA_CB_HEADERS + 64)
+#define ARA_CB_LIVE (ARA_CB_HEADERS + 72)
 
 /*
  * The call header: the top ARA_CALL_HEADER_SIZE bytes of a call's DOM0
@@ -127,20 +131,20 @@
 #define ARA_GATE_NULL 0x00	       /* the null call's answer */
 #define ARA_GATE_WRONG_ROW 0x08	       /* entered with another row than DOM0's */
 #define ARA_GATE_BUSY 0x14	       /* no stack was free */
-#define ARA_GATE_TAKEN 0x24	       /* a stack was taken: try the next */
-#define ARA_GATE_MISS 0x38	       /* no service has the fid: ara_gate_nofunc */
-#define ARA_GATE_DEFERRED 0x40	       /* the way out through ara_unblock_deferred */
-#define ARA_GATE_SIG_LANDING 0x5c      /* the signal landing, to the fast path */
+#define ARA_GATE_TAKEN 0x28	       /* a stack was taken: try the next */
+#define ARA_GATE_MISS 0x3c	       /* no service has the fid: ara_gate_nofunc */
+#define ARA_GATE_DEFERRED 0x48	       /* the way out through ara_unblock_deferred */
+#define ARA_GATE_SIG_LANDING 0x64      /* the signal landing, to the fast path */
 /* 128 zero bytes after the signal landing: what the way out loads into x1-x15. */
-#define ARA_GATE_ZEROES 0xd8
+#define ARA_GATE_ZEROES 0xe0
 /* The fast path, straight to the way out at the end of page 0. */
-#define ARA_GATE_LANDING 0xf58	       /* secure_call's landing */
-#define ARA_GATE_CLAIM_CHECK 0xf74     /* the cbnz after the claim's ldsetal */
-#define ARA_GATE_CLAIMED 0xf78	       /* the stack is the call's */
-#define ARA_GATE_ON_STACK 0xf8c	       /* sp is the header: fid and arg are in it */
-#define ARA_GATE_EXIT 0xfac	       /* the service has returned */
-#define ARA_GATE_RESTORE 0xfb8	       /* the header's App state back into registers */
-#define ARA_GATE_RELEASED 0xfe8	       /* the stack is given back; sp next */
+#define ARA_GATE_LANDING 0xf60	       /* secure_call's landing */
+#define ARA_GATE_CLAIM_CHECK 0xf7c     /* the cbnz after the claim's ldsetal */
+#define ARA_GATE_CLAIMED 0xf80	       /* the stack is the call's */
+#define ARA_GATE_ON_STACK 0xf94	       /* sp is the header: fid and arg are in it */
+#define ARA_GATE_EXIT 0xfb0	       /* the service has returned */
+#define ARA_GATE_RESTORE 0xfbc	       /* the header's App state back into registers */
+#define ARA_GATE_RELEASED 0xfec	       /* the stack is given back; sp next */
 
 /*
  * The RTM's append entry (ara_rtm_append, ara/rtm.h), the one entry of a
@@ -161,18 +165,22 @@
 #define ARA_GATE_RTM_APPEND 0x30        /* page 1: ara_rtm_append */
 #define ARA_GATE_RTM_ENTERED 0x44       /* page 1: the isb after its msr */
 #define ARA_GATE_RTM_ENTERED_END 0x4c   /* page 1: after its branch to the landing */
-#define ARA_GATE_RTM_LANDING 0x158      /* its landing: nothing done yet */
-#define ARA_GATE_RTM_RESERVED 0x188     /* after the ldadd: x17 = the slot, x16 = the segment */
-#define ARA_GATE_RTM_STORE 0x194        /* the str: x16 = the slot - ARA_GATE_RTM_SLOTS */
-#define ARA_GATE_RTM_STORED 0x198       /* the entry is in its slot */
-#define ARA_GATE_RTM_REGULAR 0x1a0      /* to secure_call's landing: x0 = the entry, then x1 */
-#define ARA_GATE_RTM_END 0x1b4          /* after the branch to secure_call's landing */
+#define ARA_GATE_RTM_LANDING 0x160      /* its landing: nothing done yet */
+#define ARA_GATE_RTM_RESERVED 0x190     /* after the ldadd: x17 = the slot, x16 = the segment */
+#define ARA_GATE_RTM_STORE 0x19c        /* the str: x16 = the slot - ARA_GATE_RTM_SLOTS */
+#define ARA_GATE_RTM_STORED 0x1a0       /* the entry is in its slot */
+#define ARA_GATE_RTM_REGULAR 0x1ac      /* to secure_call's landing: x0 = the entry, then x1 */
+#define ARA_GATE_RTM_END 0x1c0          /* after the branch to secure_call's landing */
 
 #ifdef __ASSEMBLER__
-/* The hash of the fid in x0 into \slot (an index into the service table). */
-.macro ara_gate_hash slot
-	eor	\slot, x0, x0, lsr #ARA_GATE_HASH_SHIFT
-	and	\slot, \slot, #(ARA_GATE_SLOTS - 1)
+/*
+ * The address of the fid in x0's slot of the service table, into \cb (the
+ * control block's address in, page-aligned, the table at its start);
+ * \tmp is used. The slot number is the hash's low bits, inserted by bfi.
+ */
+.macro ara_gate_slot_address cb, tmp
+	eor	\tmp, x0, x0, lsr #ARA_GATE_HASH_SHIFT
+	bfi	\cb, \tmp, #4, #7	// log2 ARA_GATE_SLOT_SIZE, log2 ARA_GATE_SLOTS
 .endm
 
 /* Zeroes x1-x15 (ctor.S's way back to ld.so, through the gate's way out). */
@@ -203,6 +211,7 @@ struct ara_gate_slot {
  * threads do not exist.
  */
 struct ara_gate_cb {
+	struct ara_gate_slot table[ARA_GATE_SLOTS];
 	uint64_t headers;      /* the call header of stack 0; stack i's is i strides up */
 	uint64_t headers_end;  /* the last call stack's header, one stride up */
 	uint64_t nofunc;       /* ara_gate_nofunc: what a fid without a service calls */
@@ -213,7 +222,6 @@ struct ara_gate_cb {
 	uint64_t signal;       /* ara_signal in libara.so */
 	uint64_t unblock;      /* ara_unblock_deferred in libara.so */
 	uint64_t live;	       /* DOM0's per-process state page (libara/src/dom0/live.h) */
-	struct ara_gate_slot table[ARA_GATE_SLOTS];
 };
 
 struct ara_call_header {
@@ -238,6 +246,11 @@ _Static_assert(offsetof(struct ara_gate_cb, signal) == ARA_CB_SIGNAL, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, unblock) == ARA_CB_UNBLOCK, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, live) == ARA_CB_LIVE, "cb");
 _Static_assert(offsetof(struct ara_gate_cb, table) == ARA_CB_TABLE, "cb");
+_Static_assert(ARA_GATE_ZEROES % 16 == 0, "the way out's ldp of the zeroes: 16-byte aligned");
+/* ara_gate_slot_address's bfi: 7 bits of slot number at bit 4. */
+_Static_assert(ARA_GATE_SLOTS == 1 << 7 && ARA_GATE_SLOT_SIZE == 1 << 4 &&
+		       sizeof(struct ara_gate_slot) == ARA_GATE_SLOT_SIZE,
+	       "the gate's bfi no longer matches the service table");
 _Static_assert(sizeof(struct ara_gate_slot) == ARA_GATE_SLOT_SIZE, "slot");
 _Static_assert(sizeof(struct ara_gate_cb) <= ARA_GATE_DATA_SIZE, "the control block is one page");
 _Static_assert(sizeof(struct ara_call_header) == ARA_CALL_HEADER_SIZE, "header");
