@@ -17,11 +17,12 @@
  *           null call (ARA_FID_NULL) is answered in the landing, with no
  *           stack and no memory access.
  * Corrupts: x1-x17 and NZCV (AAPCS64 caller-saved). On return x16 holds
- *           DOM2's row (the App's own, public), NZCV and the others zero;
- *           after the null call x1-x15 and x17 are the App's own values,
- *           untouched, and NZCV the flags of comparing the fid with
- *           ARA_FID_NULL.
- *           Nothing of DOM0 leaves in them. x18 and x19-x29 are preserved:
+ *           DOM2's row (the App's own, public), NZCV and the others zero
+ *           or the App's own: after the null call x1-x15 and x17 are the
+ *           App's, untouched, and NZCV the flags of comparing the fid with
+ *           ARA_FID_NULL; the side exits (a wrong row, no free stack)
+ *           leave the registers they never wrote the App's. Nothing of
+ *           DOM0 leaves in them. x18 and x19-x29 are preserved:
  *           DOM0 is built with -ffixed-x18 and follows AAPCS64. The SIMD/FP
  *           registers: DOM0 is built with -mgeneral-regs-only but for the
  *           AES code, and the services that reach it scrub them on their way
@@ -182,7 +183,7 @@ ara_gate_sig_landing:
 	 * What the way out loads into the caller-saved registers: zeroes in
 	 * this read-only page, which no DOM0 write can reach.
 	 */
-.Lzeroes:				// 8-byte aligned (ara/gate.h)				// (udf #0 is the zero word)
+.Lzeroes:				// 16-byte aligned (ara/gate.h); udf #0 is the zero word
 	.rept	32
 	udf	#0
 	.endr

@@ -135,7 +135,7 @@
 #define ARA_GATE_MISS 0x3c	       /* no service has the fid: ara_gate_nofunc */
 #define ARA_GATE_DEFERRED 0x48	       /* the way out through ara_unblock_deferred */
 #define ARA_GATE_SIG_LANDING 0x64      /* the signal landing, to the fast path */
-/* 128 zero bytes after the signal landing: what the way out loads into x1-x15. */
+/* 128 zero bytes after the signal landing: what the way out loads into x1-x15 and x17. */
 #define ARA_GATE_ZEROES 0xe0
 /* The fast path, straight to the way out at the end of page 0. */
 #define ARA_GATE_LANDING 0xf60	       /* secure_call's landing */
@@ -179,6 +179,9 @@
  * \tmp is used. The slot number is the hash's low bits, inserted by bfi.
  */
 .macro ara_gate_slot_address cb, tmp
+	.if	ARA_CB_TABLE != 0 || ARA_GATE_SLOTS != 128 || ARA_GATE_SLOT_SIZE != 16
+	.error	"the service table is no longer 128 slots of 16 bytes at the control block's start"
+	.endif
 	eor	\tmp, x0, x0, lsr #ARA_GATE_HASH_SHIFT
 	bfi	\cb, \tmp, #4, #7	// log2 ARA_GATE_SLOT_SIZE, log2 ARA_GATE_SLOTS
 .endm

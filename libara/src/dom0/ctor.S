@@ -9,8 +9,9 @@
  * Stack:    runs ara_init on a DOM0 stack in libara's .bss, keeping ld.so's
  *           sp, x29 and x30 there.
  * Exit:     not by ret: through the gate's way out, whose POR_EL0 write ends
- *           a DOM0 page, so ld.so resumes with DOM2's row (IV2). x0-x17 and
- *           NZCV are zero; x19-x28 are preserved by ara_init (AAPCS64).
+ *           a DOM0 page, so ld.so resumes with DOM2's row (IV2). x16 holds
+ *           that row; x0-x15, x17 and NZCV are zero; x19-x28 are preserved
+ *           by ara_init (AAPCS64).
  */
 #include "ara/gate.h"
 
