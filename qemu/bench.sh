@@ -5,11 +5,13 @@
 # qemu/ara.sh bench builds the arm64 tree first.
 #
 # Usage: bench.sh [--iterations N] [--repeats R] [--pairs K] [--spawns S]
-#                 [--keep DIR] ARM64_BUILD_DIR
+#                 [--nohz] [--keep DIR] ARM64_BUILD_DIR
 #   --iterations N  wall clock: operations per repetition (default 5000)
 #   --repeats R     wall clock: repetitions, median reported (default 5)
 #   --pairs K       instruction counts: measurements per operation (default 3)
 #   --spawns S      execve: starts per repetition (default 20)
+#   --nohz          instruction counts: boot with nohz_full=1 and count on
+#                   CPU 1, where the timer tick stops (docs/performance.md)
 #   --keep DIR      keep the guest logs, the plugin's trace and the per-batch
 #                   counts in DIR
 #
@@ -55,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--repeats) repeats=${2:?}; shift 2 ;;
 	--pairs) pairs=${2:?}; shift 2 ;;
 	--spawns) spawns=${2:?}; shift 2 ;;
+	--nohz) COUNT_NOHZ=yes; shift ;;
 	--keep) keep=${2:?}; shift 2 ;;
 	-*) usage ;;
 	*) break ;;

@@ -30,6 +30,8 @@
 #   --plugin-lib SO     with --plugin-insn: load the TCG plugin SO instead of
 #                       libinsn, with only the --plugin-args options
 #                       (qemu/lib/count.sh's count-marks)
+#   --kernel-args ARGS  more words for the guest kernel's command line
+#                       (qemu/lib/count.sh's nohz_full=1)
 #
 # Exit status: COMMAND's, or 124 if the guest timed out, 125 if the guest
 # refused to run COMMAND (POE or TPM state not as expected) or ended without
@@ -44,6 +46,7 @@ usage() {
 }
 
 qemu=patched machine=virt poe=expect tpm=no timeout=600 cwd=/ insn_log='' plugin_args='' plugin_lib=
+kernel_args=
 embeds=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -62,6 +65,7 @@ while [ $# -gt 0 ]; do
 	--plugin-insn) insn_log=${2:?}; shift 2 ;;
 	--plugin-args) plugin_args=,${2:?}; shift 2 ;;
 	--plugin-lib) plugin_lib=${2:?}; shift 2 ;;
+	--kernel-args) kernel_args=${2:?}; shift 2 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -173,7 +177,7 @@ if [ $tpm = yes ]; then
 		-device "tpm-tis-device,tpmdev=tpm0")
 	append+=" ara.tpm=expect"
 fi
-qemu_args+=(-append "$append")
+qemu_args+=(-append "$append${kernel_args:+ $kernel_args}")
 if [ -n "$insn_log" ]; then
 	if [ -n "$plugin_lib" ]; then
 		[ -f "$plugin_lib" ] || die "--plugin-lib $plugin_lib: no such file"

@@ -51,6 +51,11 @@ declare -A OP_ENV=()
 # and on the same sources built plain (lua_plain). An OP_start (bench.sh)
 # runs an empty chunk instead of the script: the start-up and exit alone.
 RUN_OPS=(lua_plain lua_rtm)
+# Non-empty (qemu/bench.sh --nohz): the guest boots with nohz_full=1 and
+# everything counted runs on CPU 1, where the timer tick stops while one
+# task runs. A call that stays at EL0 then counts no tick; one that enters
+# the kernel pays for the context tracking nohz_full turns on.
+COUNT_NOHZ=
 # The hint of tests/bench/measure.c, as QEMU's disassembler prints it.
 MARK='hint #0x7e'
 # Batches per run of ara_bench; I(N) is their median.
@@ -109,6 +114,7 @@ count_insns() {
 		echo '#!/bin/sh'
 		echo 'set -e'
 		echo 'mkdir -p /tmp/count-lua'
+		[ -z "$COUNT_NOHZ" ] || echo '/usr/bin/busybox taskset -p -c 1 $$ >/dev/null'
 		for op in "${OPS[@]}"; do
 			for ((k = 1; k <= pairs; k++)); do
 				for n in "${N1[$op]}" "${N2[$op]}"; do
@@ -152,6 +158,7 @@ count_insns() {
 
 	step "instruction counts: $(( $(wc -l <"$work/runs.txt") / BATCHES )) runs of ara_bench --only OP in one POE guest"
 	"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 1800 \
+		${COUNT_NOHZ:+--kernel-args "nohz_full=1 rcu_nocbs=1"} \
 		--embed "$build" --embed "$work/guest" --plugin-lib "$plugin" \
 		--plugin-insn "$work/insn.log" --plugin-args "mark=$MARK" -- "$work/guest/counts.sh" ||
 		die "the counting run failed (status $?)"
