@@ -61,6 +61,8 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.access = (uint64_t)(uintptr_t)ara_app_access,
 		.access_end = (uint64_t)(uintptr_t)ara_app_access_end,
 		.access_fault = (uint64_t)(uintptr_t)ara_app_access_fault,
+		.sigmask = ara_svc_page() + ARA_SVC_SIGMASK,
+		.sigmask_svc = ara_svc_page() + ARA_SVC_SIGMASK_SVC,
 	};
 }
 
