@@ -30,22 +30,28 @@
 /* rt_sigprocmask's result, -errno on failure; errno as it was. */
 static long rt_sigprocmask(int how, const sigset_t *set, sigset_t *oset)
 {
-	struct ara_syscall_arg a = {
-		.nr = SYS_rt_sigprocmask,
-		.args = { (uint64_t)(int64_t)how, (uintptr_t)set, (uintptr_t)oset, KERNEL_SIGSET_BYTES },
-	};
-	const int saved = errno;
+	int saved;
 	long r;
 
-	if (set && secure_call(ARA_FID_SYSCALL, &a) == ARA_OK)
-		return a.result;
+	if (set) {
+		struct ara_syscall_arg a = {
+			.nr = SYS_rt_sigprocmask,
+			.args = { (uint64_t)(int64_t)how, (uintptr_t)set, (uintptr_t)oset,
+				  KERNEL_SIGSET_BYTES },
+		};
+
+		if (secure_call(ARA_FID_SYSCALL, &a) == ARA_OK)
+			return a.result;
+	}
+	saved = errno;
 	r = syscall(SYS_rt_sigprocmask, how, set, oset, KERNEL_SIGSET_BYTES);
 	r = r == -1 ? -errno : r;
 	errno = saved;
 	return r;
 }
 
-int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
+/* pthread_sigmask's work, which sigprocmask shares without a call through the PLT. */
+static int thread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 {
 	/* (glibc's sigdelset refuses its internal signals: the bits, directly) */
 	const uint64_t internal = (UINT64_C(1) << (GLIBC_SIGCANCEL - 1)) | (UINT64_C(1) << (GLIBC_SIGSETXID - 1));
@@ -64,9 +70,14 @@ int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
 	return (int)-rt_sigprocmask(how, set, oset);
 }
 
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *oset)
+{
+	return thread_sigmask(how, set, oset);
+}
+
 int sigprocmask(int how, const sigset_t *set, sigset_t *oset)
 {
-	const int r = pthread_sigmask(how, set, oset);
+	const int r = thread_sigmask(how, set, oset);
 
 	if (r == 0)
 		return 0;

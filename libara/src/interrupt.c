@@ -272,5 +272,15 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 		return forward_from(f, h, h ? h->status : 0, out);
 	}
 	out->call = call_at(g, mc->sp);
-	return out->call ? ARA_INTERRUPT_WAIT : ARA_INTERRUPT_REFUSED;
+	if (!out->call)
+		return ARA_INTERRUPT_REFUSED;
+#ifndef ARA_TEST_VARIANT_NO_SIGMASK_RESTART /* test-only (tests/variants): the section runs on */
+	/*
+	 * The service's rt_sigprocmask section, its svc not run: it starts
+	 * again, and reads the state this signal's waiting is about to set.
+	 */
+	if (pc >= g->sigmask && pc <= g->sigmask_svc)
+		mc->pc = g->sigmask;
+#endif
+	return ARA_INTERRUPT_WAIT;
 }

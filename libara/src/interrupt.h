@@ -24,6 +24,12 @@ struct ara_gate_layout {
 	const uint64_t *rtm_open; /* where DOM0 keeps the RTM's open segment (ara_live->rtm_open) */
 	/* app_access.S: a fault in [access, access_end) is resumed at access_fault */
 	uint64_t access, access_end, access_fault;
+	/*
+	 * The system call service's rt_sigprocmask section, on the system-call
+	 * page: a signal that waits with the pc in [sigmask, sigmask_svc] resumes
+	 * at sigmask (its svc has not run yet).
+	 */
+	uint64_t sigmask, sigmask_svc;
 };
 
 enum ara_interrupt {
@@ -46,7 +52,9 @@ struct ara_interrupt_outcome {
  * state for the rolled outcomes (with the App's mask back if signals
  * waited), into DOM0 returning ARA_E_FAULT from the copy for a fault of
  * ara_app_access (a SIGSEGV or SIGBUS there, nowhere else), left alone
- * otherwise. Reads call headers on DOM0's stacks.
+ * otherwise, but for one that waits in the service's rt_sigprocmask
+ * section, which then resumes at the section's start. Reads call headers
+ * on DOM0's stacks.
  */
 enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
 					 int sig, struct ara_interrupt_outcome *out);

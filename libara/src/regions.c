@@ -8,6 +8,10 @@ int ara_regions_add(struct ara_region_set *s, uint64_t start, uint64_t end, unsi
 	s->r[s->n].start = start;
 	s->r[s->n].end = end;
 	s->r[s->n].domain = domain;
+	if (s->n == 0 || start < s->lo)
+		s->lo = start;
+	if (s->n == 0 || end > s->hi)
+		s->hi = end;
 	s->n++;
 	return 0;
 }
@@ -20,6 +24,8 @@ bool ara_regions_overlap(const struct ara_region_set *s, uint64_t start, uint64_
 		return false;
 	if (__builtin_add_overflow(start, len, &end))
 		return true; /* wraps: overlaps everything above start */
+	if (s->n == 0 || end <= s->lo || start >= s->hi)
+		return false; /* outside the hull */
 	for (size_t i = 0; i < s->n; i++)
 		if (start < s->r[i].end && s->r[i].start < end)
 			return true;

@@ -27,6 +27,7 @@ struct ara_region {
 struct ara_region_set {
 	struct ara_region r[ARA_REGIONS_MAX];
 	size_t n;
+	uint64_t lo, hi; /* while n > 0: the ranges' hull [lo, hi), a quick answer for most App addresses */
 };
 
 /* Adds [start, end). Returns 0, or -1 if empty, inverted or the set is full. */

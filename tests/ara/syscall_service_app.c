@@ -102,6 +102,7 @@ static uint64_t address(enum where w, uint64_t *here)
 }
 
 static const uint64_t usr = BIT(SIGUSR1) | BIT(SIGUSR2);
+#define FAULTS (BIT(SIGSEGV) | BIT(SIGBUS))
 
 static const struct mask_case cases[] = {
 	{ "block", 0, SIG_BLOCK, HERE, BIT(SIGUSR1), HERE, 8, 0, BIT(SIGUSR1) },
@@ -128,6 +129,17 @@ static const struct mask_case cases[] = {
 	  BIT(SIGUSR1) },
 	{ "oset in DOM0", 0, SIG_BLOCK, HERE, BIT(SIGUSR1), DOM0, 8, -EFAULT, BIT(SIGUSR1) },
 	{ "query into DOM0", usr, SIG_BLOCK, NONE, 0, DOM0, 8, -EFAULT, usr },
+	/* With SIGSEGV or SIGBUS blocked as the call leaves, the writes go through the kernel. */
+	{ "oset unmapped, SIGSEGV blocked", FAULTS, SIG_BLOCK, HERE, BIT(SIGUSR1), LOW, 8, -EFAULT,
+	  FAULTS | BIT(SIGUSR1) },
+	{ "oset beyond its file's end, SIGBUS blocked", BIT(SIGBUS), SIG_BLOCK, HERE, BIT(SIGUSR1),
+	  BEYOND_EOF, 8, -EFAULT, BIT(SIGBUS) | BIT(SIGUSR1) },
+	{ "oset unmapped, SIGSEGV blocked by the call", 0, SIG_BLOCK, HERE, BIT(SIGSEGV), LOW, 8,
+	  -EFAULT, BIT(SIGSEGV) },
+	{ "oset unmapped, SIGSEGV unblocked by the call", FAULTS, SIG_UNBLOCK, HERE, FAULTS, LOW, 8,
+	  -EFAULT, 0 },
+	{ "oset here, SIGSEGV and SIGBUS blocked", FAULTS, SIG_BLOCK, HERE, BIT(SIGUSR2), HERE, 8, 0,
+	  FAULTS | BIT(SIGUSR2) },
 };
 
 static void mask_cases(void)

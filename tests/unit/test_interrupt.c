@@ -437,6 +437,23 @@ static void a_copy_fault_is_resumed(void **state)
 	assert_true(f.uc.uc_mcontext.pc == copy + 0x10);
 }
 
+/* The service's rt_sigprocmask section: before its svc, a waiting signal makes it start again. */
+static void the_sigmask_section_starts_again(void **state)
+{
+	const uint64_t section = DEFERRED_POINT + 20, svc = section + 8, stack = addr(header(1)) - 512;
+
+	(void)state;
+	g.sigmask = section;
+	g.sigmask_svc = svc;
+	for (uint64_t pc = section - 4; pc <= svc + 4; pc += 4) {
+		assert_int_equal(at(pc, stack), ARA_INTERRUPT_WAIT);
+		assert_ptr_equal(out.call, header(1));
+		assert_true(f.uc.uc_mcontext.pc == (pc >= section && pc <= svc ? section : pc));
+	}
+	/* Off a call's stack it is refused, as anywhere else in DOM0. */
+	assert_int_equal(at(section + 4, APP_SP), ARA_INTERRUPT_REFUSED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +466,7 @@ int main(void)
 		cmocka_unit_test_setup(a_reserved_slot_is_written, setup),
 		cmocka_unit_test_setup(a_reservation_elsewhere_is_refused, setup),
 		cmocka_unit_test_setup(a_copy_fault_is_resumed, setup),
+		cmocka_unit_test_setup(the_sigmask_section_starts_again, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,6 +55,24 @@ static void app_ranges_are_accepted(void **state)
 	assert_true(ara_range_is_app(&s, 0x10000, 0)); /* nothing is accessed */
 }
 
+/* The hull's quick answer: ranges added in any order, App memory between them. */
+static void the_hull_follows_every_range(void **state)
+{
+	struct ara_region_set s = { .n = 0 };
+
+	(void)state;
+	assert_int_equal(ara_regions_add(&s, 0x40000, 0x41000, 0), 0);
+	assert_int_equal(ara_regions_add(&s, 0x10000, 0x20000, 0), 0);
+	assert_int_equal(ara_regions_add(&s, 0x80000, 0x81000, 2), 0);
+	assert_false(ara_range_is_app(&s, 0x10000, 8));
+	assert_false(ara_range_is_app(&s, 0x40ff8, 8));
+	assert_false(ara_range_is_app(&s, 0x80ff8, 8));
+	assert_false(ara_range_is_app(&s, 0x8000, 0x9000)); /* reaches the lowest */
+	assert_true(ara_range_is_app(&s, 0x30000, 0x1000)); /* inside the hull, in no range */
+	assert_true(ara_range_is_app(&s, 0x8000, 0x8000));  /* ends at the hull */
+	assert_true(ara_range_is_app(&s, 0x81000, 8));      /* starts at its end */
+}
+
 static void bad_regions_are_not_added(void **state)
 {
 	struct ara_region_set s = { .n = 0 };
@@ -74,6 +92,7 @@ int main(void)
 		cmocka_unit_test(ranges_touching_protected_memory_are_refused),
 		cmocka_unit_test(wrapping_tagged_and_kernel_addresses_are_refused),
 		cmocka_unit_test(app_ranges_are_accepted),
+		cmocka_unit_test(the_hull_follows_every_range),
 		cmocka_unit_test(bad_regions_are_not_added),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,6 +74,11 @@ enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *sr
 	return vm_copy(__NR_process_vm_writev, pid > 0 ? pid : 0, (void *)src, app_dst, len);
 }
 
+int ara_direct_range(uint64_t app, size_t len)
+{
+	return app_range(app, len);
+}
+
 enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)
 {
 	if (!app_range(app_src, len))

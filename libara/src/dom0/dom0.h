@@ -75,14 +75,18 @@ enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *sr
 	__attribute__((warn_unused_result));
 /*
  * The same with plain loads and stores (app_access.S): no system call, a
- * fault resumed as ARA_E_FAULT. Only where SIGSEGV and SIGBUS are unblocked
- * (the system call service's window, svc_syscall.c); never in ARA's signal
- * handler, which runs with every signal blocked.
+ * fault resumed as ARA_E_FAULT, where the thread leaves SIGSEGV and SIGBUS
+ * unblocked; where it blocks one, a fault ends the process (the kernel's
+ * rule for a blocked fault). The system call service's copies
+ * (svc_syscall.c); never in ARA's signal handler, which runs with every
+ * signal blocked.
  */
 enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)
 	__attribute__((warn_unused_result));
 enum ara_status ara_direct_to_app(uint64_t app_dst, const void *src, size_t len)
 	__attribute__((warn_unused_result));
+/* Their range check alone: [app, app + len) is App memory (or len is 0). */
+int ara_direct_range(uint64_t app, size_t len) __attribute__((warn_unused_result));
 /* A NUL-terminated string of at most max bytes: its length, -EFAULT or -ENAMETOOLONG. */
 long ara_copy_string_from_app(char *dst, uint64_t src, size_t max);
 

@@ -27,7 +27,9 @@
  *     ARA_CALL_DEFERRED with the App's mask, and resumes ARA. The way out
  *     sees the mark and restores the App's mask (unblock.S), which makes
  *     the kernel take the signal at the deferred point (unblock.S): the call rolled
- *     forward.
+ *     forward. In the system call service's rt_sigprocmask section
+ *     (svc_page.h), before its svc, the section also starts again, so
+ *     that it sees the mark (svc_syscall.c).
  * In the first two cases, and at the deferred point, the signal is then
  * delivered to the App's handler as if it had arrived at that App state.
  * A fault (a synchronous signal) inside ARA, or a signal in the signal
@@ -61,6 +63,8 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.access = (uint64_t)(uintptr_t)ara_app_access,
 		.access_end = (uint64_t)(uintptr_t)ara_app_access_end,
 		.access_fault = (uint64_t)(uintptr_t)ara_app_access_fault,
+		.sigmask = ara_svc_page() + ARA_SVC_SIGMASK,
+		.sigmask_svc = ara_svc_page() + ARA_SVC_SIGMASK_SVC,
 	};
 }
 

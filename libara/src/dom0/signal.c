@@ -48,19 +48,15 @@
 #define EINVAL 22
 #define ENOSYS 38
 
-#define SIG_BLOCK 0
-#define SIG_UNBLOCK 1
-#define SIG_SETMASK 2
 #define SS_ONSTACK 1
 #define SS_DISABLE 2
 #define SS_AUTODISARM (1u << 31)
 #define ARA_MINSIGSTKSZ 5120u /* arm64 MINSIGSTKSZ: do_sigaltstack's minimum */
 
-#define BIT(sig) (UINT64_C(1) << ((sig) - 1))
+#define BIT(sig) ARA_SIG_BIT(sig)
 #define SIGKILL 9
 #define SIGSTOP 19
-/* Signals the App can never block: SIGSYS carries its own trapped calls. */
-#define UNBLOCKABLE (BIT(ARA_SIGSYS) | BIT(SIGKILL) | BIT(SIGSTOP))
+#define UNBLOCKABLE ARA_SIG_UNBLOCKABLE /* sigcalls.h */
 
 /* struct sigaction as arm64's rt_sigaction takes it. */
 struct ksigaction {
@@ -365,7 +361,7 @@ static void deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 }
 
 long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask,
-			 enum ara_app_via via, int32_t pid)
+			 int32_t pid)
 {
 	const uint64_t old = *mask;
 	uint64_t req;
@@ -373,23 +369,15 @@ long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t siz
 	if (size != sizeof(uint64_t))
 		return -EINVAL;
 	if (set) {
-		if ((via == ARA_VIA_DIRECT ? ara_direct_from_app(&req, set, sizeof(req))
-					   : ara_copy_from_app_as(pid, &req, set, sizeof(req))) != ARA_OK)
+		long r;
+
+		if (ara_copy_from_app_as(pid, &req, set, sizeof(req)) != ARA_OK)
 			return -EFAULT;
-		if (how == SIG_BLOCK)
-			*mask = old | req;
-		else if (how == SIG_UNBLOCK)
-			*mask = old & ~req;
-		else if (how == SIG_SETMASK)
-			*mask = req;
-		else
-			return -EINVAL;
-#ifndef ARA_TEST_VARIANT_NO_UNBLOCKABLE /* test-only (tests/variants): the App may block them */
-		*mask &= ~UNBLOCKABLE;
-#endif
+		r = ara_app_mask_apply(how, old, req, mask);
+		if (r != 0)
+			return r;
 	}
-	if (oset && (via == ARA_VIA_DIRECT ? ara_direct_to_app(oset, &old, sizeof(old))
-					   : ara_copy_to_app_as(pid, oset, &old, sizeof(old))) != ARA_OK)
+	if (oset && ara_copy_to_app_as(pid, oset, &old, sizeof(old)) != ARA_OK)
 		return -EFAULT;
 	return 0;
 }
@@ -459,8 +447,7 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 	case __NR_rt_sigaction:
 		return ara_app_sigaction(a[0], a[1], a[2], a[3]);
 	case __NR_rt_sigprocmask: /* the mask the App returns to is the frame's */
-		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask, ARA_VIA_KERNEL,
-					   pid_of(t));
+		return ara_app_sigprocmask(a[0], a[1], a[2], a[3], &out->uc.uc_sigmask, pid_of(t));
 	case __NR_sigaltstack:
 		return sigaltstack(t, a[0], a[1], out->uc.uc_mcontext.sp);
 	case __NR_clone:

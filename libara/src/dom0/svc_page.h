@@ -6,9 +6,9 @@
  * One page of DOM0 code, mapped at initialisation with DOM0's key (so App
  * code cannot execute it), built from libara/src/region/: `svc #0; ret`
  * pairs at fixed offsets, through which every system call DOM0 makes goes
- * (sys.h, clone.S, sigreturn.S, unblock.S), and the boot code of an image
- * that an App's execve started (execve.c), which runs before that image's
- * libara makes the page its own. Before, the filter let through any svc in
+ * (sys.h, clone.S, sigreturn.S, unblock.S, svc_syscall.c), and the boot
+ * code of an image that an App's execve started (execve.c), which runs
+ * before that image's libara makes the page its own. Before, the filter let through any svc in
  * libara's text; now only this page's, and its address need not follow
  * libara's: an image started by execve gets it where the inherited filter
  * expects it.
@@ -21,6 +21,17 @@
 #define ARA_SVC_DEFERRED 8	 /* svc #0; ret: unblock.S's rt_sigprocmask only */
 #define ARA_SVC_DEFERRED_POINT 12 /* the ret after it: interrupted.c knows this pc */
 #define ARA_SVC_BOOT 16		 /* an exec'd image's entry (libara/src/region/boot.c) */
+/*
+ * The system call service's rt_sigprocmask (svc_syscall.c), a restartable
+ * section: x9 = the call header's state word, the call in x0-x3 and x8.
+ * It makes the call only if no signal waits (ARA_CALL_ACTIVE), else returns
+ * ARA_SVC_SIGMASK_WAITING with nothing done. A signal that interrupts it
+ * before its svc has run waits, and resumes it at its start
+ * (libara/src/interrupt.c): the state is read again.
+ */
+#define ARA_SVC_SIGMASK 32	 /* ldr x10, [x9]; cbnz x10: the restart point */
+#define ARA_SVC_SIGMASK_SVC 40	 /* its svc: [ARA_SVC_SIGMASK, here] is the section */
+#define ARA_SVC_SIGMASK_WAITING 1
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>

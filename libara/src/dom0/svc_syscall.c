@@ -15,6 +15,7 @@
  * struct ara_syscall_arg, which the handler copies itself, and arg is the
  * call's header slot, so the call's header is around it (ara/gate.h).
  */
+#include "app_access.h"
 #include "ara/gate.h"
 #include "ara/service.h"
 #include "dom0.h"
@@ -22,74 +23,149 @@
 #include "sigcalls.h"
 #include "sys.h"
 
-#define SIG_SETMASK 2
+#define EFAULT 14
+#define EINVAL 22
 #define SIGBUS 7
+#define SIGKILL 9
 #define SIGSEGV 11
-#define BIT(sig) (UINT64_C(1) << ((sig) - 1))
+#define SIGSTOP 19
+/* What a fault on App memory raises: a plain copy's is ARA's to resume only if both are unblocked. */
+#define FAULTS (ARA_SIG_BIT(SIGSEGV) | ARA_SIG_BIT(SIGBUS))
+/* The request's part the service reads (nr, args); its result follows. */
+#define REQUEST offsetof(struct ara_syscall_arg, result)
 
 /*
- * The service reads and writes App memory with plain loads and stores
- * (ara_direct_*), inside a window where every signal is blocked but the
- * two a fault on App memory raises, which ARA resumes as ARA_E_FAULT
- * (app_access.S).
+ * rt_sigprocmask through the system-call page's restartable section
+ * (svc_page.h): made only if no signal waits in the call whose state word
+ * is *state, else ARA_SVC_SIGMASK_WAITING and nothing done.
  */
-static const uint64_t window = ~(BIT(SIGSEGV) | BIT(SIGBUS));
+static long sigmask_section(uint64_t how, const uint64_t *set, uint64_t *old, const uint64_t *state)
+{
+	register long x0 __asm__("x0") = (long)how;
+	register const uint64_t *x1 __asm__("x1") = set;
+	register uint64_t *x2 __asm__("x2") = old;
+	register long x3 __asm__("x3") = sizeof(uint64_t);
+	register long x8 __asm__("x8") = __NR_rt_sigprocmask;
+	register const uint64_t *x9 __asm__("x9") = state;
+	register uint64_t x16 __asm__("x16") = ara_svc_entry + ARA_SVC_SIGMASK;
+
+	__asm__ volatile("blr x16"
+			 : "+r"(x0)
+			 : "r"(x1), "r"(x2), "r"(x3), "r"(x8), "r"(x9), "r"(x16)
+			 : "memory", "cc", "x10", "x30");
+	return x0;
+}
+
+/*
+ * One more call served: one LSE add (every POE CPU has them), no ldxr/stxr
+ * loop, which also lets a tracer single-step the whole path
+ * (tests/ara/sigmask_windows.c: a step between the pair fails the store).
+ */
+static void count_served(void)
+{
+	__asm__ volatile(".arch_extension lse\n\tstadd %x0, [%1]"
+			 :
+			 : "r"(UINT64_C(1)), "r"(&ara_stats.syscalls_served)
+			 : "memory");
+}
+
+/* The thread's mask once the kernel has applied how with set to old (its sigprocmask). */
+static uint64_t kernel_applied(uint64_t how, uint64_t old, uint64_t set)
+{
+	const uint64_t m = how == ARA_SIG_BLOCK ? old | set : how == ARA_SIG_UNBLOCK ? old & ~set : set;
+
+	return m & ~(ARA_SIG_BIT(SIGKILL) | ARA_SIG_BIT(SIGSTOP));
+}
+
+/* len bytes to App memory: with a plain store where a fault would be ARA's to resume. */
+static enum ara_status to_app(uint64_t app, const void *src, size_t len, uint64_t thread)
+{
+	return (thread & FAULTS) ? ara_copy_to_app(app, src, len) : ara_direct_to_app(app, src, len);
+}
 
 /*
  * The signal mask. While a thread runs a call, a signal that arrives waits
  * (interrupted.c): the thread's mask then holds the App's mask plus the
- * waiting signals, and the call's header holds the App's mask, which the
- * way out gives back (unblock.S). Opening the window blocks every signal
- * that could start to wait and reads the thread's mask in the same call:
- * the App's mask is the header's if signals wait, else that one. Closing
- * it puts the App's mask (new or unchanged) back in the same place: the
- * header if signals wait by then (one may have, in the window, with the
- * window's mask recorded), else the thread (docs/security.md, "The system
- * call service and the signal mask").
+ * waiting signals, the call's header holds the App's mask (state
+ * ARA_CALL_DEFERRED), and the way out gives it back (unblock.S); until one
+ * waits, the thread's mask is the App's. So the change is made where the
+ * App's mask is: with the kernel's rt_sigprocmask, which applies how to
+ * the thread's mask and returns the old one in one step, if no signal
+ * waits; in the header if one does. The system-call page's section makes
+ * the choice and the call without a gap: a signal that starts to wait
+ * between its check of the state and its svc makes it check again
+ * (interrupt.c). One that arrives after the svc waits with the new mask
+ * recorded (docs/security.md, "The system call service and the signal
+ * mask").
+ *
+ * Returns the call's result, and in *thread the thread's mask as the
+ * service leaves it, less any waiting signals (all ones if unknown), for
+ * the copies back.
  */
-static uint64_t open_window(const struct ara_call_header *h)
+static long app_sigprocmask(struct ara_call_header *h, const uint64_t *a, uint64_t *thread)
 {
-	uint64_t thread = 0;
-	long r = ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &window, &thread, sizeof(window));
+	const uint64_t how = a[0], set = a[1], oset = a[2];
+	uint64_t req = 0, allowed = 0, old = 0, extra;
+	long r;
 
-	if (r != 0) /* thread unread: closing the window would unblock every signal */
-		ara_stop(ARA_EXIT_DOM0_CORRUPT, "rt_sigprocmask opening the service's window failed", r);
-	return __atomic_load_n(&h->state, __ATOMIC_RELAXED) == ARA_CALL_DEFERRED ? h->mask : thread;
-}
+	*thread = ~UINT64_C(0);
+	if (a[3] != sizeof(uint64_t))
+		return -EINVAL;
+	if (set) {
+		if (ara_direct_from_app(&req, set, sizeof(req)) != ARA_OK)
+			return -EFAULT;
+		if (how > ARA_SIG_SETMASK)
+			return -EINVAL;
+		allowed = ara_app_mask_allowed(req);
+	}
+	r = sigmask_section(how, set ? &allowed : NULL, &old, &h->state);
+	if (r == ARA_SVC_SIGMASK_WAITING) {
+		/* The App's mask is the header's; the thread's stays as it is. */
+		old = h->mask;
+		*thread = old;
+		if (set)
+			(void)ara_app_mask_apply(how, old, req, &h->mask);
+	} else if (r == 0) {
+		/* The kernel's old mask is the App's: no signal waited. */
+		*thread = set ? kernel_applied(how, old, allowed) : old;
+		extra = *thread ^ ara_app_mask_allowed(*thread);
+		if (extra) {
+			/* SIGSYS was in the mask before (inherited), which how kept. */
+			uint64_t ignored;
 
-static void close_window(struct ara_call_header *h, uint64_t app_mask)
-{
-	if (__atomic_load_n(&h->state, __ATOMIC_RELAXED) == ARA_CALL_DEFERRED)
-		h->mask = app_mask; /* the thread stays blocked until the way out */
-	else
-		ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &app_mask, NULL, sizeof(app_mask));
+			if (sigmask_section(ARA_SIG_UNBLOCK, &extra, &ignored, &h->state) ==
+			    ARA_SVC_SIGMASK_WAITING)
+				h->mask &= ~extra;
+			*thread &= ~extra;
+		}
+	} else {
+		ara_stop(ARA_EXIT_DOM0_CORRUPT, "rt_sigprocmask in the system call service failed", r);
+	}
+	if (oset && to_app(oset, &old, sizeof(old), *thread) != ARA_OK)
+		return -EFAULT;
+	return 0;
 }
 
 static enum ara_status syscall_service(void *arg)
 {
 	struct ara_call_header *h = (struct ara_call_header *)((unsigned char *)arg - ARA_CALL_ARG);
 	struct ara_syscall_arg req;
-	uint64_t at, mask;
-	enum ara_status st;
+	uint64_t at, thread;
 	long r;
 
 	memcpy(&at, arg, sizeof(at));
-	mask = open_window(h);
-	st = ara_direct_from_app(&req, at, offsetof(struct ara_syscall_arg, result));
-	if (st == ARA_OK && req.nr == __NR_rt_sigprocmask) {
-		/* The App's memory and mask, all in the window. */
-		r = ara_app_sigprocmask(req.args[0], req.args[1], req.args[2], req.args[3], &mask,
-					ARA_VIA_DIRECT, 0);
-		st = ara_direct_to_app(at + offsetof(struct ara_syscall_arg, result), &r, sizeof(r));
-		close_window(h, mask);
-		__atomic_fetch_add(&ara_stats.syscalls_served, 1, __ATOMIC_RELAXED);
-		return st;
-	}
-	close_window(h, mask);
-	if (st != ARA_OK)
-		return st;
-	/* The others copy through the kernel (ara_copy_*), outside the window. */
+	/* The whole request is App memory; nr and args are read once, the result written once. */
+	if (!ara_direct_range(at, sizeof(req)) ||
+	    ara_app_access(&req, (const void *)(uintptr_t)at, REQUEST) != ARA_OK)
+		return ARA_E_FAULT;
 	switch (req.nr) {
+	case __NR_rt_sigprocmask:
+		r = app_sigprocmask(h, req.args, &thread);
+		count_served();
+		if (thread & FAULTS)
+			return ara_copy_to_app(at + REQUEST, &r, sizeof(r));
+		return ara_app_access((void *)(uintptr_t)(at + REQUEST), &r, sizeof(r));
+	/* The others copy through the kernel (ara_copy_*). */
 	case __NR_rt_sigaction:
 		r = ara_app_sigaction(req.args[0], req.args[1], req.args[2], req.args[3]);
 		break;
@@ -102,8 +178,8 @@ static enum ara_status syscall_service(void *arg)
 	default:
 		return ARA_E_NOTSUP;
 	}
-	__atomic_fetch_add(&ara_stats.syscalls_served, 1, __ATOMIC_RELAXED);
-	if (ara_copy_to_app(at + offsetof(struct ara_syscall_arg, result), &r, sizeof(r)) != ARA_OK)
+	count_served();
+	if (ara_copy_to_app(at + REQUEST, &r, sizeof(r)) != ARA_OK)
 		return ARA_E_FAULT;
 	return ARA_OK;
 }

@@ -28,6 +28,15 @@ ara_region_head:
 	.if	2b - ara_region_head != ARA_SVC_BOOT
 	.error	"ARA_SVC_BOOT does not match head.S"
 	.endif
+3:	ldr	x10, [x9]		// ARA_SVC_SIGMASK: the call header's state word
+	cbnz	x10, 5f			// signals wait: no system call
+4:	svc	#0			// ARA_SVC_SIGMASK_SVC: the service's rt_sigprocmask
+	ret
+5:	mov	x0, #1			// ARA_SVC_SIGMASK_WAITING
+	ret
+	.if	3b - ara_region_head != ARA_SVC_SIGMASK || 4b - ara_region_head != ARA_SVC_SIGMASK_SVC
+	.error	"ARA_SVC_SIGMASK does not match head.S"
+	.endif
 
 /* The boot SIGSYS handler's return (its sa_restorer). */
 	.globl	ara_region_sigreturn
