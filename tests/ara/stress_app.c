@@ -10,7 +10,10 @@
  * executable through ARA, called), and one sends SIGUSR1 one at a time, by
  * kill() and pthread_kill(), to the callers (nearly always inside a
  * secure_call) and the remapper; each is counted by its handler, which must
- * run with DOM2's row, and must not change a result. ARA's counts of the
+ * run with DOM2's row, and must not change a result. Every 8th time it
+ * first sends the caller a SIGSYS (ARA's signal, dropped: a thread that
+ * makes it wait inside a call takes it again at once and never leaves;
+ * the SIGUSR1 after it then goes unhandled). ARA's counts of the
  * signals it held inside a call, or took after rolling the call back or
  * forward, are printed (ARA_FID_INFO); some must have waited. Phase 2: 96 threads make value calls (each on a DOM0 stack) at once, more than
  * ARA's DOM0 stacks; a call that gets ARA_E_BUSY is retried, and each must
@@ -45,7 +48,7 @@
 
 static uint64_t calls_per_thread = 100000;
 static atomic_int callers_done;
-static atomic_uint_fast64_t wrong, busy, forks, remaps, jits, sent;
+static atomic_uint_fast64_t wrong, busy, forks, remaps, jits, sent, sent_sigsys;
 static atomic_uint_fast64_t handled; /* by the SIGUSR1 handler */
 static pthread_t remapper_thread, callers[CALLERS];
 
@@ -178,6 +181,13 @@ static int send_one(uint64_t n)
 		return pthread_kill(remapper_thread, SIGUSR1);
 	if (atomic_load(&finished[target]))
 		return kill(getpid(), SIGUSR1);
+	if (n % 8 == 0) {
+		int e = pthread_kill(callers[target], SIGSYS);
+
+		if (e != 0)
+			return e;
+		sent_sigsys++;
+	}
 	return pthread_kill(callers[target], SIGUSR1);
 }
 
@@ -200,9 +210,9 @@ static void *signaller(void *p)
 			usleep(100);
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		} while (handled == before && now.tv_sec - start.tv_sec < 60);
-		if (handled == before) {
+		if (handled == before) { /* lost, or its thread stuck: the run cannot end */
 			printf("FAIL: signal %" PRIu64 " not handled within a minute\n", (uint64_t)sent);
-			wrong++; /* lost */
+			_exit(1);
 		}
 	}
 	signalling_done = 1;
@@ -271,16 +281,16 @@ int main(int argc, char **argv)
 	       info.signals_waited, info.calls_rolled_back, info.calls_rolled_forward);
 	printf("ara-evidence: stress: %d threads x %" PRIu64 " echo calls alongside %" PRIu64
 	       " forks (children checked), %" PRIu64 " map/unmap rounds (%" PRIu64 " JIT) and %" PRIu64
-	       " signals (%" PRIu64 " handled), then %d threads x %d value calls: %" PRIu64
+	       " signals (%" PRIu64 " handled; %" PRIu64 " SIGSYS to callers, dropped), then %d threads x %d value calls: %" PRIu64
 	       " ARA_E_BUSY retried (%" PRIu64 " in the crowd), %" PRIu64 " wrong\n",
 	       CALLERS, calls_per_thread, (uint64_t)forks, (uint64_t)remaps, (uint64_t)jits,
-	       (uint64_t)sent, (uint64_t)handled, CROWD, CROWD_CALLS, (uint64_t)busy,
+	       (uint64_t)sent, (uint64_t)handled, (uint64_t)sent_sigsys, CROWD, CROWD_CALLS, (uint64_t)busy,
 	       (uint64_t)busy - busy_phase1, (uint64_t)wrong);
 	if (expect_busy && busy == 0) {
 		printf("FAIL: no call got ARA_E_BUSY: the busy path was not exercised\n");
 		return 1;
 	}
-	if (forks == 0 || jits == 0 || sent == 0 || handled != sent) {
+	if (forks == 0 || jits == 0 || sent == 0 || sent_sigsys == 0 || handled != sent) {
 		printf("FAIL: forks, JIT rounds and signals must all have happened, every signal handled\n");
 		return 1;
 	}

@@ -43,6 +43,7 @@
 #include "dom0.h"
 #include "interrupt.h"
 #include "live.h"
+#include "sigframe.h" /* ARA_SIGSYS */
 #include "svc_page.h"
 #include "sys.h"
 
@@ -105,7 +106,13 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 		count(&ara_stats.calls_rolled_forward);
 		break;
 	case ARA_INTERRUPT_WAIT:
-		defer(t, f, out.call, sig);
+		/*
+		 * SIGSYS is ARA's: one that kill or tgkill sent is dropped, as
+		 * outside a call (signal.c). Made to wait, it would arrive again at
+		 * once, ARA never blocking SIGSYS, and the thread never leave.
+		 */
+		if (sig != ARA_SIGSYS)
+			defer(t, f, out.call, sig);
 		return ARA_INTERRUPTED_RESUME_DOM0;
 	case ARA_INTERRUPT_ACCESS_FAULT:
 		return ARA_INTERRUPTED_RESUME_DOM0;

@@ -125,6 +125,8 @@ static long app_sigprocmask(struct ara_call_header *h, const uint64_t *a, uint64
 		*thread = old;
 		if (set)
 			(void)ara_app_mask_apply(how, old, req, &h->mask);
+		else /* a query: SIGSYS unblocked all the same, as on the kernel's path below */
+			h->mask = ara_app_mask_allowed(old);
 	} else if (r == 0) {
 		/* The kernel's old mask is the App's: no signal waited. */
 		*thread = set ? kernel_applied(how, old, allowed) : old;
