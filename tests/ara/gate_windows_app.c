@@ -20,6 +20,7 @@
 
 #include "ara/ara.h"
 #include "ara/rtm.h"
+#include "tracee_stop.h"
 
 static volatile sig_atomic_t handled;
 
@@ -27,16 +28,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	handled++;
-}
-
-/* kill(pid, SIGSTOP) as one svc: no libc code (and no trapped call) around it. */
-static void stop_self(long pid)
-{
-	register long x0 __asm__("x0") = pid;
-	register long x1 __asm__("x1") = SIGSTOP;
-	register long x8 __asm__("x8") = SYS_kill;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x8) : "memory");
 }
 
 int main(int argc, char **argv)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ara/ara.h"
+#include "tracee_stop.h"
 
 #define BIT(sig) (UINT64_C(1) << ((sig) - 1))
 
@@ -43,16 +44,6 @@ static void on_usr1(int sig, siginfo_t *si, void *ctx)
 	if (m != before && m != after)
 		seen_wrong++;
 	handled++;
-}
-
-/* kill(pid, SIGSTOP) as one svc: no libc code (and no trapped call) around it. */
-static void stop_self(long pid)
-{
-	register long x0 __asm__("x0") = pid;
-	register long x1 __asm__("x1") = SIGSTOP;
-	register long x8 __asm__("x8") = SYS_kill;
-
-	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x1), "r"(x8) : "memory");
 }
 
 /* The thread's mask, from the kernel (a query: the filter lets it through). */
