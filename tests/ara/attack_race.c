@@ -3,10 +3,10 @@
  * A compromised App races a service's argument (IV6, argument copy-in).
  * One thread calls the double-fetch service of the race-target variants
  * (tests/variants/double_fetch_service.c) CALLS times; another flips the
- * argument's len between the public length and the whole buffer as fast as
- * it can. A service that reads len again after its check copies the secret
- * that follows the public part in DOM0 into out: the program then prints it
- * (the leak the ctest looks for) and fails.
+ * argument's len between the public length and the whole buffer, each held
+ * for a few dozen loads. A service that reads len again after its check
+ * copies the secret that follows the public part in DOM0 into out: the
+ * program then prints it (the leak the ctest looks for) and fails.
  *
  * Against race-target the service gets a DOM0 copy of the argument: a call
  * returns ARA_OK (the copy held the public length) or ARA_E_INVAL (it held
@@ -28,13 +28,26 @@
 static struct double_fetch_arg arg;
 static int done;
 
+/*
+ * Keeps the value just stored for a while: back-to-back stores would leave
+ * the large len in memory for one instruction, which another vCPU's reads
+ * almost never see.
+ */
+static void hold(void)
+{
+	for (int i = 0; i < 64 && !__atomic_load_n(&done, __ATOMIC_RELAXED); i++)
+		;
+}
+
 /* The second thread: an allowed len, then a disallowed one, until done. */
 static void *racer(void *unused)
 {
 	(void)unused;
 	while (!__atomic_load_n(&done, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&arg.len, DOUBLE_FETCH_OUT_LEN, __ATOMIC_RELAXED);
+		hold();
 		__atomic_store_n(&arg.len, DOUBLE_FETCH_PUBLIC_LEN, __ATOMIC_RELAXED);
+		hold();
 	}
 	return NULL;
 }
