@@ -24,7 +24,8 @@
 #     operation, the median of the K pairs' (I(N2) - I(N1)) / (N2 - N1),
 #     their spread, the ratios to indirect and getpid, as a check
 #     I(N2) / N2, which includes a batch's fixed cost and should agree, and
-#     the same median for the instructions at EL0 alone;
+#     the same median for the instructions at EL0 alone and for the
+#     operation's own (all but the interrupts that land in it);
 #  3. execve: spawn_bench starts a program that does nothing (exit_zero)
 #     --spawns times, natively and under ara-loader (each start then an
 #     execve ARA mediates, the program running under ARA), in one boot; the
@@ -106,36 +107,46 @@ count_insns "$build" "$work" "$pairs"
 awk -F '\t' -v pairs="$pairs" -v batches="$BATCHES" '
 	{
 		op = $1; order[++nops] = op
-		dn[op] = $2; med[op] = $3; lo[op] = $4; hi[op] = $5; direct[op] = $6; el0[op] = $7
+		dn[op] = $2; med[op] = $3; lo[op] = $4; hi[op] = $5; direct[op] = $6; el0[op] = $7; own[op] = $10
 	}
 	END {
 		printf "guest instructions per operation on the benchmark vCPU, kernel included:\n"
 		printf "(I(N2) - I(N1)) / (N2 - N1), median of %d pairs, each I the median of %d batches\n", pairs, batches
-		printf "%-12s %10s %12s %12s %12s %12s %12s %12s %12s\n", "operation", "N2 - N1", "median",
-			"min", "max", "/ indirect", "/ getpid", "I(N2) / N2", "EL0 median"
+		printf "%-12s %10s %12s %12s %12s %12s %12s %12s %12s %12s\n", "operation", "N2 - N1", "median",
+			"min", "max", "/ indirect", "/ getpid", "I(N2) / N2", "EL0 median", "own median"
 		for (o = 1; o <= nops; o++) {
 			op = order[o]
-			printf "%-12s %10d %12.1f %12.1f %12.1f %12.2f %12.3f %12.1f %12.1f\n", op, dn[op], med[op],
-				lo[op], hi[op], med[op] / med["indirect"], med[op] / med["getpid"], direct[op], el0[op]
+			printf "%-12s %10d %12.1f %12.1f %12.1f %12.2f %12.3f %12.1f %12.1f %12.1f\n", op, dn[op],
+				med[op], lo[op], hi[op], med[op] / med["indirect"], med[op] / med["getpid"], direct[op],
+				el0[op], own[op]
 		}
 		printf "EL0 median: the same median, of the instructions at EL0 alone (no kernel, no timer tick)\n"
-		printf "secure_call / getpid = %.3f; pipe / secure_call = %.1f; socket / secure_call = %.1f\n",
-			med["secure_call"] / med["getpid"], med["pipe"] / med["secure_call"],
-			med["socket"] / med["secure_call"]
-		printf "rtm_log / secure_call = %.2f; pipe / rtm_log = %.1f (a logger in another process)\n",
-			med["rtm_log"] / med["secure_call"], med["pipe"] / med["rtm_log"]
-		printf "getpid / getpid_native = %.2f (a system call under ARA, against one without its filter)\n",
-			med["getpid"] / med["getpid_native"]
-		printf "getpid_allowall / getpid_native = %.2f (under a one-instruction filter: the floor of any filter); " \
-			"getpid / getpid_allowall = %.2f (what ARA adds to that floor)\n",
-			med["getpid_allowall"] / med["getpid_native"], med["getpid"] / med["getpid_allowall"]
+		printf "own median: the same median, of all but those of the interrupts that land in a batch " \
+			"(EL0 and the kernel work for the system calls, faults and signals of the operation)\n"
+		printf "secure_call / getpid = %.3f (own %.3f); pipe / secure_call = %.1f (own %.1f); " \
+			"socket / secure_call = %.1f (own %.1f)\n",
+			med["secure_call"] / med["getpid"], own["secure_call"] / own["getpid"],
+			med["pipe"] / med["secure_call"], own["pipe"] / own["secure_call"],
+			med["socket"] / med["secure_call"], own["socket"] / own["secure_call"]
+		printf "rtm_log / secure_call = %.2f (own %.2f); pipe / rtm_log = %.1f (own %.1f; a logger in another process)\n",
+			med["rtm_log"] / med["secure_call"], own["rtm_log"] / own["secure_call"],
+			med["pipe"] / med["rtm_log"], own["pipe"] / own["rtm_log"]
+		printf "getpid / getpid_native = %.2f (own %.2f; a system call under ARA, against one without its filter)\n",
+			med["getpid"] / med["getpid_native"], own["getpid"] / own["getpid_native"]
+		printf "getpid_allowall / getpid_native = %.2f (own %.2f; under a one-instruction filter: the floor of any " \
+			"filter); getpid / getpid_allowall = %.2f (own %.2f; what ARA adds to that floor)\n",
+			med["getpid_allowall"] / med["getpid_native"], own["getpid_allowall"] / own["getpid_native"],
+			med["getpid"] / med["getpid_allowall"], own["getpid"] / own["getpid_allowall"]
 		printf "Lua 5.4 under the RTM (tests/rtm/lua/workload.lua under ara-loader), lua_rtm / lua_plain: " \
-			"whole runs %.2f (EL0 %.2f); the workload alone, each run less the run of an empty chunk, %.2f " \
-			"(EL0 %.2f; %.0f against %.0f instructions at EL0)\n",
+			"whole runs %.2f (EL0 %.2f, own %.2f); the workload alone, each run less the run of an empty " \
+			"chunk, %.2f (EL0 %.2f, own %.2f; %.0f against %.0f instructions at EL0, %.0f against %.0f own)\n",
 			med["lua_rtm"] / med["lua_plain"], el0["lua_rtm"] / el0["lua_plain"],
+			own["lua_rtm"] / own["lua_plain"],
 			(med["lua_rtm"] - med["lua_rtm_start"]) / (med["lua_plain"] - med["lua_plain_start"]),
 			(el0["lua_rtm"] - el0["lua_rtm_start"]) / (el0["lua_plain"] - el0["lua_plain_start"]),
-			el0["lua_rtm"] - el0["lua_rtm_start"], el0["lua_plain"] - el0["lua_plain_start"]
+			(own["lua_rtm"] - own["lua_rtm_start"]) / (own["lua_plain"] - own["lua_plain_start"]),
+			el0["lua_rtm"] - el0["lua_rtm_start"], el0["lua_plain"] - el0["lua_plain_start"],
+			own["lua_rtm"] - own["lua_rtm_start"], own["lua_plain"] - own["lua_plain_start"]
 		printf "a 4 KiB CENC sample, instructions per byte: rts_cenc %.2f (ARA, AES instructions), " \
 			"cenc_table %.2f (App, mbedtls portable AES), cenc_aesce %.2f (App, AES instructions)\n",
 			med["rts_cenc"] / 4096, med["cenc_table"] / 4096, med["cenc_aesce"] / 4096

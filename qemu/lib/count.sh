@@ -6,8 +6,11 @@
 # A QEMU plugin of ours (qemu/plugins/count-marks.c), told to match the hint
 # ara_bench executes at the start and end of each timed batch
 # (tests/bench/measure.c), reports the instructions the benchmark's vCPU ran
-# in that batch: all of them, the kernel's included, and those at EL0 (user
-# code: ara_bench, ARA, the libraries). Each run of ara_bench times BATCHES
+# in that batch: all of them, the kernel's included, those at EL0 (user
+# code: ara_bench, ARA, the libraries), and its own: all but those run on
+# behalf of asynchronous interrupts (the timer tick and what it leads to),
+# i.e. EL0 and the kernel's work for the batch's own system calls, faults
+# and signals. Each run of ara_bench times BATCHES
 # batches of N operations; I(N) is their median (a batch now and then also
 # pays for something else: the host descheduled the other vCPU while it
 # held a lock we wait for, a deferred clean-up ran). For each operation, K
@@ -16,7 +19,8 @@
 # cancelled out; the result is the median of the K, their spread, and as a
 # check I(N2) / N2, which includes the fixed cost and should agree; the
 # same for the EL0 counts, which leave out the timer ticks and the rest of
-# the kernel's work. Why not whole-boot counts: docs/performance.md.
+# the kernel's work, and for the own counts, which leave out the ticks
+# alone. Why not whole-boot counts: docs/performance.md.
 # shellcheck shell=bash
 
 # The operations (ara_bench's, in its table order) and their N1 N2: chosen
@@ -91,9 +95,10 @@ count_plugin() {
 # guest boot of the arm64 tree BUILD (its ara-loader and ara_bench) and
 # writes WORK/insns.tsv, one tab-separated line per operation: name,
 # N2 - N1, median, min and max of the PAIRS pairs, I(N2) / N2, then the
-# median, min and max of the EL0 counts. WORK (a real path) keeps the guest
-# script (guest/counts.sh), the plugin's trace (insn.log), the runs
-# (runs.txt) and the per-batch counts (batches.txt: all, EL0).
+# median, min and max of the EL0 counts, then those of the own counts.
+# WORK (a real path) keeps the guest script (guest/counts.sh), the
+# plugin's trace (insn.log), the runs (runs.txt) and the per-batch counts
+# (batches.txt: all, EL0, own).
 count_insns() {
 	local build=$1 work=$2 pairs=$3 op k n b plugin
 	local loader=$build/loader/ara-loader bench=$build/tests/bench/ara_bench
@@ -163,14 +168,14 @@ count_insns() {
 		--plugin-insn "$work/insn.log" --plugin-args "mark=$MARK" -- "$work/guest/counts.sh" ||
 		die "the counting run failed (status $?)"
 
-	# Plugin lines: "mark cpu C all A el0 U", the counts since the vCPU's
-	# previous mark. Marks come in pairs (start, end) on one vCPU
-	# (ara_bench pins itself); A and U at an end mark are the batch's.
+	# Plugin lines: "mark cpu C all A el0 U own O", the counts since the
+	# vCPU's previous mark. Marks come in pairs (start, end) on one vCPU
+	# (ara_bench pins itself); A, U and O at an end mark are the batch's.
 	awk '
-		$1 == "mark" && $2 == "cpu" && $4 == "all" && $6 == "el0" && NF == 7 {
+		$1 == "mark" && $2 == "cpu" && $4 == "all" && $6 == "el0" && $8 == "own" && NF == 9 {
 			if (++n % 2) { start_cpu = $3; next }
 			if ($3 != start_cpu) { print "marks of one batch on two vCPUs" > "/dev/stderr"; exit 1 }
-			print $5, $7
+			print $5, $7, $9
 		}
 		END { if (n % 2) { print "an odd number of marks" > "/dev/stderr"; exit 1 } }
 	' "$work/insn.log" >"$work/batches.txt" || die "cannot read the plugin trace in $work/insn.log"
@@ -179,7 +184,7 @@ count_insns() {
 
 	# Per operation: I(N) = median of a run's batches; per pair
 	# (I(N2) - I(N1)) / (N2 - N1) and I(N2) / N2; then median, min and max
-	# over the pairs. The same for the EL0 counts.
+	# over the pairs. The same for the EL0 and the own counts.
 	paste -d' ' "$work/runs.txt" "$work/batches.txt" | awk -v batches="$BATCHES" '
 		function median(a, n,    i, j, t) {
 			for (i = 2; i <= n; i++)
@@ -188,19 +193,20 @@ count_insns() {
 		}
 		{
 			op = $1; k = $2; n = $3
-			b[++nb] = $4; u[nb] = $5
+			b[++nb] = $4; u[nb] = $5; s[nb] = $6
 			if (nb < batches) next
-			insns = median(b, nb); el0 = median(u, nb); nb = 0
+			insns = median(b, nb); el0 = median(u, nb); own = median(s, nb); nb = 0
 			if (!(op in seen)) { seen[op] = 1; order[++nops] = op }
 			if (k == "run") { # a whole run: the median and spread of the runs (sorted by median())
-				run[op] = sprintf("%s\t1\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f", op, insns,
-					b[1], b[batches], insns, el0, u[1], u[batches])
+				run[op] = sprintf("%s\t1\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f",
+					op, insns, b[1], b[batches], insns, el0, u[1], u[batches], own, s[1], s[batches])
 				next
 			}
-			if (!((op, k) in n1)) { n1[op, k] = n; i1[op, k] = insns; u1[op, k] = el0; next }
+			if (!((op, k) in n1)) { n1[op, k] = n; i1[op, k] = insns; u1[op, k] = el0; s1[op, k] = own; next }
 			p = ++npairs[op]
 			per[op, p] = (insns - i1[op, k]) / (n - n1[op, k])
 			per_el0[op, p] = (el0 - u1[op, k]) / (n - n1[op, k])
+			per_own[op, p] = (own - s1[op, k]) / (n - n1[op, k])
 			whole[op, p] = insns / n
 			dn[op] = n - n1[op, k]
 		}
@@ -208,12 +214,16 @@ count_insns() {
 			for (o = 1; o <= nops; o++) {
 				op = order[o]; m = npairs[op]
 				if (op in run) { print run[op]; continue }
-				for (i = 1; i <= m; i++) { v[i] = per[op, i]; w[i] = whole[op, i]; x[i] = per_el0[op, i] }
+				for (i = 1; i <= m; i++) {
+					v[i] = per[op, i]; w[i] = whole[op, i]; x[i] = per_el0[op, i]; y[i] = per_own[op, i]
+				}
 				# median() sorts its array: min and max after it.
 				printf "%s\t%d\t%.2f\t", op, dn[op], median(v, m)
 				printf "%.2f\t%.2f\t%.2f\t", v[1], v[m], median(w, m)
 				printf "%.2f\t", median(x, m)
-				printf "%.2f\t%.2f\n", x[1], x[m]
+				printf "%.2f\t%.2f\t", x[1], x[m]
+				printf "%.2f\t", median(y, m)
+				printf "%.2f\t%.2f\n", y[1], y[m]
 			}
 		}' >"$work/insns.tsv"
 }

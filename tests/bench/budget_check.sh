@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The instruction budget's checker (qemu/budget.sh) on made-up counts,
 # without booting the guest: it must pass counts within their budgets and
-# fail one over its budget, an operation without a budget and a budget for
+# fail one over any of its three budgets, an operation without a budget and a budget for
 # an operation not counted; --update must write budgets it then accepts;
 # and the checked-in table must budget exactly the operations that
 # qemu/lib/count.sh counts.
@@ -32,61 +32,76 @@ expect() {
 }
 
 # Counts as count.sh writes them: name, N2 - N1, median, min, max,
-# I(N2) / N2, EL0 median, min, max.
-printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
-	indirect 200000 15.06 15.05 15.10 15.21 15.00 15.00 15.00 \
-	secure_call 40000 100.00 98.50 101.20 101.90 50.00 50.00 50.00 \
-	pipe 2000 13723.40 13600.00 13900.10 13810.00 310.20 310.20 310.30 >"$work/counts.tsv"
+# I(N2) / N2, EL0 median, min, max, own median, min, max.
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	indirect 200000 15.06 15.05 15.10 15.21 15.00 15.00 15.00 15.00 15.00 15.00 \
+	secure_call 40000 100.00 98.50 101.20 101.90 50.00 50.00 50.00 100.00 99.90 100.10 \
+	pipe 2000 13723.40 13600.00 13900.10 13810.00 310.20 310.20 310.30 13010.50 13002.10 13020.00 \
+	>"$work/counts.tsv"
 
 expect 0 'rewritten' "--update writes a table" \
 	--update --table "$work/table.tsv" --measured "$work/counts.tsv"
-# All: 15.06 x 1.1 = 16.57 -> 17; 100 x 1.1 = 110 exactly; 13723.4 x 1.1 =
-# 15095.74 -> 15096. EL0: 15 x 1.02 = 15.3 -> 16; 50 x 1.02 = 51 exactly;
-# 310.2 x 1.02 = 316.4 -> 317.
-printf '%s\t%s\t%s\t%s\t%s\n' indirect 15.1 17 15.0 16 secure_call 100.0 110 50.0 51 \
-	pipe 13723.4 15096 310.2 317 >"$work/expected"
+# All: 15.06 x 1.75 = 26.355 -> 27; 100 x 1.75 = 175 exactly; 13723.4 x
+# 1.75 = 24015.95 -> 24016. EL0: 15 x 1.02 = 15.3 -> 16; 50 x 1.02 = 51
+# exactly; 310.2 x 1.02 = 316.4 -> 317. Own: 15 x 1.03 = 15.45 -> 16; 100 x
+# 1.03 = 103 exactly; pipe, which switches tasks: 13010.5 x 1.15 =
+# 14962.075 -> 14963.
+printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' indirect 15.1 27 15.0 16 15.0 16 \
+	secure_call 100.0 175 50.0 51 100.0 103 pipe 13723.4 24016 310.2 317 13010.5 14963 >"$work/expected"
 if grep -v '^#' "$work/table.tsv" | cmp -s - "$work/expected"; then
-	echo "ok: --update budgets are measured x 1.10 and EL0 x 1.02, rounded up"
+	echo "ok: --update budgets are measured x 1.75, EL0 x 1.02 and own x 1.03 (1.15 for pipe), rounded up"
 else
 	fail "--update wrote other budgets:"; cat "$work/table.tsv"
 fi
-expect 0 '^secure_call +100\.0 +110 +10\.0% +50\.0 +51 +2\.0% .*  ok$' \
+expect 0 '^secure_call +100\.0 +175 +75\.0% +50\.0 +51 +2\.0% +100\.0 +103 +3\.0% .*  ok$' \
 	"counts within the budgets it wrote pass" \
 	--table "$work/table.tsv" --measured "$work/counts.tsv"
 
 # edit ROW-PATTERN REPLACEMENT OUT: the table with one row replaced.
 edit() { sed "s/^$1\$/$2/" "$work/table.tsv" >"$3"; }
-row='secure_call\t100.0\t110\t50.0\t51'
+row='secure_call\t100.0\t175\t50.0\t51\t100.0\t103'
 
 # One budget too small: secure_call measured 100.0 against 99.
-edit "$row" 'secure_call\t100.0\t99\t50.0\t51' "$work/small.tsv"
-expect 1 '^secure_call +100\.0 +99 +-1\.0% .*FAIL: over budget$' "a count over its budget fails" \
+edit "$row" 'secure_call\t100.0\t99\t50.0\t51\t100.0\t103' "$work/small.tsv"
+expect 1 '^secure_call +100\.0 +99 +-1\.0% .*FAIL: over the all budget$' "a count over its budget fails" \
 	--table "$work/small.tsv" --measured "$work/counts.tsv"
 grep -q "budget in $work/small.tsv" "$work/out" ||
 	fail "the failure message does not name the table"
 # The EL0 count over its budget: 50.0 against 49.
-edit "$row" 'secure_call\t100.0\t110\t50.0\t49' "$work/small-el0.tsv"
+edit "$row" 'secure_call\t100.0\t175\t50.0\t49\t100.0\t103' "$work/small-el0.tsv"
 expect 1 '^secure_call .* 49 +-2\.0% .*FAIL: over the EL0 budget$' "an EL0 count over its budget fails" \
 	--table "$work/small-el0.tsv" --measured "$work/counts.tsv"
+# The own count over its budget: 100.0 against 98.
+edit "$row" 'secure_call\t100.0\t175\t50.0\t51\t100.0\t98' "$work/small-own.tsv"
+expect 1 '^secure_call .* 98 +-2\.0% .*FAIL: over the own budget$' "an own count over its budget fails" \
+	--table "$work/small-own.tsv" --measured "$work/counts.tsv"
+# Two at once are both named.
+edit "$row" 'secure_call\t100.0\t175\t50.0\t49\t100.0\t98' "$work/small-two.tsv"
+expect 1 '^secure_call .*FAIL: over the EL0 and own budgets$' "two counts over their budgets fail" \
+	--table "$work/small-two.tsv" --measured "$work/counts.tsv"
 # Exactly at the budgets passes (a budget is inclusive).
-edit "$row" 'secure_call\t100.0\t100\t50.0\t50' "$work/exact.tsv"
-expect 0 '^secure_call +100\.0 +100 +0\.0% +50\.0 +50 +0\.0% .*  ok$' "counts equal to their budgets pass" \
-	--table "$work/exact.tsv" --measured "$work/counts.tsv"
-# Far under a budget passes, noted as loose.
-edit "$row" 'secure_call\t100.0\t200\t50.0\t51' "$work/loose.tsv"
+edit "$row" 'secure_call\t100.0\t100\t50.0\t50\t100.0\t100' "$work/exact.tsv"
+expect 0 '^secure_call +100\.0 +100 +0\.0% +50\.0 +50 +0\.0% +100\.0 +100 +0\.0% .*  ok$' \
+	"counts equal to their budgets pass" --table "$work/exact.tsv" --measured "$work/counts.tsv"
+# Far under a budget passes, noted as loose: more than a third above what
+# --update writes (own: 103 x 4 / 3 = 137.3).
+edit "$row" 'secure_call\t100.0\t175\t50.0\t51\t100.0\t138' "$work/loose.tsv"
 expect 0 '^secure_call .*  ok \(loose' "a loose budget passes with a note" \
 	--table "$work/loose.tsv" --measured "$work/counts.tsv"
+edit "$row" 'secure_call\t100.0\t175\t50.0\t51\t100.0\t137' "$work/not-loose.tsv"
+expect 0 '^secure_call .*  ok$' "a budget a third above what --update writes is not loose" \
+	--table "$work/not-loose.tsv" --measured "$work/counts.tsv"
 
 grep -v '^pipe' "$work/table.tsv" >"$work/missing.tsv"
 expect 1 '^pipe .*FAIL: no budget$' "a counted operation without a budget fails" \
 	--table "$work/missing.tsv" --measured "$work/counts.tsv"
-{ cat "$work/table.tsv"; printf 'getpid\t856.2\t942\t10.0\t11\n'; } >"$work/extra.tsv"
+{ cat "$work/table.tsv"; printf 'getpid\t856.2\t942\t10.0\t11\t800.0\t824\n'; } >"$work/extra.tsv"
 expect 1 '^getpid .*FAIL: not counted$' "a budget for an operation not counted fails" \
 	--table "$work/extra.tsv" --measured "$work/counts.tsv"
-{ cat "$work/table.tsv"; printf 'getpid\t856.2\t942\n'; } >"$work/malformed.tsv"
+{ cat "$work/table.tsv"; printf 'getpid\t856.2\t942\t10.0\t11\n'; } >"$work/malformed.tsv"
 expect 1 'malformed or repeated row' "a malformed table is refused" \
 	--table "$work/malformed.tsv" --measured "$work/counts.tsv"
-{ cat "$work/table.tsv"; printf 'pipe\t13723.4\t99999\t310.2\t317\n'; } >"$work/repeated.tsv"
+{ cat "$work/table.tsv"; printf 'pipe\t13723.4\t99999\t310.2\t317\t13010.5\t14963\n'; } >"$work/repeated.tsv"
 expect 1 'malformed or repeated row' "a repeated operation is refused" \
 	--table "$work/repeated.tsv" --measured "$work/counts.tsv"
 
