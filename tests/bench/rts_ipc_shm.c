@@ -99,14 +99,17 @@ static int shm_serve(struct rts_decryptor *d, int ready, void *arg)
 		return 1;
 	for (uint32_t i = 0;; i++) {
 		struct slot_info *si = &ctl->slot[i % SLOTS];
+		int st, final;
 
 		wait_past(&ctl->submitted, i, &ctl->worker_sleeps, NULL);
-		si->status = rts_decryptor_open(d, "shm", i, si->final != 0, slot_data(i), si->len,
-						slot_data(i));
+		final = si->final != 0;
+		st = rts_decryptor_open(d, "shm", i, final, slot_data(i), si->len, slot_data(i));
+		si->status = st;
+		/* From here the App may check the chunk and put another in its slot. */
 		post(&ctl->done, i + 1, &ctl->app_sleeps);
-		if (si->status)
+		if (st)
 			return 1;
-		if (si->final)
+		if (final)
 			return 0;
 	}
 }

@@ -168,10 +168,14 @@ int rts_worker_stop(struct rts_worker *w, long *csw)
 
 void rts_worker_abort(struct rts_worker *w)
 {
-	int status;
+	int status, gone;
 
 	if (w->pid <= 0) /* no worker: kill(0) would be the whole process group */
 		return;
-	kill(w->pid, SIGKILL);
-	reap(w, &status);
+	gone = rts_worker_gone(w);
+	if (!gone)
+		kill(w->pid, SIGKILL);
+	if (reap(w, &status) == w->pid && gone)
+		fprintf(stderr, "rts_study: %s: the worker had ended (wait status %#x)\n", w->config,
+			status);
 }
