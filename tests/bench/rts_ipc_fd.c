@@ -159,13 +159,13 @@ static void close_channel(void)
 	chan.to_worker = chan.from_worker = -1;
 }
 
+/* A run that failed ends its worker first: it would report the closed channel. */
 static int fd_stop(int ok, long *csw)
 {
+	if (!ok)
+		rts_worker_abort(&worker);
 	close_channel();
-	if (ok)
-		return rts_worker_stop(&worker, csw);
-	rts_worker_abort(&worker);
-	return 0;
+	return ok ? rts_worker_stop(&worker, csw) : 0;
 }
 
 static int socket_serve(struct rts_decryptor *d, int ready, void *arg)

@@ -17,7 +17,7 @@
 
 /*
  * Two-sided 95 % quantiles of Student's t for 1..30 degrees of freedom.
- * Beyond 30, 30's: wider than the true interval, by at most 4 %.
+ * Beyond 30, 30's: wider than the true interval, by less than 5 %.
  */
 static const double t95[30] = {
 	12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,

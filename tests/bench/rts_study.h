@@ -4,8 +4,8 @@
  * they share: the sealed stream (rts_stream.c), the decryptor and the
  * worker process that holds it (rts_worker.c), the five configurations
  * (rts_inproc.c, rts_ipc_shm.c, rts_ipc_fd.c) and the report
- * (rts_report.c). Every function that returns int returns 0, or -1 after
- * saying why on stderr.
+ * (rts_report.c). A function returning int returns 0, or -1 after saying
+ * why on stderr, unless its comment says otherwise.
  */
 #ifndef ARA_BENCH_RTS_STUDY_H
 #define ARA_BENCH_RTS_STUDY_H
