@@ -43,7 +43,6 @@
 #include <getopt.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,19 +215,10 @@ static void print_table(const struct options *o, int cpu, const struct bench_op 
  */
 static int pin_to_current_cpu(void)
 {
-	int cpu = sched_getcpu();
-	cpu_set_t set;
+	int cpu = measure_pin_here();
 
-	if (cpu < 0) {
-		fprintf(stderr, "ara_bench: sched_getcpu: %s\n", strerror(errno));
-		return -1;
-	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "ara_bench: sched_setaffinity(CPU %d): %s\n", cpu, strerror(errno));
-		return -1;
-	}
+	if (cpu < 0)
+		fprintf(stderr, "ara_bench: cannot pin to one CPU: %s\n", strerror(errno));
 	return cpu;
 }
 

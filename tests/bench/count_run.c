@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * count_run: runs a program R times, each run between two marks of
- * qemu/bench.sh's counting plugin (the hint measure.c executes around a
- * batch), so that the plugin reports the guest instructions of one whole
- * run: the program's, its children's and the kernel's on their behalf.
- * qemu/lib/count.sh uses it for what is not one operation of ara_bench
- * (Lua under the RTM against the plain interpreter, docs/performance.md).
+ * qemu/bench.sh's counting plugin (measure_mark, the hint ara_bench
+ * executes around a batch), so that the plugin reports the guest
+ * instructions of one whole run: the program's, its children's and the
+ * kernel's on their behalf. qemu/lib/count.sh uses it for what is not one
+ * operation of ara_bench (Lua under the RTM against the plain interpreter,
+ * docs/performance.md).
  *
  * It pins itself to the CPU it starts on; the program and everything it
  * starts inherit that, so the work happens on the vCPU the marks count.
@@ -21,35 +22,18 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The hint of measure.c (qemu/lib/count.sh's MARK): a NOP to the CPU. */
-static inline void mark(void)
-{
-	__asm__ volatile("hint #0x7e" : : : "memory");
-}
+#include "measure.h"
 
 static int usage(const char *self)
 {
 	fprintf(stderr, "usage: %s [--repeats R] [--output FILE] -- PROGRAM [ARG...]\n", self);
 	return 2;
-}
-
-static int pin_here(void)
-{
-	cpu_set_t set;
-	int cpu = sched_getcpu();
-
-	if (cpu < 0)
-		return -1;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* One run: PROGRAM's exit status, or -1 (errno) if it could not be started or waited for. */
@@ -58,7 +42,7 @@ static int run_once(char **argv, const char *output)
 	int status;
 	pid_t child;
 
-	mark();
+	measure_mark();
 	child = fork();
 	if (child == 0) {
 		int fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -69,10 +53,10 @@ static int run_once(char **argv, const char *output)
 		_exit(127);
 	}
 	if (child < 0 || waitpid(child, &status, 0) != child) {
-		mark();
+		measure_mark();
 		return -1;
 	}
-	mark();
+	measure_mark();
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
@@ -101,7 +85,7 @@ int main(int argc, char **argv)
 	if (i + 1 >= argc)
 		return usage(argv[0]);
 	argv += i + 1;
-	if (pin_here() != 0) {
+	if (measure_pin_here() < 0) {
 		fprintf(stderr, "count_run: cannot pin to a CPU: %s\n", strerror(errno));
 		return 1;
 	}

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -12,32 +14,16 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/*
- * Marks each timed batch for qemu/bench.sh: an unallocated hint, which
- * executes as a NOP, at its start and at its end. QEMU's instruction-counting
- * plugin, told to match it, reports at each mark how many instructions this
- * vCPU ran since the previous mark: at the end mark, the instructions of the
- * batch, the kernel's included. (A count from reset to power-off varies by
- * hundreds of millions between boots; see docs/performance.md.) The same
- * hint at both ends: the plugin measures only between hits of one pattern.
- * Nothing else may use it: capstone prints hints it does not know (xpaclri
- * included) as "hint #0x7", so the pattern must be the whole "hint #0x7e".
- */
-static inline void mark_batch(void)
-{
-	__asm__ volatile("hint #0x7e" : : : "memory");
-}
-
 int measure_batch(const struct bench_op *op, uint64_t n, double *ns_per_op)
 {
 	int64_t t0, t1;
 	int rc;
 
-	mark_batch();
+	measure_mark();
 	t0 = now_ns();
 	rc = op->run(n);
 	t1 = now_ns();
-	mark_batch();
+	measure_mark();
 	if (rc)
 		return -1;
 	*ns_per_op = (double)(t1 - t0) / (double)n;
@@ -61,4 +47,16 @@ struct summary summarize(double *samples, unsigned int count)
 	s.median = count % 2 ? samples[count / 2]
 			     : (samples[count / 2 - 1] + samples[count / 2]) / 2;
 	return s;
+}
+
+int measure_pin_here(void)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -1 : cpu;
 }
