@@ -2,7 +2,7 @@
 /*
  * The RTM's hot path: one logged transfer, as instrumented code makes it,
  * through the runtime's hook for a return (__ara_rtm_ret,
- * services/rtm/runtime/hooks.c): the gate's append (ara_rtm_append,
+ * services/rtm/runtime/hooks.S): the gate's append (ara_rtm_append,
  * RTM_LOG with the entry by value) and, every 131072 entries, the
  * runtime's export of the sealed 1 MiB segment: RTM_EXPORT, then its write
  * to the file ARA_RTM_SEGMENTS names, here /dev/null. What a file system

@@ -33,7 +33,7 @@
  * With ARA_RTM_BATCH=1 as well, batch mode over that nonce starts before
  * main. If it cannot, the process ends with this status instead of the
  * program's; so it does when a hook's RTM_LOG fails in a way that loses an
- * entry (hooks.c): a run whose log misses a transfer must not go on.
+ * entry (hooks.S, hooks.c): a run whose log misses a transfer must not go on.
  */
 #define ARA_RTM_EXIT_NO_EVIDENCE 97
 

@@ -1,18 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The hooks the RTM's pass plugin inserts before every indirect call,
- * indirect jump and return of instrumented code (docs/rtm.md,
- * "Instrumentation"). Each logs one entry through the gate's append
- * (ara_rtm_append: RTM_LOG, the entry passed by value, on its stackless
- * path when it can). DOM0 orders the log, so the hooks take no lock; this
- * file is never instrumented itself.
+ * The slow path of the hooks the RTM's pass plugin inserts before every
+ * indirect call, indirect jump and return of instrumented code (hooks.S,
+ * docs/rtm.md, "Instrumentation"): what a hook does with any status of the
+ * gate's append but ARA_OK. This file is never instrumented itself.
  *
- * They fail closed: an entry DOM0 neither logged nor counted (any status
- * but those handled below, e.g. ARA_E_NOMEM when DOM0 cannot make the log
- * at the first LOG) ends the process at once, for a later LOG could start
- * a log that verifies while this transfer is in none. Only a process
- * where no RTM_LOG can ever succeed (no ARA, or a libara without the RTM)
- * goes on, warned once: it can never be attested.
+ * The hooks fail closed: an entry DOM0 neither logged nor counted (any
+ * status but those handled below, e.g. ARA_E_NOMEM when DOM0 cannot make
+ * the log at the first LOG) ends the process at once, for a later LOG
+ * could start a log that verifies while this transfer is in none. Only a
+ * process where no RTM_LOG can ever succeed (no ARA, or a libara without
+ * the RTM) goes on, warned once: it can never be attested.
  */
 #include <sched.h>
 #include <stdatomic.h>
@@ -24,6 +22,11 @@
 #include "ara/rtm.h"
 #include "ara_rtm_runtime.h"
 #include "runtime_internal.h"
+
+_Static_assert(ARA_RTM_HOOK_KIND_SHIFT == ARA_RTM_KIND_SHIFT, "hooks.S's entry layout");
+_Static_assert(ARA_RTM_HOOK_ICALL == ARA_RTM_ICALL && ARA_RTM_HOOK_RET == ARA_RTM_RET &&
+		       ARA_RTM_HOOK_IJMP == ARA_RTM_IJMP,
+	       "hooks.S's kinds");
 
 void ara_rtm_warn(const char *what, const char *why)
 {
@@ -59,8 +62,12 @@ __attribute__((noreturn)) static void lost_entry(int status)
 	_exit(ARA_RTM_EXIT_NO_EVIDENCE);
 }
 
-/* Every status but ARA_OK, for entry, until the entry is logged or refused. */
-__attribute__((noinline, cold)) static void log_slow(uint64_t entry, int status)
+/*
+ * Every status but ARA_OK from the gate's append, for entry, until the
+ * entry is logged or refused: the hooks' slow path (hooks.S; its argument
+ * order is the registers the hooks have them in).
+ */
+void ara_rtm_log_slow(int status, uint64_t entry)
 {
 	static atomic_flag warned = ATOMIC_FLAG_INIT;
 
@@ -97,37 +104,4 @@ __attribute__((noinline, cold)) static void log_slow(uint64_t entry, int status)
 			lost_entry(status);
 		}
 	}
-}
-
-/*
- * The common case, the gate storing the entry, is one call and a compare.
- * The entry waits for the slow path in a stack slot (volatile): kept in a
- * callee-saved register, it would cost that register's save, restore and
- * a move on every entry (11 instructions a hook instead of 13).
- */
-static inline void log_entry(enum ara_rtm_kind kind, void *dest)
-{
-	volatile uint64_t kept;
-	const uint64_t entry = ara_rtm_entry(kind, dest);
-	int status;
-
-	kept = entry;
-	status = ara_rtm_append(entry);
-	if (__builtin_expect(status != ARA_OK, 0))
-		log_slow(kept, status);
-}
-
-void __ara_rtm_icall(void *dest)
-{
-	log_entry(ARA_RTM_ICALL, dest);
-}
-
-void __ara_rtm_ijmp(void *dest)
-{
-	log_entry(ARA_RTM_IJMP, dest);
-}
-
-void __ara_rtm_ret(void *dest)
-{
-	log_entry(ARA_RTM_RET, dest);
 }

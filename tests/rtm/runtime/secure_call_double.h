@@ -2,7 +2,7 @@
 /*
  * TEST DOUBLE of secure_call, of the gate's RTM append and of the
  * runtime's segment export, for the unit test of the RTM hooks
- * (services/rtm/runtime/hooks.c): secure_call answers RTM_LOG with the
+ * (services/rtm/runtime/hooks.S, hooks.c): secure_call answers RTM_LOG with the
  * statuses a test scripted, in order, and records what it was asked
  * (ara_rtm_append is RTM_LOG there); ara_rtm_flush_segments only counts its calls.
  * Single-threaded tests only.

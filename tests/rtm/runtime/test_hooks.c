@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The RTM hooks' handling of each RTM_LOG status (services/rtm/runtime/
- * hooks.c, docs/rtm.md "The runtime"), against a TEST DOUBLE of secure_call
+ * hooks.S and hooks.c, docs/rtm.md "The runtime"), against a TEST DOUBLE of secure_call
  * (secure_call_double.h): logged; retried while busy; exported when a
  * segment is sealed; refused (DOM0 counts it); no RTM in the process
  * (warned once, the process goes on); and every other status, which must
  * end the process at the first lost entry with ARA_RTM_EXIT_NO_EVIDENCE
  * and one stderr line naming the status. Cases that may end the process,
- * or that write to stderr, run in a child.
+ * or that write to stderr, run in a child. On arm64 these are the real
+ * hooks (hooks.S); on the host, which has no hooks.S, a TEST DOUBLE of
+ * their fast path below feeds the real slow path (hooks.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,9 +25,37 @@
 #include "ara/ara.h"
 #include "ara/rtm.h"
 #include "ara_rtm_runtime.h"
+#include "runtime_internal.h"
 #include "secure_call_double.h"
 
 #define DEST ((void *)(uintptr_t)0x7f0000123450u)
+
+#ifndef __aarch64__
+/* TEST DOUBLE of hooks.S's fast path: the entry, the append, the slow path on any other status. */
+static void hook(enum ara_rtm_kind kind, void *dest)
+{
+	const uint64_t entry = ara_rtm_entry(kind, dest);
+	const int status = ara_rtm_append(entry);
+
+	if (status != ARA_OK)
+		ara_rtm_log_slow(status, entry);
+}
+
+void __ara_rtm_icall(void *dest)
+{
+	hook(ARA_RTM_ICALL, dest);
+}
+
+void __ara_rtm_ijmp(void *dest)
+{
+	hook(ARA_RTM_IJMP, dest);
+}
+
+void __ara_rtm_ret(void *dest)
+{
+	hook(ARA_RTM_RET, dest);
+}
+#endif
 
 /* How a child that ran the hooks ended: its exit status (-1: not by exit) and its stderr. */
 struct child {
