@@ -71,11 +71,12 @@ const uint8_t *rts_cenc_key_held(const char *config)
 
 static uint8_t *read_whole(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
 	struct stat st;
 	uint8_t *buf = NULL;
+	FILE *f;
 
-	errno = 0;
+	errno = 0; /* a short read or an empty file sets none */
+	f = fopen(path, "rb");
 	if (!f || fstat(fileno(f), &st) || st.st_size <= 0 ||
 	    !(buf = malloc((size_t)st.st_size)) ||
 	    fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {

@@ -96,8 +96,7 @@ static int read_trak(const struct box *trak, struct tracks *t)
 }
 
 struct fmp4 {
-	const uint8_t *buf;
-	size_t len;
+	size_t len; /* the file's */
 	struct rts_fmp4_sample *s;
 	uint32_t n, cap;
 };
@@ -180,7 +179,7 @@ static int read_traf(struct fmp4 *f, const struct tracks *t, const struct box *t
 int rts_fmp4_samples(const char *path, const uint8_t *buf, size_t len,
 		     struct rts_fmp4_sample **samples, uint32_t *n, uint32_t *fragments)
 {
-	struct fmp4 f = { .buf = buf, .len = len };
+	struct fmp4 f = { .len = len };
 	struct tracks t = { .n = 0 };
 	struct box b, c;
 	size_t at = 0, box_at;
