@@ -2,11 +2,12 @@
 /*
  * rts_study's socket and fifo configurations: the decryptor in a worker
  * process (one per run, rts_worker.c) that the App talks to over a byte
- * stream, a request and a reply per chunk. A request is the sealed chunk
- * behind a header (its length, whether it is the last), sent with one
- * writev; a reply is the worker's status and the clear chunk, read with one
- * readv when the kernel has it all. Whole chunks, never bytes, and the same
- * buffers chunk after chunk. The App waits for each reply before it sends
+ * stream, a request and a reply per unit. A request is the unit's record
+ * (a sealed chunk, or a cenc sample with its IV and map) behind a header
+ * (its length, whether it is the last), sent with one writev; a reply is
+ * the worker's status and the clear unit, read with one readv when the
+ * kernel has it all. Whole units, never bytes, and the same buffers unit
+ * after unit. The App waits for each reply before it sends
  * the next request, as the client of a decryption service does: a channel
  * like these has room for a chunk or two (the shm ring is the configuration
  * with room for more).
@@ -35,7 +36,7 @@
 #define PIPE_BYTES (128u << 10)
 
 struct request {
-	uint32_t len;	/* sealed bytes that follow */
+	uint32_t len;	/* record bytes that follow */
 	uint32_t final; /* the stream's last chunk */
 };
 
@@ -82,8 +83,9 @@ static const char *why(void)
 	return errno ? strerror(errno) : "the other side closed the channel";
 }
 
-/* The worker's buffers, touched before it says it is ready. */
-static uint8_t w_sealed[RTS_SEALED_MAX], w_clear[RTS_CHUNK];
+/* The worker's buffers, touched before it says it is ready (aligned: a record's map is read in place). */
+static _Alignas(16) uint8_t w_sealed[RTS_SEALED_MAX];
+static uint8_t w_clear[RTS_CHUNK];
 
 static int worker_ready(int ready)
 {
@@ -98,6 +100,7 @@ static int serve_stream(struct rts_decryptor *d, const char *config, int in, int
 	for (uint32_t i = 0;; i++) {
 		struct request rq;
 		struct reply rp;
+		size_t clear_len;
 		struct iovec h = { &rq, sizeof(rq) }, body = { w_sealed, 0 };
 		struct iovec r[2] = { { &rp, sizeof(rp) }, { w_clear, 0 } };
 
@@ -105,7 +108,7 @@ static int serve_stream(struct rts_decryptor *d, const char *config, int in, int
 			fprintf(stderr, "rts_study: %s worker: request %u: %s\n", config, i, why());
 			return 1;
 		}
-		if (rq.len <= ARA_RTS_TAG_BYTES || rq.len > RTS_SEALED_MAX) {
+		if (rq.len == 0 || rq.len > RTS_SEALED_MAX) {
 			fprintf(stderr, "rts_study: %s worker: request %u of %u bytes\n", config, i, rq.len);
 			return 1;
 		}
@@ -114,8 +117,9 @@ static int serve_stream(struct rts_decryptor *d, const char *config, int in, int
 			fprintf(stderr, "rts_study: %s worker: request %u: %s\n", config, i, why());
 			return 1;
 		}
-		rp.status = rts_decryptor_open(d, config, i, rq.final != 0, w_sealed, rq.len, w_clear);
-		rp.len = rq.len - ARA_RTS_TAG_BYTES;
+		rp.status = rts_decryptor_open(d, config, i, rq.final != 0, w_sealed, rq.len, w_clear,
+					       &clear_len);
+		rp.len = (uint32_t)clear_len;
 		r[1].iov_len = rp.len;
 		if (move_all(out, r, 2, 1)) {
 			fprintf(stderr, "rts_study: %s worker: reply %u: %s\n", config, i, why());
@@ -133,11 +137,11 @@ static int fd_run(const struct rts_stream *s)
 	static uint8_t clear[RTS_CHUNK];
 
 	for (uint32_t i = 0; i < s->chunks; i++) {
-		size_t len = rts_chunk_len(s, i);
-		struct request rq = { .len = (uint32_t)(len + ARA_RTS_TAG_BYTES),
-				      .final = (uint32_t)rts_chunk_final(s, i) };
+		size_t rec_len, len = rts_unit_clear_len(s, i);
+		const uint8_t *rec = rts_unit(s, i, &rec_len);
+		struct request rq = { .len = (uint32_t)rec_len, .final = (uint32_t)rts_chunk_final(s, i) };
 		struct reply rp;
-		struct iovec out[2] = { { &rq, sizeof(rq) }, { (void *)rts_chunk_sealed(s, i), rq.len } };
+		struct iovec out[2] = { { &rq, sizeof(rq) }, { (void *)rec, rq.len } };
 		struct iovec in[2] = { { &rp, sizeof(rp) }, { clear, len } };
 
 		if (move_all(chan.to_worker, out, 2, 1) || move_all(chan.from_worker, in, 2, 0)) {

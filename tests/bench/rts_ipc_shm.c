@@ -3,9 +3,10 @@
  * rts_study's shm configuration: the decryptor in a worker process (one per
  * run, rts_worker.c) fed through a 4 MiB ring of shared memory, the paper's
  * size, mapped MAP_SHARED before any worker is forked and reused by every
- * run. The ring holds 63 slots of one sealed chunk each: the App copies
- * chunk after chunk into free slots, the worker opens each where it lies
- * (GCM decrypts in place), and the App checks the clear chunk there, which
+ * run. The ring holds 63 slots of one unit's record each (a sealed chunk,
+ * or a cenc sample with its IV and map): the App copies record after
+ * record into free slots, the worker decrypts each where it lies (GCM and
+ * CTR decrypt in place), and the App checks the clear unit there, which
  * frees the slot. Two counters in a shared control page say how far each
  * side is (chunks submitted, chunks done); a side with nothing to do sleeps
  * on the other's counter (FUTEX_WAIT), and the other wakes it (FUTEX_WAKE)
@@ -32,9 +33,10 @@
 
 /* Written by one side before it advances its counter, read by the other after. */
 struct slot_info {
-	uint32_t len;	/* the App's: the sealed chunk's bytes */
-	uint32_t final; /* the App's: it is the stream's last */
-	int32_t status; /* the worker's: 0, the clear chunk is in the slot; -1, it did not open */
+	uint32_t len;	    /* the App's: the record's bytes */
+	uint32_t final;	    /* the App's: it is the stream's last */
+	int32_t status;	    /* the worker's: 0, the clear unit is in the slot; -1, it did not open */
+	uint32_t clear_len; /* the worker's: the clear unit's bytes */
 };
 
 struct ring_ctl {
@@ -99,12 +101,15 @@ static int shm_serve(struct rts_decryptor *d, int ready, void *arg)
 		return 1;
 	for (uint32_t i = 0;; i++) {
 		struct slot_info *si = &ctl->slot[i % SLOTS];
+		size_t clear_len;
 		int st, final;
 
 		wait_past(&ctl->submitted, i, &ctl->worker_sleeps, NULL);
 		final = si->final != 0;
-		st = rts_decryptor_open(d, "shm", i, final, slot_data(i), si->len, slot_data(i));
+		st = rts_decryptor_open(d, "shm", i, final, slot_data(i), si->len, slot_data(i),
+					&clear_len);
 		si->status = st;
+		si->clear_len = (uint32_t)clear_len;
 		/* From here the App may check the chunk and put another in its slot. */
 		post(&ctl->done, i + 1, &ctl->app_sleeps);
 		if (st)
@@ -162,9 +167,10 @@ static int shm_run(const struct rts_stream *s)
 	while (got < s->chunks) {
 		for (; put < s->chunks && put - got < SLOTS; put++) {
 			struct slot_info *si = &ctl->slot[put % SLOTS];
-			size_t len = rts_chunk_len(s, put) + ARA_RTS_TAG_BYTES;
+			size_t len;
+			const uint8_t *rec = rts_unit(s, put, &len);
 
-			memcpy(slot_data(put), rts_chunk_sealed(s, put), len);
+			memcpy(slot_data(put), rec, len);
 			si->len = (uint32_t)len;
 			si->final = (uint32_t)rts_chunk_final(s, put);
 			post(&ctl->submitted, put + 1, &ctl->worker_sleeps);
@@ -177,8 +183,8 @@ static int shm_run(const struct rts_stream *s)
 		for (uint32_t done = atomic_load(&ctl->done); got < done; got++) {
 			const struct slot_info *si = &ctl->slot[got % SLOTS];
 
-			if (si->status || rts_chunk_check(s, "shm", got, slot_data(got),
-							  si->len - ARA_RTS_TAG_BYTES))
+			if (si->status ||
+			    rts_chunk_check(s, "shm", got, slot_data(got), si->clear_len))
 				return -1;
 		}
 	}

@@ -35,15 +35,15 @@ static int flushed(FILE *f, const char *path)
 
 int rts_csv_header(FILE *f, const char *path)
 {
-	fprintf(f, "config,size_bytes,repeat,seconds,ctx_switches,chunks\n");
+	fprintf(f, "workload,config,size_bytes,repeat,seconds,ctx_switches,chunks\n");
 	return flushed(f, path);
 }
 
 int rts_csv_row(FILE *f, const char *path, const char *config, const struct rts_stream *s,
 		unsigned int repeat, const struct rts_sample *x)
 {
-	fprintf(f, "%s,%zu,%u,%.9f,%ld,%u\n", config, s->size, repeat, x->seconds, x->csw,
-		s->chunks);
+	fprintf(f, "%s,%s,%zu,%u,%.9f,%ld,%u\n", rts_workload_name(s->workload), config, s->size,
+		repeat, x->seconds, x->csw, s->chunks);
 	return flushed(f, path);
 }
 
@@ -77,10 +77,12 @@ void rts_summary(const struct rts_stream *s, const struct rts_config *const *con
 	int ara_told = ara_over > none.half + ara.half; /* NAN (one run): never */
 
 	fprintf(stderr,
-		"rts_study: a %zu-byte stream in %u chunk%s, %u run%s per configuration: seconds per "
-		"run, mean and 95 %% confidence half-width; overhead over none; context switches "
-		"per run (App and worker)\n",
-		s->size, s->chunks, s->chunks == 1 ? "" : "s", repeats, repeats == 1 ? "" : "s");
+		"rts_study: %s, a %zu-byte stream in %u %s%s, %u run%s per configuration: seconds "
+		"per run, mean and 95 %% confidence half-width; overhead over none; context "
+		"switches per run (App and worker)\n",
+		rts_workload_name(s->workload), s->size, s->chunks,
+		s->workload == RTS_CENC ? "sample" : "chunk", s->chunks == 1 ? "" : "s", repeats,
+		repeats == 1 ? "" : "s");
 	fprintf(stderr, "%-8s %12s %12s %12s %10s %10s %12s\n", "config", "mean s", "+- 95% s",
 		"overhead s", "overhead %", "x ara's", "ctx switches");
 	for (size_t c = 0; c < n_configs; c++) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * rts_study's workload: a stream in the RTS's chunk format
+ * rts_study's gcm workload, and what a stream of either workload gives: a
+ * stream in the RTS's chunk format
  * (services/rts/chunk_format.h, sealed with its own ara_rts_seal), made in
  * memory at start: pseudo-random clear text from a fixed seed (splitmix64),
  * so that every run of the study decrypts the same bytes, sealed in 64 KiB
@@ -42,6 +43,13 @@ static void fill(uint8_t *p, size_t len)
 	memcpy(p, &v, len);
 }
 
+static size_t chunk_len(const struct rts_stream *s, uint32_t i)
+{
+	size_t at = (size_t)i * RTS_CHUNK;
+
+	return s->size - at < RTS_CHUNK ? s->size - at : RTS_CHUNK;
+}
+
 static int seal(struct rts_stream *s, const struct ara_rts_header *h)
 {
 	mbedtls_gcm_context gcm;
@@ -52,16 +60,21 @@ static int seal(struct rts_stream *s, const struct ara_rts_header *h)
 		rc = -1;
 	for (uint32_t i = 0; i < s->chunks && !rc; i++)
 		rc = ara_rts_seal(&gcm, h, i, rts_chunk_final(s, i), s->clear + (size_t)i * RTS_CHUNK,
-				  rts_chunk_len(s, i), s->sealed + (size_t)i * RTS_SEALED_MAX);
+				  chunk_len(s, i), s->sealed + (size_t)i * RTS_SEALED_MAX);
 	mbedtls_gcm_free(&gcm);
 	return rc;
 }
 
-int rts_stream_make(struct rts_stream *s, size_t size)
+int rts_stream_make(struct rts_stream *s, enum rts_workload w, size_t size,
+		    const struct rts_cenc_media *media)
 {
 	struct ara_rts_header h = { .chunk_size = RTS_CHUNK };
 	uint64_t prefix = size;
 
+	if (w == RTS_CENC) {
+		rts_cenc_stream(s, media, size);
+		return 0;
+	}
 	*s = (struct rts_stream){ .size = size, .chunks = (uint32_t)((size + RTS_CHUNK - 1) / RTS_CHUNK) };
 	memcpy(h.key_id, rts_key_id, sizeof(h.key_id));
 	for (int i = ARA_RTS_PREFIX_BYTES - 1; i >= 0; i--, prefix >>= 8)
@@ -90,10 +103,30 @@ void rts_stream_free(struct rts_stream *s)
 	s->clear = s->sealed = NULL;
 }
 
+const char *rts_workload_name(enum rts_workload w)
+{
+	return w == RTS_CENC ? "cenc" : "gcm";
+}
+
+const uint8_t *rts_unit(const struct rts_stream *s, uint32_t i, size_t *len)
+{
+	if (s->workload == RTS_CENC)
+		return rts_cenc_unit(s, i, len);
+	*len = chunk_len(s, i) + ARA_RTS_TAG_BYTES;
+	return s->sealed + (size_t)i * RTS_SEALED_MAX;
+}
+
+size_t rts_unit_clear_len(const struct rts_stream *s, uint32_t i)
+{
+	return s->workload == RTS_CENC ? rts_cenc_clear_len(s, i) : chunk_len(s, i);
+}
+
 int rts_chunk_check(const struct rts_stream *s, const char *config, uint32_t i,
 		    const uint8_t *clear, size_t len)
 {
-	if (len == rts_chunk_len(s, i) && !memcmp(clear, s->clear + (size_t)i * RTS_CHUNK, len))
+	if (s->workload == RTS_CENC)
+		return rts_cenc_check(s, config, i, clear, len);
+	if (len == chunk_len(s, i) && !memcmp(clear, s->clear + (size_t)i * RTS_CHUNK, len))
 		return 0;
 	fprintf(stderr, "rts_study: %s: chunk %u of the %zu-byte stream is not the clear text "
 		"it was sealed from\n", config, i, s->size);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The parts of rts_study (rts_study.c, the paper's RTS case study) and what
- * they share: the sealed stream (rts_stream.c), the decryptor and the
- * worker process that holds it (rts_worker.c), the five configurations
- * (rts_inproc.c, rts_ipc_shm.c, rts_ipc_fd.c) and the report
- * (rts_report.c). A function returning int returns 0, or -1 after saying
+ * they share: the two workloads' streams (rts_stream.c: gcm, sealed chunks;
+ * rts_cenc.c: cenc, the samples of a fragmented MP4, read by rts_fmp4.c),
+ * the decryptor and the worker process that holds it (rts_worker.c), the
+ * five configurations (rts_inproc.c, rts_ipc_shm.c, rts_ipc_fd.c) and the
+ * report (rts_report.c). A stream is a run of units, each handed to the
+ * decryption component as one record of at most RTS_SEALED_MAX bytes: a
+ * sealed chunk (gcm) or an encrypted sample with its IV and subsample map
+ * (cenc). A function returning int returns 0, or -1 after saying
  * why on stderr, unless its comment says otherwise.
  */
 #ifndef ARA_BENCH_RTS_STUDY_H
@@ -15,67 +19,113 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include <mbedtls/aes.h>
 #include <mbedtls/gcm.h>
 
+#include "cenc_sample.h"
 #include "chunk_format.h"
 
 #define RTS_CHUNK ARA_RTS_CHUNK_MAX			    /* clear bytes of a chunk: 64 KiB */
-#define RTS_SEALED_MAX (RTS_CHUNK + ARA_RTS_TAG_BYTES) /* a chunk as sealed */
+#define RTS_SEALED_MAX (RTS_CHUNK + ARA_RTS_TAG_BYTES) /* a chunk as sealed; any unit's record */
 
-/* The study's content key and its key ID (rts_stream.c). */
+/* The study's gcm content key and its key ID (rts_stream.c); cenc's (rts_cenc.c). */
 extern const uint8_t rts_key[16];
 extern const uint8_t rts_key_id[ARA_RTS_KEY_ID_BYTES];
+extern const uint8_t rts_cenc_key[16], rts_cenc_key_id[16];
 
-/* A sealed chunk stream and the clear text it was sealed from. */
+enum rts_workload { RTS_GCM, RTS_CENC };
+
+struct rts_cenc_media; /* rts_cenc.c */
+
+/* A stream of one workload and the clear media it must decrypt to. */
 struct rts_stream {
+	enum rts_workload workload;
+	size_t size;	 /* clear bytes */
+	uint32_t chunks; /* units: chunks (gcm) or samples (cenc) */
+	/* gcm */
 	uint8_t header[ARA_RTS_HEADER_BYTES];
 	uint8_t *clear;	 /* size bytes */
-	uint8_t *sealed; /* the chunks back to back, after the header */
-	size_t size;
-	uint32_t chunks;
+	uint8_t *sealed; /* the chunks, RTS_SEALED_MAX apart, after the header */
+	/* cenc: the media whose samples, looped, are the units */
+	const struct rts_cenc_media *media;
 };
 
-/* Pseudo-random clear text of size bytes (a fixed seed), sealed in 64 KiB chunks. */
-int rts_stream_make(struct rts_stream *s, size_t size);
+/*
+ * gcm: pseudo-random clear text of size bytes (a fixed seed), sealed in
+ * 64 KiB chunks; cenc: media's samples until they hold size bytes.
+ */
+int rts_stream_make(struct rts_stream *s, enum rts_workload w, size_t size,
+		    const struct rts_cenc_media *media);
 void rts_stream_free(struct rts_stream *s);
+const char *rts_workload_name(enum rts_workload w);
 
-/* Chunk i's clear length; its sealed bytes, that length and the tag; whether it is the last. */
-static inline size_t rts_chunk_len(const struct rts_stream *s, uint32_t i)
-{
-	size_t at = (size_t)i * RTS_CHUNK;
-
-	return s->size - at < RTS_CHUNK ? s->size - at : RTS_CHUNK;
-}
-
-static inline const uint8_t *rts_chunk_sealed(const struct rts_stream *s, uint32_t i)
-{
-	return s->sealed + (size_t)i * RTS_SEALED_MAX;
-}
-
+/* Unit i's record and its length; its clear length; whether it is the stream's last. */
+const uint8_t *rts_unit(const struct rts_stream *s, uint32_t i, size_t *len);
+size_t rts_unit_clear_len(const struct rts_stream *s, uint32_t i);
 static inline int rts_chunk_final(const struct rts_stream *s, uint32_t i)
 {
 	return i == s->chunks - 1;
 }
 
 /*
- * What the App does with each clear chunk, in every configuration: compares
- * it with the clear text it was sealed from. -1 (and says so): it differs.
+ * What the App does with each clear unit, in every configuration: compares
+ * it with the clear media. -1 (and says so): it differs.
  */
 int rts_chunk_check(const struct rts_stream *s, const char *config, uint32_t i,
 		    const uint8_t *clear, size_t len);
 
-/* The decryption component: the content key in a GCM context, one stream's header. */
+/*
+ * The cenc workload (rts_cenc.c). The media: the fragmented MP4 at path,
+ * its samples encrypted in memory (NULL after saying why).
+ */
+struct rts_cenc_media *rts_cenc_media_load(const char *path);
+void rts_cenc_media_free(struct rts_cenc_media *m);
+void rts_cenc_stream(struct rts_stream *s, const struct rts_cenc_media *m, size_t size);
+const uint8_t *rts_cenc_unit(const struct rts_stream *s, uint32_t i, size_t *len);
+size_t rts_cenc_clear_len(const struct rts_stream *s, uint32_t i);
+int rts_cenc_check(const struct rts_stream *s, const char *config, uint32_t i,
+		   const uint8_t *clear, size_t len);
+/* A sample's record read: its parts, pointing into it. -1: not a record. */
+struct rts_cenc_record {
+	const uint8_t *sample, *iv;
+	const struct ara_cenc_subsample *map;
+	uint32_t len, iv_len, count;
+};
+int rts_cenc_record(const uint8_t *in, size_t in_len, struct rts_cenc_record *r);
+/*
+ * The key the decryption component of config holds: cenc's, or one bit off
+ * for the configuration rts_wrong_key_config names (--wrong-key: a test
+ * that the run then fails).
+ */
+extern const char *rts_wrong_key_config;
+const uint8_t *rts_cenc_key_held(const char *config);
+int rts_cenc_decryptor_init(mbedtls_aes_context *aes, const char *config);
+int rts_cenc_open(mbedtls_aes_context *aes, const char *config, uint32_t i, const uint8_t *in,
+		  size_t in_len, uint8_t *out, size_t *out_len);
+
+/* The samples of a fragmented MP4 (rts_fmp4.c): where each lies, its length, its track's kind. */
+struct rts_fmp4_sample {
+	size_t at;
+	uint32_t len;
+	uint8_t video;
+};
+/* buf: the file at path, whole. *samples is malloc'ed. */
+int rts_fmp4_samples(const char *path, const uint8_t *buf, size_t len,
+		     struct rts_fmp4_sample **samples, uint32_t *n, uint32_t *fragments);
+
+/* The decryption component: the content key, one stream's header (gcm). */
 struct rts_decryptor {
-	mbedtls_gcm_context gcm;
+	enum rts_workload workload;
+	mbedtls_gcm_context gcm; /* gcm */
 	struct ara_rts_header h;
+	mbedtls_aes_context aes; /* cenc */
 };
 
-/* Opens the stream by its header: the key for its key ID, its key schedule. */
-int rts_decryptor_init(struct rts_decryptor *d, const char *config,
-		       const uint8_t header[ARA_RTS_HEADER_BYTES]);
-/* Opens chunk i (in_len bytes: ciphertext and tag) into out, which may be in. */
+/* Opens the stream: gcm by its header (the key for its key ID), cenc's key; the key schedule. */
+int rts_decryptor_init(struct rts_decryptor *d, const char *config, const struct rts_stream *s);
+/* Decrypts unit i's record (in_len bytes) into out, which may be in; *out_len its clear bytes. */
 int rts_decryptor_open(struct rts_decryptor *d, const char *config, uint32_t i, int final,
-		       const uint8_t *in, size_t in_len, uint8_t *out);
+		       const uint8_t *in, size_t in_len, uint8_t *out, size_t *out_len);
 void rts_decryptor_free(struct rts_decryptor *d);
 
 /*
@@ -139,7 +189,7 @@ struct rts_sample {
 	long csw; /* context switches: the App's during the run, and its worker's */
 };
 
-/* The CSV (rts_report.c): the header line, one row per run; path names the file in messages. */
+/* The CSV (rts_report.c): the header line, one row per run (workload: s's); path names the file in messages. */
 int rts_csv_header(FILE *f, const char *path);
 int rts_csv_row(FILE *f, const char *path, const char *config, const struct rts_stream *s,
 		unsigned int repeat, const struct rts_sample *x);

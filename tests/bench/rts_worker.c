@@ -2,7 +2,8 @@
 /*
  * rts_study's decryption component, and the process it runs in when a
  * process boundary isolates it. The decryptor is ara_rts_open (the chunk
- * format's own) on the tools' mbedtls, which uses the CPU's AES and PMULL
+ * format's own; cenc: cenc_sample.c's ara_cenc_decrypt, rts_cenc.c) on the
+ * tools' mbedtls, which uses the CPU's AES and PMULL
  * instructions where it finds them, as DOM0's does: none calls it in the
  * App; shm, socket and fifo in a worker forked for each run, which holds
  * the key and serves that run's stream over its channel. The worker is set
@@ -21,12 +22,14 @@
 
 #include "rts_study.h"
 
-int rts_decryptor_init(struct rts_decryptor *d, const char *config,
-		       const uint8_t header[ARA_RTS_HEADER_BYTES])
+int rts_decryptor_init(struct rts_decryptor *d, const char *config, const struct rts_stream *s)
 {
+	d->workload = s->workload;
+	if (s->workload == RTS_CENC)
+		return rts_cenc_decryptor_init(&d->aes, config);
 	mbedtls_gcm_init(&d->gcm);
 	/* As ARA's STREAM_OPEN: the key is found by the header's key ID. */
-	if (ara_rts_header_decode(header, ARA_RTS_HEADER_BYTES, &d->h) ||
+	if (ara_rts_header_decode(s->header, ARA_RTS_HEADER_BYTES, &d->h) ||
 	    memcmp(d->h.key_id, rts_key_id, sizeof(rts_key_id))) {
 		fprintf(stderr, "rts_study: %s: no key for this stream header\n", config);
 		return -1;
@@ -40,8 +43,11 @@ int rts_decryptor_init(struct rts_decryptor *d, const char *config,
 }
 
 int rts_decryptor_open(struct rts_decryptor *d, const char *config, uint32_t i, int final,
-		       const uint8_t *in, size_t in_len, uint8_t *out)
+		       const uint8_t *in, size_t in_len, uint8_t *out, size_t *out_len)
 {
+	if (d->workload == RTS_CENC)
+		return rts_cenc_open(&d->aes, config, i, in, in_len, out, out_len);
+	*out_len = in_len > ARA_RTS_TAG_BYTES ? in_len - ARA_RTS_TAG_BYTES : 0;
 	if (!ara_rts_open(&d->gcm, &d->h, i, final, in, in_len, out))
 		return 0;
 	fprintf(stderr, "rts_study: %s: chunk %u (%zu bytes) does not open\n", config, i, in_len);
@@ -50,7 +56,11 @@ int rts_decryptor_open(struct rts_decryptor *d, const char *config, uint32_t i, 
 
 void rts_decryptor_free(struct rts_decryptor *d)
 {
-	mbedtls_gcm_free(&d->gcm); /* zeroizes the key schedule */
+	/* Both zeroize the key schedule. */
+	if (d->workload == RTS_CENC)
+		mbedtls_aes_free(&d->aes);
+	else
+		mbedtls_gcm_free(&d->gcm);
 }
 
 long rts_switches(int who)
@@ -91,7 +101,7 @@ int rts_worker_start(struct rts_worker *w, const char *config, const struct rts_
 		/* No worker outlives the App, even one that died before this. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != app)
 			_exit(1);
-		if (rts_decryptor_init(&d, config, s->header))
+		if (rts_decryptor_init(&d, config, s))
 			_exit(1);
 		st = serve(&d, ready[1], arg);
 		rts_decryptor_free(&d);
