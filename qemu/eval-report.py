@@ -11,7 +11,7 @@ is missing) and the plots, DIR/*.png and DIR/*.svg.
                        workload,config,size_bytes,repeat,seconds,ctx_switches,chunks
   --rtm FILE           rtm_study.sh's CSV: program,config,repeat,seconds,entries,verified
   --instructions FILE  guest instructions per RTS run (qemu/eval.sh):
-                       workload,config,size_bytes,repeat,instructions,el0
+                       workload,config,size_bytes,repeat,instructions,el0,own
   --note TEXT          a line for the summary's "Run" section (repeatable)
   --out DIR            where summary.md and the plots (PNG and SVG) go
 At least one of --rts and --rtm; the summary names the studies it covers.
@@ -49,7 +49,7 @@ RTS_WORKLOADS = ["gcm", "cenc"]
 RTM_CONFIGS = ["plain", "ara", "ipc"]
 RTS_HEADER = ["workload", "config", "size_bytes", "repeat", "seconds", "ctx_switches", "chunks"]
 RTM_HEADER = ["program", "config", "repeat", "seconds", "entries", "verified"]
-INSN_HEADER = ["workload", "config", "size_bytes", "repeat", "instructions", "el0"]
+INSN_HEADER = ["workload", "config", "size_bytes", "repeat", "instructions", "el0", "own"]
 MIB = 1 << 20
 
 # The paper's figures (section 7, a Cortex-A76): what the summary sets ours beside.
@@ -181,7 +181,7 @@ RTS_KINDS = {"workload": member(RTS_WORKLOADS, "workload"), "config": member(RTS
              "ctx_switches": nonneg(int), "chunks": nonneg(int)}
 INSN_KINDS = {"workload": member(RTS_WORKLOADS, "workload"), "config": member(RTS_CONFIGS, "config"),
               "size_bytes": nonneg(int), "repeat": nonneg(int), "instructions": nonneg(int),
-              "el0": nonneg(int)}
+              "el0": nonneg(int), "own": nonneg(int)}
 RTM_KINDS = {"config": member(RTM_CONFIGS, "config"), "repeat": nonneg(int),
              "seconds": nonneg(float), "entries": nonneg(int), "verified": verified}
 
@@ -327,39 +327,45 @@ def rts_section(rows, insns, out, missing, plots, res):
 
         plots += rts_plots(wl, sizes, mean, csw, out)
         if insns:
-            md.append(insn_section(wl, [r for r in insns if r["workload"] == wl], missing))
+            md.append(insn_section(wl, [r for r in insns if r["workload"] == wl], missing,
+                                   res[wl].setdefault("instructions", {})))
     if insns and any(r["workload"] not in {w["workload"] for w in rows} for r in insns):
         missing.append("instruction counts of a workload the RTS CSV has no runs of")
     return "\n".join(md)
 
 
-def insn_section(wl, rows, missing):
+def insn_section(wl, rows, missing, res):
     if not rows:
         missing.append(f"RTS {wl}: no instruction counts")
         return ""
-    counts = group(rows, "config", "size_bytes", value="instructions")
-    el0 = group(rows, "config", "size_bytes", value="el0")
+    kinds = ("instructions", "own", "el0")
+    m = {k: {key: statistics.fmean(v) for key, v in group(rows, "config", "size_bytes", value=k).items()}
+         for k in kinds}
     sizes = sorted({r["size_bytes"] for r in rows})
-    head = ["size", "config", "runs", "guest instructions per run", "over none, per byte",
-            "overhead / ara's", "at EL0, over none, per byte"]
+    runs = group(rows, "config", "size_bytes", value="repeat")
+    head = ["size", "config", "runs", "instructions per run", "over none, per byte: all", "own",
+            "EL0", "overhead / ara's: all", "own"]
     body = []
     for z in sizes:
-        base, ara = counts.get(("none", z)), counts.get(("ara", z))
         for c in RTS_CONFIGS:
-            v = counts.get((c, z))
-            if not v:
+            if (c, z) not in runs:
                 missing.append(f"RTS {wl}: no instruction counts of {c} at {size_text(z)}")
                 continue
-            m = statistics.fmean(v)
-            over = (m - statistics.fmean(base)) / z if base and c != "none" else math.nan
-            ara_over = (statistics.fmean(ara) - statistics.fmean(base)) if ara and base else math.nan
-            rel = (m - statistics.fmean(base)) / ara_over if c in RTS_IPC and ara_over else math.nan
-            u_over = ((statistics.fmean(el0[(c, z)]) - statistics.fmean(el0[("none", z)])) / z
-                      if base and c != "none" else math.nan)
-            body.append([size_text(z), c, len(v), f"{m:,.0f}", num(over) if c != "none" else "",
-                         num(rel) + "x" if c in RTS_IPC else "", num(u_over) if c != "none" else ""])
+            row = [size_text(z), c, len(runs[(c, z)]), f"{m['instructions'][(c, z)]:,.0f}"]
+            if c == "none" or ("none", z) not in runs:
+                body.append(row + [""] * 5)
+                continue
+            over = {k: m[k][(c, z)] - m[k][("none", z)] for k in kinds}
+            ara = {k: m[k][("ara", z)] - m[k][("none", z)] for k in kinds} if ("ara", z) in runs else None
+            rel = {k: over[k] / ara[k] if c in RTS_IPC and ara and ara[k] else math.nan for k in kinds}
+            res.setdefault(str(z), {})[c] = {"per_byte": {k: over[k] / z for k in kinds},
+                                             "over_ara": rel}
+            body.append(row + [num(over[k] / z) for k in kinds]
+                        + [num(rel[k]) + "x" if c in RTS_IPC else "" for k in ("instructions", "own")])
     return (f"\nGuest instructions of the timed part of a run (the counting plugin between "
-            f"rts_study's marks; the kernel's included), workload `{wl}`: the figure the "
+            f"rts_study's marks, workload `{wl}`): all, the kernel's included; own, all but those of "
+            f"the interrupts that land in the run (the timer tick: the figure least moved by the "
+            f"host's load); EL0, user code alone. Means over the counted runs; the figure the "
             f"emulator's speed does not change.\n\n" + table(head, body))
 
 

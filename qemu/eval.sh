@@ -20,7 +20,8 @@
 # Two guest boots: the studies, timed; then the RTS study again under the
 # counting plugin (qemu/lib/count.sh), which counts the guest instructions
 # of each run's timed part between rts_study's marks (instructions.csv:
-# workload,config,size_bytes,repeat,instructions,el0). Exit status: 0 all
+# workload,config,size_bytes,repeat,instructions,el0,own: lib/count.sh
+# explains the three). Exit status: 0 all
 # done and every configuration present; 1 a study failed or its results
 # did not come back whole; 2 usage; 3 done, but a configuration has no
 # (counted) runs, which summary.md names at its top.
@@ -155,12 +156,15 @@ if run_rts; then
 	# The i-th marked stretch is the timed part of the CSV's i-th run.
 	[ "$(wc -l <"$work/batches.txt")" -eq "$(($(wc -l <"$work/count.csv") - 1))" ] ||
 		die "$(wc -l <"$work/batches.txt") runs counted, $(($(wc -l <"$work/count.csv") - 1)) made"
-	awk -F, 'NR == FNR { all[FNR] = $1; el0[FNR] = $2; next }
+	awk -F, 'NR == FNR { all[FNR] = $1; el0[FNR] = $2; own[FNR] = $3; next }
 		FNR == 1 {
 			w = $1 == "workload" # rts_study before its workload column: gcm alone
-			print "workload,config,size_bytes,repeat,instructions,el0"; next
+			print "workload,config,size_bytes,repeat,instructions,el0,own"; next
 		}
-		{ printf "%s,%s,%s,%s,%s,%s\n", w ? $1 : "gcm", $(1 + w), $(2 + w), $(3 + w), all[FNR - 1], el0[FNR - 1] }
+		{
+			printf "%s,%s,%s,%s,%s,%s,%s\n", w ? $1 : "gcm", $(1 + w), $(2 + w), $(3 + w),
+				all[FNR - 1], el0[FNR - 1], own[FNR - 1]
+		}
 	' FS=' ' "$work/batches.txt" FS=, "$work/count.csv" >"$out/instructions.csv"
 fi
 

@@ -88,10 +88,8 @@ rtm="llvm-14-dev clang-14 g++"
 rtm_verify="lld-14"
 # The Lua RTM test's reference output (tests/rtm/lua/): Debian's lua5.4.
 rtm_lua="lua5.4"
-# qemu/ara.sh eval's summary and plots (qemu/eval-report.py): Debian's
-# python3 with matplotlib (PNG and SVG) and scipy (Student's t, least
-# squares); a short readable program where awk and gnuplot would need two
-# languages and hand-written quantiles.
+# qemu/ara.sh eval's statistics and plots (qemu/eval-report.py; README.md,
+# "Dependencies", says why these).
 eval_report="python3-matplotlib python3-scipy"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 

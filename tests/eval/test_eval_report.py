@@ -151,13 +151,23 @@ for c in ("none", "ara", "shm"):
     close(fit["r2"], sxy ** 2 / (sxx * syy), f"gcm {c} R^2")
 check("fit" not in res["rts"]["cenc"], "cenc has one size: no fit expected")
 
-# Instruction counts: per byte over none, in the summary's table.
+# Instruction counts: the means' differences over none per byte, and the
+# IPC designs' as multiples of ARA's, for all, own and EL0.
 ins = rows("instructions.csv")
-mean_ins = {}
+cnt = {}
 for r in ins:
-    mean_ins.setdefault((r["workload"], r["config"]), []).append(int(r["instructions"]))
-per_byte = ((sum(mean_ins[("gcm", "shm")]) / 2 - sum(mean_ins[("gcm", "none")]) / 2) / 2 ** 20)
-check(f"| {per_byte:.3g} |" in summary, f"gcm shm instructions over none per byte {per_byte:.3g} not in summary")
+    for k in ("instructions", "own", "el0"):
+        cnt.setdefault((r["workload"], r["size_bytes"], r["config"], k), []).append(int(r[k]))
+avg = {key: sum(v) / len(v) for key, v in cnt.items()}
+for (wl, z, c, k) in avg:
+    if c == "none":
+        continue
+    over = avg[(wl, z, c, k)] - avg[(wl, z, "none", k)]
+    got = res["rts"][wl]["instructions"][z][c]
+    close(got["per_byte"][k], over / int(z), f"{wl} {z} {c} {k} instructions over none per byte")
+    if c in ("shm", "socket", "fifo"):
+        close(got["over_ara"][k], over / (avg[(wl, z, "ara", k)] - avg[(wl, z, "none", k)]),
+              f"{wl} {z} {c} {k} instructions overhead / ara's")
 
 # RTM: means, ratios to plain, ARA/IPC speed-up, entries per second.
 rtm = rows("rtm.csv")
