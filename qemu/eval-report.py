@@ -41,6 +41,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402 (after the backend)
+import matplotlib.ticker  # noqa: E402
 from scipy import stats  # noqa: E402
 
 RTS_CONFIGS = ["none", "ara", "shm", "socket", "fifo"]
@@ -328,13 +329,13 @@ def rts_section(rows, insns, out, missing, plots, res):
         plots += rts_plots(wl, sizes, mean, csw, out)
         if insns:
             md.append(insn_section(wl, [r for r in insns if r["workload"] == wl], missing,
-                                   res[wl].setdefault("instructions", {})))
+                                   res[wl].setdefault("instructions", {}), out, plots))
     if insns and any(r["workload"] not in {w["workload"] for w in rows} for r in insns):
         missing.append("instruction counts of a workload the RTS CSV has no runs of")
     return "\n".join(md)
 
 
-def insn_section(wl, rows, missing, res):
+def insn_section(wl, rows, missing, res, out, plots):
     if not rows:
         missing.append(f"RTS {wl}: no instruction counts")
         return ""
@@ -343,6 +344,7 @@ def insn_section(wl, rows, missing, res):
          for k in kinds}
     sizes = sorted({r["size_bytes"] for r in rows})
     runs = group(rows, "config", "size_bytes", value="repeat")
+    per_byte = {}
     head = ["size", "config", "runs", "instructions per run", "over none, per byte: all", "own",
             "EL0", "overhead / ara's: all", "own"]
     body = []
@@ -360,8 +362,18 @@ def insn_section(wl, rows, missing, res):
             rel = {k: over[k] / ara[k] if c in RTS_IPC and ara and ara[k] else math.nan for k in kinds}
             res.setdefault(str(z), {})[c] = {"per_byte": {k: over[k] / z for k in kinds},
                                              "over_ara": rel}
+            per_byte.setdefault(c, {})[z] = over["own"] / z
             body.append(row + [num(over[k] / z) for k in kinds]
                         + [num(rel[k]) + "x" if c in RTS_IPC else "" for k in ("instructions", "own")])
+    if per_byte:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for c, pts in per_byte.items():
+            ax.plot([z / MIB for z in pts], list(pts.values()), marker="o", label=c)
+        ax.set(xlabel="stream size (MiB)", ylabel="guest instructions over none, per byte (own)",
+               title=f"RTS study ({wl}): instructions the isolation adds")
+        ax.set_yscale("log")
+        ax.legend()
+        plots += save(fig, out, f"rts_{wl}_instructions")
     return (f"\nGuest instructions of the timed part of a run (the counting plugin between "
             f"rts_study's marks, workload `{wl}`): all, the kernel's included; own, all but those of "
             f"the interrupts that land in the run (the timer tick: the figure least moved by the "
@@ -484,6 +496,8 @@ def rtm_plots(programs, secs, out):
         ax.bar([j + i * 0.4 for j in range(len(programs))], vals, 0.4, yerr=err, capsize=3, label=c)
     ax.set_xticks([j + 0.2 for j in range(len(programs))], programs)
     ax.set_yscale("log")
+    ax.axhline(1, color="grey", linewidth=0.8, label="plain")
+    ax.yaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())
     ax.set(xlabel="program", ylabel="run time / plain's (ratio of means, 95 % interval)",
            title="RTM study: the cost of logging every edge")
     ax.legend()

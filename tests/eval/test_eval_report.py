@@ -194,7 +194,8 @@ for (prog, c), rs in by.items():
     close(res["rtm"][prog]["speedup"][0], im / am, f"rtm {prog} ARA/IPC speed-up")
 
 # The plots: PNG and SVG of each, real files of their format.
-want = [f"rts_{w}_{k}" for w in ("gcm", "cenc") for k in ("seconds", "overhead", "ctx_switches")]
+want = [f"rts_{w}_{k}" for w in ("gcm", "cenc")
+        for k in ("seconds", "overhead", "ctx_switches", "instructions")]
 for name in want + ["rtm_runtime_ratio"]:
     for ext, magic in (("png", b"\x89PNG\r\n\x1a\n"), ("svg", None)):
         path = os.path.join(out, f"{name}.{ext}")
