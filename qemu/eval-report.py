@@ -303,6 +303,10 @@ def rts_section(rows, insns, out, missing, plots, res):
             md.append(table(["config", "slope, s per MiB", "intercept, s", "R^2",
                              "overhead slope, s per MiB", "overhead slope / ara's"], body))
 
+        insn_md = insn_section(wl, [r for r in insns if r["workload"] == wl], missing,
+                               res[wl].setdefault("instructions", {}), out, plots) if insns else ""
+        insn_at = res[wl].get("instructions", {})
+
         # The paper beside ours, at our largest size.
         z = sizes[-1]
         md.append(f"\nThe paper's figures (Cortex-A76, 2 and 8 GB) beside ours (the emulator, "
@@ -318,8 +322,11 @@ def rts_section(rows, insns, out, missing, plots, res):
             m = mean.get((c, z))
             if m and ara_over:
                 two, eight = PAPER_RTS_RATIO[c]
+                own = insn_at.get(str(z), {}).get(c, {}).get("over_ara", {}).get("own", math.nan)
                 body.append([f"{c} overhead / ARA's", f"{two} (2 GB), {eight} (8 GB)",
-                             ratio_text(Ratio(Diff(m, base), ara_over))])
+                             ratio_text(Ratio(Diff(m, base), ara_over))
+                             + ("" if not insns else f"; instructions (own): {num(own)}x"
+                                if not math.isnan(own) else f"; no instructions counted at {size_text(z)}")])
         for c in RTS_CONFIGS[1:]:
             if (c, z) in csw:
                 scaled = csw[(c, z)].mean * PAPER_2GB / z
@@ -327,9 +334,7 @@ def rts_section(rows, insns, out, missing, plots, res):
         md.append(table(["figure", "paper", "ours"], body))
 
         plots += rts_plots(wl, sizes, mean, csw, out)
-        if insns:
-            md.append(insn_section(wl, [r for r in insns if r["workload"] == wl], missing,
-                                   res[wl].setdefault("instructions", {}), out, plots))
+        md.append(insn_md)
     if insns and any(r["workload"] not in {w["workload"] for w in rows} for r in insns):
         missing.append("instruction counts of a workload the RTS CSV has no runs of")
     return "\n".join(md)
