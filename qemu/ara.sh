@@ -12,7 +12,7 @@
 #                      in the guest, their CSVs, instruction counts, plots
 #                      and summary in results/ (qemu/eval.sh,
 #                      docs/evaluation.md)
-# Each first installs what they need (idempotently) and build or reuse the
+# Each first installs what it needs (idempotently) and builds or reuses the
 # cached platform (QEMU, guest, the TPM guest's kernel, Linux selftests) in
 # $ARA_CACHE.
 set -euo pipefail

@@ -128,8 +128,10 @@ rts_cmd() { # rts_cmd REPEATS CSV
 chmod +x "$work/guest/studies.sh"
 step "the case studies${only:+ ($only only)} in the POE guest${quick:+ (--quick)}"
 t0=$(date +%s)
-"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 3000 \
-	--embed "$build" --embed "$ARA_SRC_DIR" --embed "$work/guest" -- "$work/guest/studies.sh" |
+embed=(--embed "$build" --embed "$work/guest")
+run_rtm && embed+=(--embed "$ARA_SRC_DIR") # rtm_study.sh, from the source tree
+"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 3000 "${embed[@]}" \
+	-- "$work/guest/studies.sh" |
 	tee "$out/logs/studies.log" || die "the case studies failed in the guest (status $?; $out/logs/studies.log)"
 studies_time=$(elapsed "$t0")
 run_rts && fetch_csv rts.csv "$out/logs/studies.log" "$out/rts.csv"
