@@ -197,6 +197,10 @@ def num(x, digits=3):
     return f"{x:.{digits}g}"
 
 
+def times(x):
+    return num(x) + "x" if math.isfinite(x) else num(x)
+
+
 def with_ci(m, digits=3):
     """'mean ± half' (the mean's or a difference's)."""
     return f"{num(m.mean, digits)} ± {num(m.half, 2)}"
@@ -299,7 +303,7 @@ def rts_section(rows, insns, out, missing, plots, res):
                 res[wl].setdefault("fit", {})[c] = {"slope": b, "slope_half": half, "intercept": a,
                                                     "r2": r2}
                 body.append([c, f"{num(b)} ± {num(half, 2)}", num(a), f"{r2:.4f}",
-                             num(ob) if c != "none" else "", num(rel) + "x" if c in RTS_IPC else ""])
+                             num(ob) if c != "none" else "", times(rel) if c in RTS_IPC else ""])
             md.append(table(["config", "slope, s per MiB", "intercept, s", "R^2",
                              "overhead slope, s per MiB", "overhead slope / ara's"], body))
 
@@ -322,11 +326,12 @@ def rts_section(rows, insns, out, missing, plots, res):
             m = mean.get((c, z))
             if m and ara_over:
                 two, eight = PAPER_RTS_RATIO[c]
-                own = insn_at.get(str(z), {}).get(c, {}).get("over_ara", {}).get("own", math.nan)
+                at = insn_at.get(str(z), {})
+                own = (f"; instructions (own) over none per byte: {c} {num(at[c]['per_byte']['own'])}, "
+                       f"ARA {num(at['ara']['per_byte']['own'])}" if c in at and "ara" in at else
+                       f"; no instructions counted at {size_text(z)}" if insns else "")
                 body.append([f"{c} overhead / ARA's", f"{two} (2 GB), {eight} (8 GB)",
-                             ratio_text(Ratio(Diff(m, base), ara_over))
-                             + ("" if not insns else f"; instructions (own): {num(own)}x"
-                                if not math.isnan(own) else f"; no instructions counted at {size_text(z)}")])
+                             ratio_text(Ratio(Diff(m, base), ara_over)) + own])
         for c in RTS_CONFIGS[1:]:
             if (c, z) in csw:
                 scaled = csw[(c, z)].mean * PAPER_2GB / z
@@ -364,12 +369,13 @@ def insn_section(wl, rows, missing, res, out, plots):
                 continue
             over = {k: m[k][(c, z)] - m[k][("none", z)] for k in kinds}
             ara = {k: m[k][("ara", z)] - m[k][("none", z)] for k in kinds} if ("ara", z) in runs else None
-            rel = {k: over[k] / ara[k] if c in RTS_IPC and ara and ara[k] else math.nan for k in kinds}
+            # A multiple of ARA's overhead means nothing where ARA adds none.
+            rel = {k: over[k] / ara[k] if c in RTS_IPC and ara and ara[k] > 0 else math.nan for k in kinds}
             res.setdefault(str(z), {})[c] = {"per_byte": {k: over[k] / z for k in kinds},
                                              "over_ara": rel}
             per_byte.setdefault(c, {})[z] = over["own"] / z
             body.append(row + [num(over[k] / z) for k in kinds]
-                        + [num(rel[k]) + "x" if c in RTS_IPC else "" for k in ("instructions", "own")])
+                        + [times(rel[k]) if c in RTS_IPC else "" for k in ("instructions", "own")])
     if per_byte:
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for c, pts in per_byte.items():
