@@ -130,7 +130,7 @@ step "the case studies${only:+ ($only only)} in the POE guest${quick:+ (--quick)
 t0=$(date +%s)
 embed=(--embed "$build" --embed "$work/guest")
 run_rtm && embed+=(--embed "$ARA_SRC_DIR") # rtm_study.sh, from the source tree
-"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 3000 "${embed[@]}" \
+"$ARA_QEMU_DIR/guest/run-guest.sh" --qemu patched --poe expect --timeout 3600 "${embed[@]}" \
 	-- "$work/guest/studies.sh" |
 	tee "$out/logs/studies.log" || die "the case studies failed in the guest (status $?; $out/logs/studies.log)"
 studies_time=$(elapsed "$t0")
