@@ -20,11 +20,11 @@
 # Two guest boots: the studies, timed; then the RTS study again under the
 # counting plugin (qemu/lib/count.sh), which counts the guest instructions
 # of each run's timed part between rts_study's marks (instructions.csv:
-# workload,config,size_bytes,repeat,instructions,el0,own: lib/count.sh
-# explains the three). Exit status: 0 all
-# done and every configuration present; 1 a study failed or its results
-# did not come back whole; 2 usage; 3 done, but a configuration has no
-# (counted) runs, which summary.md names at its top.
+# workload,config,size_bytes,repeat,instructions,el0,own; lib/count.sh
+# explains the three counts).
+# Exit status: 0 all done and every configuration present; 1 a study
+# failed or its results did not come back whole; 2 usage; 3 done, but a
+# configuration has no (counted) runs, which summary.md names at its top.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/count.sh"
