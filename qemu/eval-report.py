@@ -519,7 +519,8 @@ def rtm_plots(programs, secs, out):
 # --- main -----------------------------------------------------------------
 
 def main(argv):
-    ap = argparse.ArgumentParser(description="qemu/ara.sh eval's summary and plots")
+    ap = argparse.ArgumentParser(usage=argparse.SUPPRESS, description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rts")
     ap.add_argument("--rtm")
     ap.add_argument("--instructions")
