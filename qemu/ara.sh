@@ -3,18 +3,24 @@
 #   qemu/ara.sh demo   boot the POE guest and show POE at work
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE
 #                      guest, then the instruction budget (qemu/budget.sh)
-# and one more, not a test:
+# and two more, not tests:
 #   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest, then a
 #                      null secure_call against a plain call, a system call
 #                      and a round trip to another process (qemu/bench.sh)
-# Both first install what they need (idempotently) and build or reuse the
+#   qemu/ara.sh eval [--quick] [--only rts|rtm] [--out DIR]
+#                      the paper's evaluation: the RTS and RTM case studies
+#                      in the guest, their CSVs, instruction counts, plots
+#                      and summary in results/ (qemu/eval.sh,
+#                      docs/evaluation.md)
+# Each first installs what it needs (idempotently) and builds or reuses the
 # cached platform (QEMU, guest, the TPM guest's kernel, Linux selftests) in
 # $ARA_CACHE.
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-usage() { die "usage: $0 demo|test|bench"; }
-[ $# -eq 1 ] || usage
+usage() { die "usage: $0 demo|test|bench|eval [--quick] [--only rts|rtm] [--out DIR]"; }
+[ $# -ge 1 ] || usage
+[ $# -eq 1 ] || [ "$1" = eval ] || usage
 [ "$(id -u)" = 0 ] || die "run as root: the first run installs Debian packages"
 
 HOST_BUILD="$ARA_SRC_DIR/build/host"
@@ -61,10 +67,9 @@ platform() {
 	info "platform ready in $(elapsed "$t0")"
 }
 
-# in_guest COMMAND [ARG...]: cross-builds the tree and runs COMMAND (a path
-# relative to the arm64 tree) in the POE guest (patched QEMU, -M virt -cpu
-# max), which holds the arm64 tree and the source tree at their host paths.
-in_guest() {
+# build_arm64: the platform (patched QEMU), the host tools the arm64 tree
+# needs, then the arm64 tree.
+build_arm64() {
 	platform patched
 	step "building ara-manifest and ara-seccomp-gen for the host"
 	configure "$HOST_BUILD" -DARA_MBEDTLS_SRC="$mbedtls_src"
@@ -74,6 +79,13 @@ in_guest() {
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
 		-DARA_MBEDTLS_SRC="$mbedtls_src" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
 		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
+}
+
+# in_guest COMMAND [ARG...]: cross-builds the tree and runs COMMAND (a path
+# relative to the arm64 tree) in the POE guest (patched QEMU, -M virt -cpu
+# max), which holds the arm64 tree and the source tree at their host paths.
+in_guest() {
+	build_arm64
 	step "booting the POE guest and running $1"
 	local cmd=$1
 	shift
@@ -132,6 +144,11 @@ case $1 in
 	bench)
 		in_guest tests/platform/por_switch_bench
 		"$ARA_QEMU_DIR/bench.sh" "$ARM64_BUILD"
+		;;
+	eval)
+		shift
+		build_arm64
+		exec "$ARA_QEMU_DIR/eval.sh" "$@" "$ARM64_BUILD"
 		;;
 	*) usage ;;
 esac

@@ -88,6 +88,9 @@ rtm="llvm-14-dev clang-14 g++"
 rtm_verify="lld-14"
 # The Lua RTM test's reference output (tests/rtm/lua/): Debian's lua5.4.
 rtm_lua="lua5.4"
+# qemu/ara.sh eval's statistics and plots (qemu/eval-report.py; README.md,
+# "Dependencies", says why these).
+eval_report="python3-matplotlib python3-scipy"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -109,6 +112,7 @@ install "the Lua RTM test's reference interpreter" $rtm_lua
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc
+install "the evaluation's summary and plots" $eval_report
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

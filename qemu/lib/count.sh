@@ -91,6 +91,23 @@ count_plugin() {
 	echo "$so"
 }
 
+# count_batches TRACE: prints the counts of each marked stretch in the
+# count-marks plugin's TRACE, one line each, in order: all, EL0, own.
+# Plugin lines: "mark cpu C all A el0 U own O", the counts since the vCPU's
+# previous mark. Marks come in pairs (start, end) on one vCPU (the
+# programs that mark pin themselves); A, U and O at an end mark are the
+# stretch's.
+count_batches() {
+	awk '
+		$1 == "mark" && $2 == "cpu" && $4 == "all" && $6 == "el0" && $8 == "own" && NF == 9 {
+			if (++n % 2) { start_cpu = $3; next }
+			if ($3 != start_cpu) { print "marks of one batch on two vCPUs" > "/dev/stderr"; exit 1 }
+			print $5, $7, $9
+		}
+		END { if (n % 2) { print "an odd number of marks" > "/dev/stderr"; exit 1 } }
+	' "$1" || die "cannot read the plugin trace in $1"
+}
+
 # count_insns BUILD WORK PAIRS: counts every operation in OPS in one POE
 # guest boot of the arm64 tree BUILD (its ara-loader and ara_bench) and
 # writes WORK/insns.tsv, one tab-separated line per operation: name,
@@ -168,17 +185,7 @@ count_insns() {
 		--plugin-insn "$work/insn.log" --plugin-args "mark=$MARK" -- "$work/guest/counts.sh" ||
 		die "the counting run failed (status $?)"
 
-	# Plugin lines: "mark cpu C all A el0 U own O", the counts since the
-	# vCPU's previous mark. Marks come in pairs (start, end) on one vCPU
-	# (ara_bench pins itself); A, U and O at an end mark are the batch's.
-	awk '
-		$1 == "mark" && $2 == "cpu" && $4 == "all" && $6 == "el0" && $8 == "own" && NF == 9 {
-			if (++n % 2) { start_cpu = $3; next }
-			if ($3 != start_cpu) { print "marks of one batch on two vCPUs" > "/dev/stderr"; exit 1 }
-			print $5, $7, $9
-		}
-		END { if (n % 2) { print "an odd number of marks" > "/dev/stderr"; exit 1 } }
-	' "$work/insn.log" >"$work/batches.txt" || die "cannot read the plugin trace in $work/insn.log"
+	count_batches "$work/insn.log" >"$work/batches.txt"
 	[ "$(wc -l <"$work/batches.txt")" -eq "$(wc -l <"$work/runs.txt")" ] ||
 		die "$(wc -l <"$work/batches.txt") batches counted, $(wc -l <"$work/runs.txt") runs made"
 
