@@ -136,14 +136,10 @@ def read_csv(path, header, kinds):
     if not rows:
         raise InputError(f"{path}: empty (expected the header {','.join(header)})")
     got = rows[0]
-    # rts_study before its workload column had one workload, gcm.
-    legacy = header is RTS_HEADER and got == header[1:]
-    if got != header and not legacy:
+    if got != header:
         raise InputError(f"{path}:1: header {','.join(got)}, expected {','.join(header)}")
     out = []
     for line, row in enumerate(rows[1:], start=2):
-        if legacy:
-            row = ["gcm"] + row
         if len(row) != len(header):
             raise InputError(f"{path}:{line}: {len(row)} fields, expected {len(header)}")
         try:

@@ -159,12 +159,9 @@ if run_rts; then
 	[ "$(wc -l <"$work/batches.txt")" -eq "$(($(wc -l <"$work/count.csv") - 1))" ] ||
 		die "$(wc -l <"$work/batches.txt") runs counted, $(($(wc -l <"$work/count.csv") - 1)) made"
 	awk -F, 'NR == FNR { all[FNR] = $1; el0[FNR] = $2; own[FNR] = $3; next }
-		FNR == 1 {
-			w = $1 == "workload" # rts_study before its workload column: gcm alone
-			print "workload,config,size_bytes,repeat,instructions,el0,own"; next
-		}
+		FNR == 1 { print "workload,config,size_bytes,repeat,instructions,el0,own"; next }
 		{
-			printf "%s,%s,%s,%s,%s,%s,%s\n", w ? $1 : "gcm", $(1 + w), $(2 + w), $(3 + w),
+			printf "%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4,
 				all[FNR - 1], el0[FNR - 1], own[FNR - 1]
 		}
 	' FS=' ' "$work/batches.txt" FS=, "$work/count.csv" >"$out/instructions.csv"
