@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "heap.h"
 
+#include <string.h>
+
 /* Every block, free or in use, starts with this 16-byte header. */
 struct ara_heap_block {
 	size_t size;  /* whole block, header included; multiple of ARA_HEAP_ALIGN */
@@ -25,12 +27,16 @@ static uint64_t check_word(const void *blk, size_t size, uint64_t state)
 	return state ^ (uint64_t)(uintptr_t)blk ^ ((uint64_t)size << 17);
 }
 
+/*
+ * Zeroes [p, p + n) with memset (DOM0's own, string.c, 64 bytes a step: a
+ * volatile byte loop cost 4 instructions a byte, 33,000 for a 4 KiB sample
+ * allocated and freed); the barrier makes the stores observable, so the
+ * compiler cannot drop them as dead.
+ */
 static void wipe(void *p, size_t n)
 {
-	volatile unsigned char *v = p;
-
-	while (n--)
-		*v++ = 0;
+	memset(p, 0, n);
+	__asm__ volatile("" : : "r"(p) : "memory");
 }
 
 static void set_free(struct ara_heap_free *f, size_t size, struct ara_heap_free *next)
