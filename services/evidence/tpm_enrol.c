@@ -95,6 +95,13 @@ static int create_ak(struct ara_tpm *t)
 		rc = Tss2_Sys_EvictControl(t->sys, TPM2_RH_OWNER, handle, &ara_tpm_empty_auth,
 					   ARA_TPM_AK_HANDLE, &rsp);
 	while (ara_tpm_again(t, rc));
+	/*
+	 * Another enrolment persisted an AK there since our ReadPublic (two
+	 * at once, e.g. tests run in parallel): the caller reads and checks
+	 * whatever the handle holds, as if it had found it there first.
+	 */
+	if (rc == TPM2_RC_NV_DEFINED)
+		rc = TSS2_RC_SUCCESS;
 	/* The transient copy goes either way: the persistent one is the AK. */
 	if (Tss2_Sys_FlushContext(t->sys, handle) != TSS2_RC_SUCCESS && rc == TSS2_RC_SUCCESS)
 		fprintf(stderr, "%s: warning: TPM2_FlushContext of the transient AK failed\n",
