@@ -34,9 +34,10 @@ static uint64_t entry_at(uint64_t i)
 }
 
 /*
- * A segment and three entries, each waiting for its acknowledgement, as
- * the hooks do: every entry acknowledged once, two segments chained
- * (the second zero-padded).
+ * A segment and three entries, sent in batches of up to 64 (as threads
+ * sharing the socket would), each batch waiting for its acknowledgements:
+ * every entry acknowledged once, two segments chained (the second
+ * zero-padded).
  */
 static void logs_acks_and_chains(void **state)
 {
@@ -54,17 +55,27 @@ static void logs_acks_and_chains(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		char ack;
+		uint64_t batch[64];
+		char acks[64];
 
 		close(sv[1]);
-		for (uint64_t i = 0; i < n; i++) {
-			uint64_t e = entry_at(i);
+		for (uint64_t i = 0; i < n;) {
+			size_t k = 0, got = 0;
 
-			if (send(sv[0], &e, sizeof(e), 0) != sizeof(e) || recv(sv[0], &ack, 1, 0) != 1)
+			for (; k < 64 && i < n; k++, i++)
+				batch[k] = entry_at(i);
+			if (send(sv[0], batch, k * sizeof(batch[0]), 0) != (ssize_t)(k * sizeof(batch[0])))
 				_exit(1);
+			while (got < k) {
+				ssize_t r = recv(sv[0], acks, k - got, 0);
+
+				if (r <= 0)
+					_exit(1);
+				got += (size_t)r;
+			}
 		}
 		shutdown(sv[0], SHUT_WR);
-		_exit(recv(sv[0], &ack, 1, 0) == 0 ? 0 : 2); /* no acknowledgement too many */
+		_exit(recv(sv[0], acks, 1, 0) == 0 ? 0 : 2); /* no acknowledgement too many */
 	}
 	close(sv[0]);
 	assert_int_equal(ara_rtm_ipc_serve(sv[1], run_id, &log), 0);
