@@ -20,11 +20,12 @@
 # writes no row.
 #
 # Usage: rtm_study.sh [--build DIR] [--repeats R] [--quick] [--csv FILE]
-#                     [--tamper] [PROGRAM...]
+#                     [--configs LIST] [--tamper] [PROGRAM...]
 #   --build DIR   the arm64 build tree (default: $ARA_BUILD)
 #   --repeats R   runs per program and configuration (default 5)
 #   --quick       the programs' quick workloads (QUICK_RUN)
 #   --csv FILE    the CSV (default: standard output; progress goes to stderr)
+#   --configs LIST  comma-separated, of plain, ara, ipc (default: all three)
 #   --tamper      flip one byte of each ara run's report before it is
 #                 verified: every ara run must then be reported verified=0
 #                 (the smoke test's twin, rtm_study_smoke_tampered)
@@ -42,13 +43,14 @@ die() {
 	exit 2
 }
 
-build=${ARA_BUILD:-} repeats=5 quick=0 csv= tamper=0
+build=${ARA_BUILD:-} repeats=5 quick=0 csv= tamper=0 configs=plain,ara,ipc
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) [ $# -ge 2 ] || usage; build=$2; shift 2 ;;
 	--repeats) [ $# -ge 2 ] || usage; repeats=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--csv) [ $# -ge 2 ] || usage; csv=$2; shift 2 ;;
+	--configs) [ $# -ge 2 ] || usage; configs=$2; shift 2 ;;
 	--tamper) tamper=1; shift ;;
 	--help | -h) usage ;;
 	--version) echo "rtm_study.sh (ARA) 1"; exit 0 ;;
@@ -57,6 +59,11 @@ while [ $# -gt 0 ]; do
 	esac
 done
 case $repeats in '' | *[!0-9]* | 0) die "--repeats takes a positive integer, not '$repeats'" ;; esac
+configs=$(echo "$configs" | tr ',' ' ')
+for c in $configs; do
+	case $c in plain | ara | ipc) ;; *) die "--configs: unknown configuration '$c' (plain, ara, ipc)" ;; esac
+done
+[ -n "$configs" ] || die "--configs: no configuration"
 [ -n "$build" ] || die "no build tree: give --build DIR or set ARA_BUILD"
 tsv=$build/tests/rtm/study/programs.tsv
 loader=$build/loader/ara-loader
@@ -193,7 +200,7 @@ run() {
 i=1
 while [ "$i" -le "$repeats" ]; do
 	for prog in $programs; do
-		for config in plain ara ipc; do
+		for config in $configs; do
 			run "$prog" "$config" "$i"
 		done
 	done

@@ -7,8 +7,8 @@
 #             hold, per program, one row of each configuration with a
 #             number of seconds, entries (0 for plain, more for ara and
 #             ipc) and verified 1 for ara
-#   tampered  Lua with each ara run's report tampered (--tamper): the
-#             driver must fail and report the ara run verified=0
+#   tampered  Lua under ARA with its report tampered (--tamper): the
+#             driver must fail and report the run verified=0
 set -u
 mode=$1 build=$2
 study=$(dirname "$0")/rtm_study.sh
@@ -46,15 +46,13 @@ all)
 	done
 	;;
 tampered)
-	/bin/sh "$study" --build "$build" --quick --repeats 1 --tamper --csv "$out/csv" lua 2>"$out/err"
+	/bin/sh "$study" --build "$build" --quick --repeats 1 --configs ara --tamper --csv "$out/csv" \
+		lua 2>"$out/err"
 	st=$?
 	[ "$st" = 0 ] && { echo "BREACH: a tampered report was counted as verified"; fail "exit 0"; }
 	[ "$st" = 1 ] || fail "rtm_study.sh made no decision (exit $st)"
 	[ "$(rows lua ara | cut -d, -f6)" = 0 ] || fail "the tampered run is not reported verified=0"
 	grep -q "ara-verify: REJECTED" "$out/err" || fail "ara-verify did not say why"
-	for c in plain ipc; do
-		[ "$(rows lua "$c" | wc -l)" = 1 ] || fail "no row of lua $c"
-	done
 	;;
 *)
 	fail "unknown mode (all, tampered)"
