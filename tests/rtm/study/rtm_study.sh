@@ -34,8 +34,11 @@
 # failed or did not verify; 2 usage or setup error.
 set -u
 
+# usage [0]: the usage text; on stdout with status 0 (--help), else on stderr with 2.
+usage_text() { sed -n '/^# Usage:/,/setup error\.$/p' "$0" | sed 's/^# \{0,1\}//'; }
 usage() {
-	sed -n '/^# Usage:/,/^# Exit status/p' "$0" | sed 's/^# \{0,1\}//' >&2
+	[ "${1:-2}" = 0 ] && { usage_text; exit 0; }
+	usage_text >&2
 	exit 2
 }
 die() {
@@ -52,7 +55,7 @@ while [ $# -gt 0 ]; do
 	--csv) [ $# -ge 2 ] || usage; csv=$2; shift 2 ;;
 	--configs) [ $# -ge 2 ] || usage; configs=$2; shift 2 ;;
 	--tamper) tamper=1; shift ;;
-	--help | -h) usage ;;
+	--help | -h) usage 0 ;;
 	--version) echo "rtm_study.sh (ARA) 1"; exit 0 ;;
 	--*) echo "rtm_study: unknown option $1" >&2; usage ;;
 	*) break ;;
