@@ -119,9 +119,8 @@ rts_cmd() { # rts_cmd REPEATS CSV
 		guest_csv rts.csv /tmp/rts.csv
 	fi
 	if run_rtm; then
-		printf 'cd %q\n' "$(dirname "$rtm_programs")"
-		printf 'ARA_EVIDENCE=dev-insecure /bin/sh %q --repeats %s %s--csv /tmp/rtm.csv\n' \
-			"$rtm_driver" "$RTM_REPEATS" "${quick:+--quick }"
+		printf 'ARA_EVIDENCE=dev-insecure /bin/sh %q --build %q --repeats %s %s--csv /tmp/rtm.csv\n' \
+			"$rtm_driver" "$build" "$RTM_REPEATS" "${quick:+--quick }"
 		guest_csv rtm.csv /tmp/rtm.csv
 	fi
 } >"$work/guest/studies.sh"
