@@ -6,7 +6,8 @@
  * provisioned secrets under "cenc-<hex>" only (ara_cenc_key_name: never a
  * chunk stream's "kid-<hex>", for DECRYPT is an encryption oracle under its
  * key), as an AES key schedule and nowhere else; CLOSE wipes it. DECRYPT
- * copies the subsample map and the sample into buffers made for that call,
+ * copies the subsample map and the sample into buffers made for that call
+ * (with plain loads and stores: ara_direct_*, as the stream's chunks),
  * checks the map against the sample before it decrypts anything, and
  * copies out only the whole clear sample; the buffers are wiped before they
  * are freed.
@@ -104,17 +105,17 @@ static enum ara_status decrypt_sample(struct ara_cenc_session *s, struct ara_rts
 		ara_dom0_free(map);
 		return ARA_E_NOMEM;
 	}
-	st = map ? ara_copy_from_app(map, a->subsamples, a->subsample_count * sizeof(*map))
+	st = map ? ara_direct_from_app(map, a->subsamples, a->subsample_count * sizeof(*map))
 		 : ARA_OK;
 	if (st == ARA_OK && ara_cenc_map_check(map, a->subsample_count, a->in_len))
 		st = ARA_E_INVAL;
 	if (st == ARA_OK)
-		st = ara_copy_from_app(sample, a->in, a->in_len);
+		st = ara_direct_from_app(sample, a->in, a->in_len);
 	if (st == ARA_OK && ara_cenc_decrypt(&s->aes, a->iv, a->iv_len, map, a->subsample_count,
 					     sample, a->in_len))
 		st = ARA_E_INTERNAL;
 	if (st == ARA_OK)
-		st = ara_copy_to_app(a->out, sample, a->in_len);
+		st = ara_direct_to_app(a->out, sample, a->in_len);
 	if (st == ARA_OK)
 		a->out_len = a->in_len;
 	ara_memzero(sample, a->in_len);

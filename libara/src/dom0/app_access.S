@@ -14,7 +14,7 @@
  * unblocked (a blocked fault signal makes the kernel end the process).
  *
  * Entry: x0 = dst, x1 = src, x2 = len. Returns x0 = ARA_OK or ARA_E_FAULT.
- * Corrupts: x0-x3. A leaf: x30 and sp stay as the caller left them, which
+ * Corrupts: x0-x4. A leaf: x30 and sp stay as the caller left them, which
  * is what lets the fault path return for it.
  */
 #include "app_access.h"
@@ -25,19 +25,23 @@
 	.hidden	ara_app_access
 	.type	ara_app_access, %function
 ara_app_access:
-	cmp	x2, #8
+	cmp	x2, #16
 	b.lo	2f
-1:	ldr	x3, [x1], #8		// 8 bytes at a time while 8 are left
+1:	ldp	x3, x4, [x1], #16	// 16 bytes at a time while 16 are left
+	stp	x3, x4, [x0], #16
+	sub	x2, x2, #16
+	cmp	x2, #16
+	b.hs	1b
+2:	tbz	x2, #3, 3f		// then 8, if 8 are left
+	ldr	x3, [x1], #8
 	str	x3, [x0], #8
 	sub	x2, x2, #8
-	cmp	x2, #8
-	b.hs	1b
-2:	cbz	x2, 4f
-3:	ldrb	w3, [x1], #1		// then the bytes
+3:	cbz	x2, 5f
+4:	ldrb	w3, [x1], #1		// then the bytes
 	strb	w3, [x0], #1
 	subs	x2, x2, #1
-	b.ne	3b
-4:	mov	x0, #ARA_APP_ACCESS_OK
+	b.ne	4b
+5:	mov	x0, #ARA_APP_ACCESS_OK
 	ret
 	.globl	ara_app_access_end
 	.hidden	ara_app_access_end
