@@ -1,5 +1,6 @@
-# ara_core: pure, libc-free functions shared by the host tools, the loader and
-# DOM0 (which compiles the same sources with its own flags, see dom0.cmake).
+# ara_core: pure functions shared by the host tools, the loader and DOM0
+# (which compiles the same sources with its own flags, see dom0.cmake),
+# libc-free but for memset (heap.c), which DOM0 brings itself (string.c).
 add_library(ara_core STATIC
   src/boot_comm.c
   src/domains.c

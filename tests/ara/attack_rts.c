@@ -62,7 +62,10 @@ static int open_session(void)
 	return 0;
 }
 
-/* attack_exploit_reads' reader: DOM0 through the keystream, then back. */
+/*
+ * attack_exploit_reads' reader: DOM0 through the keystream, then back. A
+ * refusal must be ARA_E_FAULT (a FAIL line otherwise).
+ */
 static ssize_t read_through_rts(void *dst, uint64_t src, size_t len)
 {
 	size_t done = 0;
@@ -70,9 +73,14 @@ static ssize_t read_through_rts(void *dst, uint64_t src, size_t len)
 	while (done < len) {
 		const uint32_t n = len - done > 65536 ? 65536 : (uint32_t)(len - done);
 		const uint64_t to = (uint64_t)(uintptr_t)dst + done;
+		const int st = decrypt(src + done, to, n);
 
-		if (decrypt(src + done, to, n) != ARA_OK)
+		if (st != ARA_OK) {
+			if (st != ARA_E_FAULT)
+				printf("FAIL: a sample at DOM0 0x%llx: %s, not ARA_E_FAULT\n",
+				       (unsigned long long)(src + done), ara_strerror(st));
 			break;
+		}
 		if (decrypt(to, to, n) != ARA_OK) /* the keystream off again */
 			break;
 		done += n;
@@ -127,36 +135,46 @@ static int attack_clear_into_dom0(void)
 	return 0;
 }
 
-/* Faults on App memory: resumed in DOM0 as ARA_E_FAULT, the App goes on. */
+/*
+ * Faults on App memory (SIGSEGV: unmapped, read-only; SIGBUS: a file
+ * mapping past the file's end): resumed in DOM0 as ARA_E_FAULT, the App
+ * goes on.
+ */
 static int attack_copy_faults(void)
 {
 	const long page = sysconf(_SC_PAGESIZE);
 	uint8_t *p = mmap(NULL, 2 * (size_t)page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			  -1, 0);
-	uint8_t clear[256];
-	int st_in, st_out, st_ok;
+	const int fd = memfd_create("attack-rts", 0);
+	uint8_t *f = MAP_FAILED, clear[256];
+	int st_in, st_out, st_bus, st_ok;
 
-	if (p == MAP_FAILED || open_session()) {
+	if (fd >= 0 && ftruncate(fd, page) == 0)
+		f = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED || f == MAP_FAILED || open_session()) {
 		printf("FAIL: setting up\n");
 		return 1;
 	}
 	memset(p, 0x11, 2 * (size_t)page);
 	/* The sample runs into a page that is gone; the destination is read-only. */
-	if (munmap(p + page, (size_t)page) || mprotect(p, (size_t)page, PROT_READ)) {
-		printf("FAIL: munmap/mprotect\n");
+	if (munmap(p + page, (size_t)page) || mprotect(p, (size_t)page, PROT_READ) ||
+	    ftruncate(fd, 0)) {
+		printf("FAIL: munmap/mprotect/ftruncate\n");
 		return 1;
 	}
 	st_in = decrypt((uintptr_t)(p + page - 128), (uintptr_t)clear, sizeof(clear));
 	st_out = decrypt((uintptr_t)p, (uintptr_t)p, 128);
+	st_bus = decrypt((uintptr_t)f, (uintptr_t)clear, 128); /* SIGBUS: beyond the file's end */
 	st_ok = decrypt((uintptr_t)p, (uintptr_t)clear, 128);
-	if (st_in != ARA_E_FAULT || st_out != ARA_E_FAULT || st_ok != ARA_OK) {
+	if (st_in != ARA_E_FAULT || st_out != ARA_E_FAULT || st_bus != ARA_E_FAULT || st_ok != ARA_OK) {
 		printf("FAIL: sample into an unmapped page: %s; clear sample onto a read-only page: %s; "
-		       "then a good sample: %s\n", ara_strerror(st_in), ara_strerror(st_out),
-		       ara_strerror(st_ok));
+		       "sample past a file's end: %s; then a good sample: %s\n", ara_strerror(st_in),
+		       ara_strerror(st_out), ara_strerror(st_bus), ara_strerror(st_ok));
 		return 1;
 	}
-	printf("ara-evidence: RTS_CENC_DECRYPT from a sample that runs into an unmapped page and "
-	       "onto a read-only page: ARA_E_FAULT each, then a good sample decrypted\n");
+	printf("ara-evidence: RTS_CENC_DECRYPT from a sample that runs into an unmapped page, onto "
+	       "a read-only page and from past a file's end: ARA_E_FAULT each, then a good sample "
+	       "decrypted\n");
 	return 0;
 }
 

@@ -23,7 +23,7 @@ void ara_rtm_warn(const char *what, const char *why);
  * entry. Returns once the entry is logged or refused; ends the process
  * when it is lost. The argument order is that of the hooks' registers.
  */
-void ara_rtm_log_slow(int status, uint64_t entry);
+__attribute__((visibility("hidden"))) void ara_rtm_log_slow(int status, uint64_t entry);
 #endif
 
 #endif
