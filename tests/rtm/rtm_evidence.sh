@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # The evidence of an App run under the RTM, in the POE guest: what
 # tests/rtm/lua/lua_rtm.sh, tests/rtm/rtm_program.sh and the case study's driver
-# (tests/rtm/study/rtm_study.sh) both do. Sourced; the caller sets
+# (tests/rtm/study/rtm_study.sh) all do. Sourced; the caller sets
 #   loader  ara-loader's path
 #   verify  ara-verify's path
 # Every function takes the evidence directory EV (report, attest, segments,
