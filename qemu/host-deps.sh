@@ -91,6 +91,9 @@ rtm_lua="lua5.4"
 # qemu/ara.sh eval's statistics and plots (qemu/eval-report.py; README.md,
 # "Dependencies", says why these).
 eval_report="python3-matplotlib python3-scipy"
+# The SQLite amalgamation's generation (qemu/fetch-src.sh sqlite3): Tcl.
+# The zstd RTM test's reference output (tests/rtm/zstd/) is host_build's zstd.
+rtm_sqlite="tcl"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -109,6 +112,7 @@ install "QEMU build dependencies" $qemu_build
 install "the RTM's instrumentation" $rtm
 install "ara-verify's test fixture linker" $rtm_verify
 install "the Lua RTM test's reference interpreter" $rtm_lua
+install "the SQLite amalgamation's generator" $rtm_sqlite
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc

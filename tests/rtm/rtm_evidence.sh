@@ -1,7 +1,7 @@
 # shellcheck shell=sh
 # The evidence of an App run under the RTM, in the POE guest: what
-# tests/rtm/lua/lua_rtm.sh and the case study's driver
-# (tests/rtm/study/rtm_study.sh) both do. Sourced; the caller sets
+# tests/rtm/lua/lua_rtm.sh, tests/rtm/rtm_program.sh and the case study's driver
+# (tests/rtm/study/rtm_study.sh) all do. Sourced; the caller sets
 #   loader  ara-loader's path
 #   verify  ara-verify's path
 # Every function takes the evidence directory EV (report, attest, segments,
@@ -46,3 +46,7 @@ rtm_check() {
 
 # rtm_accepted EV: whether EV/verdict is ara-verify's acceptance.
 rtm_accepted() { grep -q '^ara-verify: OK' "$1/verdict"; }
+
+# rtm_report_entries REPORT: the report's entry count (rtm_format.h: 8
+# bytes at offset 120, little-endian as the guest).
+rtm_report_entries() { od -An -tu8 -j120 -N8 "$1" | tr -d ' '; }

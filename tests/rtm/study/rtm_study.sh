@@ -111,8 +111,6 @@ echo "program,config,repeat,seconds,entries,verified" >&3
 failed=0
 # field PROGRAM N: column N of PROGRAM's line in programs.tsv.
 field() { awk -F'\t' -v p="$1" -v n="$2" '$1 == p { print $n }' "$tsv"; }
-# The report's entry count (rtm_format.h: 8 bytes at offset 120, little-endian as the guest).
-report_entries() { od -An -tu8 -j120 -N8 "$1" | tr -d ' '; }
 
 # run PROGRAM CONFIG REPEAT: one run, its CSV row unless it failed.
 run() {
@@ -175,7 +173,7 @@ run() {
 			printf "\\$(printf %o $((b ^ 1)))" |
 				dd of="$dir/report" bs=1 seek=100 conv=notrunc 2>/dev/null || die "dd"
 		fi
-		entries=$(report_entries "$dir/report")
+		entries=$(rtm_report_entries "$dir/report")
 		rtm_write_policy "$dir" "$bin"
 		if rtm_check "$dir" "$bin" "$dir/segments" && rtm_accepted "$dir"; then
 			verified=1
