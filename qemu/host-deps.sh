@@ -88,6 +88,9 @@ rtm="llvm-14-dev clang-14 g++"
 rtm_verify="lld-14"
 # The Lua RTM test's reference output (tests/rtm/lua/): Debian's lua5.4.
 rtm_lua="lua5.4"
+# The C++ program of the RTM case study (tests/rtm/stockfish/): the arm64
+# libstdc++ headers and static library clang++ compiles and the App links.
+rtm_cxx="libstdc++-12-dev-arm64-cross"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -106,6 +109,7 @@ install "QEMU build dependencies" $qemu_build
 install "the RTM's instrumentation" $rtm
 install "ara-verify's test fixture linker" $rtm_verify
 install "the Lua RTM test's reference interpreter" $rtm_lua
+install "the arm64 C++ library for instrumented C++" $rtm_cxx
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc
