@@ -26,32 +26,16 @@ fail() {
 	exit 1
 }
 
-hex_of() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
-digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
+# hex_of, rtm_evidence_env, rtm_write_policy, rtm_check, rtm_accepted.
+# shellcheck source=../rtm_evidence.sh
+. "$(dirname "$0")/../rtm_evidence.sh"
 # Centiseconds since boot: busybox's date has no sub-second format.
 now_cs() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
 
-# The policy ara-verify checks the attestation against: the evidence
-# backend and the digests of the loader and of lua_rtm's manifest.
-write_policy() {
-	m=$app.ara-manifest
-	{
-		echo "backend dev-insecure"
-		echo "max-age 3600"
-		echo "loader $(sha256sum "$loader" | cut -d' ' -f1)"
-		echo "libara $(digest_of libara "$m")"
-		echo "entry $(digest_of entry "$m")"
-		echo "app $(digest_of app "$m")"
-	} >"$ev/policy"
-}
-
 # check SEGMENTS: ara-verify's verdict on the run's evidence with those
-# segments, in $ev/verdict, its status in $status. --app: the file of the
-# module ara-loader mapped the App from (its digest must be the measured
-# one); libc is read from its own path.
+# segments, in $ev/verdict, its status in $status.
 check() {
-	"$verify" --nonce "$(cat "$ev/nonce")" --report "$ev/report" --segments "$1" \
-		--attest "$ev/attest" --policy "$ev/policy" --app "$app" >"$ev/verdict" 2>&1
+	rtm_check "$ev" "$app" "$1"
 	status=$?
 	sed 's/^/  verifier: /' "$ev/verdict"
 }
@@ -60,16 +44,14 @@ case $mode in
 run)
 	rm -rf "$ev"
 	mkdir -p "$ev" || fail "mkdir $ev"
-	hex_of 32 >"$ev/nonce"
+	evidence_env=$(rtm_evidence_env "$ev")
 
 	t0=$(now_cs)
 	ARA_EVIDENCE=dev-insecure "$loader" "$dir/lua_plain" "$script" >"$ev/plain.out" \
 		2>"$ev/plain.err" || fail "lua_plain exited with $? under ara-loader: $(cat "$ev/plain.err")"
 	t1=$(now_cs)
-	env ARA_EVIDENCE=dev-insecure ARA_RTM_SEGMENTS="$ev/segments" \
-		ARA_RTM_NONCE="$(cat "$ev/nonce")" ARA_RTM_REPORT="$ev/report" \
-		ARA_RTM_ATTEST="$ev/attest" \
-		"$loader" "$app" "$script" >"$ev/out" 2>"$ev/err"
+	# shellcheck disable=SC2086 # assignments without spaces, one a word
+	env $evidence_env "$loader" "$app" "$script" >"$ev/out" 2>"$ev/err"
 	st=$?
 	t2=$(now_cs)
 	sed 's/^/  lua_rtm: /' "$ev/out" "$ev/err"
@@ -82,9 +64,9 @@ run)
 		[ -s "$ev/$f" ] || fail "the run left no $f"
 	done
 
-	write_policy
+	rtm_write_policy "$ev" "$app"
 	check "$ev/segments"
-	if [ "$status" != 0 ] || ! grep -q '^ara-verify: OK' "$ev/verdict"; then
+	if [ "$status" != 0 ] || ! rtm_accepted "$ev"; then
 		fail "ara-verify did not accept the run (exit $status)"
 	fi
 	segs=$(($(wc -c <"$ev/segments") / 1048576))

@@ -29,28 +29,28 @@ for round = 1, rounds do
   -- Closures sharing an upvalue.
   local n = 0
   local incs = {}
-  for s = 1, 20 do incs[s] = function() n = n + s + round; return n end end
+  for s = 1, 10 do incs[s] = function() n = n + s + round; return n end end
   for _, f in ipairs(incs) do f() end
   -- Metatables: arithmetic and comparison through metamethods.
   local acc, smaller = vec(0, 0), 0
-  for i = 1, 40 do
+  for i = 1, 20 do
     local v = vec(i % 7 - 3, (i + round) % 5 - 2)
     if v < acc then smaller = smaller + 1 end
     acc = acc + v
   end
   -- table.sort with a Lua comparator.
   local recs = {}
-  for i = 1, 40 do recs[i] = {name = string.format("r%03d", (i * 37 + round) % 101), score = math.random(1, 50)} end
+  for i = 1, 20 do recs[i] = {name = string.format("r%03d", (i * 37 + round) % 101), score = math.random(1, 50)} end
   table.sort(recs, function(a, b)
     if a.score ~= b.score then return a.score > b.score end
     return a.name < b.name
   end)
   -- Strings: gsub with a function.
-  local text = string.rep(recs[1].name .. " ", 8):gsub("(%a)(%d)", function(a, d) return d .. a end)
+  local text = string.rep(recs[1].name .. " ", 4):gsub("(%a)(%d)", function(a, d) return d .. a end)
   -- A coroutine generator.
-  local gen = coroutine.wrap(function() for i = 1, 20 do coroutine.yield(i * round % 97) end end)
+  local gen = coroutine.wrap(function() for i = 1, 10 do coroutine.yield(i * round % 97) end end)
   local g = 0
-  for _ = 1, 20 do g = g + gen() end
+  for _ = 1, 10 do g = g + gen() end
   h = fnv(h, n .. ":" .. acc.x .. "," .. acc.y .. ":" .. smaller .. ":" .. recs[1].name .. ":" .. text .. ":" .. g)
 end
 print(string.format("rounds %d checksum %08x", rounds, h))

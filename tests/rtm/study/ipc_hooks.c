@@ -39,6 +39,7 @@ enum { HANDOFF_CLOSED = -2 }; /* ipc_fd after the last destructor */
 static int ipc_fd = -1;	      /* the producer's end; -1 until the logger starts */
 static pid_t logger_pid;      /* this process's logger */
 static int summary_wanted = 1; /* not in a forked child's logger */
+static int forking_logger;     /* set across the logger's fork: its child is no producer */
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* "ara-rtm-ipc: <what>[: <strerror>]" on stderr, then the end of the process. */
@@ -84,6 +85,8 @@ __attribute__((noreturn)) static void logger_main(int fd)
 /* A forked child of the producer starts a logger of its own at its next transfer. */
 static void forked_child(void)
 {
+	if (forking_logger)
+		return;
 	if (ipc_fd >= 0)
 		close(ipc_fd);
 	if (ipc_fd != HANDOFF_CLOSED)
@@ -107,6 +110,7 @@ static void start_logger(void)
 	atfork_done = 1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		fail("socketpair", errno);
+	forking_logger = 1;
 	pid = fork();
 	if (pid < 0)
 		fail("fork of the logger", errno);
@@ -114,6 +118,7 @@ static void start_logger(void)
 		close(sv[0]);
 		logger_main(sv[1]);
 	}
+	forking_logger = 0;
 	close(sv[1]);
 	logger_pid = pid;
 	__atomic_store_n(&ipc_fd, sv[0], __ATOMIC_RELEASE);
