@@ -36,7 +36,7 @@ usage() {
 
 # The scale (docs/evaluation.md, "Scale"): full is rts_study's own default
 # sizes and >= 20 repeats.
-RTS_SIZES=4M,8M,16M RTS_REPEATS=20 RTM_REPEATS=10 COUNT_REPEATS=3
+RTS_SIZES=4M,8M,16M RTS_REPEATS=20 RTM_REPEATS=5 COUNT_REPEATS=3
 QUICK_RTS_SIZES=256K,512K,1M QUICK_REPEATS=3 QUICK_COUNT_REPEATS=1
 
 quick='' only='' out='' count_time=''

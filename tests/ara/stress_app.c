@@ -15,7 +15,10 @@
  * makes it wait inside a call takes it again at once and never leaves;
  * the SIGUSR1 after it then goes unhandled). ARA's counts of the
  * signals it held inside a call, or took after rolling the call back or
- * forward, are printed (ARA_FID_INFO); some must have waited. Phase 2: 96 threads make value calls (each on a DOM0 stack) at once, more than
+ * forward, are printed (ARA_FID_INFO); some must have waited: the
+ * callers go on past CALLS_PER_THREAD (up to MORE_CALLS times as many)
+ * until ARA has held a signal inside a call and rolled one forward, for a
+ * short call makes that rare. Phase 2: 96 threads make value calls (each on a DOM0 stack) at once, more than
  * ARA's DOM0 stacks; a call that gets ARA_E_BUSY is retried, and each must
  * still end with ARA_OK. With --expect-busy (run against the one-stack
  * variant) some calls must have got ARA_E_BUSY; the children, forked while
@@ -45,6 +48,7 @@
 #define CALLERS 8
 #define CROWD 96
 #define CROWD_CALLS 2000
+#define MORE_CALLS 50
 
 static uint64_t calls_per_thread = 100000;
 static atomic_int callers_done;
@@ -57,12 +61,14 @@ static const uint32_t answer42[] = { 0x52800540, 0xd65f03c0 };
 
 static atomic_int finished[CALLERS];
 static atomic_int signalling_done;
+static atomic_int held_inside; /* ARA has held a signal inside a call and rolled one forward */
 
 static void *caller(void *p)
 {
 	uint64_t id = (uint64_t)(uintptr_t)p;
 
-	for (uint64_t i = 0; i < calls_per_thread; i++) {
+	for (uint64_t i = 0; i < calls_per_thread || (!held_inside && i < MORE_CALLS * calls_per_thread);
+	     i++) {
 		struct ara_echo_arg a = { .in = (id << 48) ^ (i * 0x9e3779b97f4a7c15ull), .out = 0 };
 		int st;
 
@@ -191,6 +197,17 @@ static int send_one(uint64_t n)
 	return pthread_kill(callers[target], SIGUSR1);
 }
 
+/* Whether ARA has held a signal inside a call and rolled one forward (ARA_FID_INFO). */
+static int signals_held_inside(void)
+{
+	struct ara_info_arg info = { 0 };
+	int st;
+
+	while ((st = secure_call(ARA_FID_INFO, &info)) == ARA_E_BUSY)
+		busy++;
+	return st == ARA_OK && info.signals_waited > 0 && info.calls_rolled_forward > 0;
+}
+
 static void *signaller(void *p)
 {
 	(void)p;
@@ -214,6 +231,8 @@ static void *signaller(void *p)
 			printf("FAIL: signal %" PRIu64 " not handled within a minute\n", (uint64_t)sent);
 			_exit(1);
 		}
+		if (!held_inside && signals_held_inside())
+			held_inside = 1;
 	}
 	signalling_done = 1;
 	return NULL;

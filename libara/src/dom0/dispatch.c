@@ -83,8 +83,13 @@ static enum ara_status copying(const struct ara_service *s, uint64_t app_arg)
 	 */
 	return s->handler((void *)(uintptr_t)app_arg);
 #endif
+	/*
+	 * Plain loads and stores after the range check (ara_direct_*): the
+	 * kernel's copies cost four system calls a call, more than most
+	 * services (docs/performance.md).
+	 */
 	if (s->flags & ARA_SVC_IN) {
-		st = ara_copy_from_app(arg.bytes, app_arg, s->arg_size);
+		st = ara_direct_from_app(arg.bytes, app_arg, s->arg_size);
 	} else {
 		ara_memzero(arg.bytes, s->arg_size);
 		st = ARA_OK;
@@ -92,7 +97,7 @@ static enum ara_status copying(const struct ara_service *s, uint64_t app_arg)
 	if (st == ARA_OK)
 		st = s->handler(arg.bytes);
 	if (st == ARA_OK && (s->flags & ARA_SVC_OUT))
-		st = ara_copy_to_app(app_arg, arg.bytes, s->arg_size);
+		st = ara_direct_to_app(app_arg, arg.bytes, s->arg_size);
 	/* Every path after the copy-in, a partial one included, wipes it. */
 	ara_memzero(arg.bytes, s->arg_size);
 	return st;
