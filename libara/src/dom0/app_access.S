@@ -3,8 +3,9 @@
  * enum ara_status ara_app_access(void *dst, const void *src, uint64_t len)
  *
  * Copies len bytes with plain loads and stores, one side in App memory,
- * which DOM0's row reads and writes (ara/domains.h, Table 1): the system
- * call service's copies (copy.c, ara_direct_*), without a system call. A
+ * which DOM0's row reads and writes (ara/domains.h, Table 1): the copies
+ * of copy.c's ara_direct_* (a service's argument, the system call
+ * service's, the RTS's samples and chunks), without a system call. A
  * fault on the App's side (unmapped, read-only) is a SIGSEGV or SIGBUS
  * whose pc lies in [ara_app_access, ara_app_access_end): ARA's signal
  * handler resumes it at ara_app_access_fault (libara/src/interrupt.c),

@@ -10,9 +10,10 @@
  * a fault inside DOM0. The pid is asked for each time, unless the caller
  * has it from the kernel for the call it serves (ara_copy_*_as): a cached
  * one would be the parent's after fork, or the parent's in a vfork child
- * (whose copies of its non-dumpable parent fail). The system call service
- * copies with plain loads and stores instead (ara_direct_*, app_access.S):
- * no system call, a fault resumed as ARA_E_FAULT.
+ * (whose copies of its non-dumpable parent fail). The dispatcher's copies
+ * of a service's argument, the system call service's and the RTS's samples
+ * and chunks are plain loads and stores instead (ara_direct_*,
+ * app_access.S): no system call, a fault resumed as ARA_E_FAULT.
  */
 #include <linux/uio.h>
 

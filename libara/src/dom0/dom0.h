@@ -77,9 +77,10 @@ enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *sr
  * The same with plain loads and stores (app_access.S): no system call, a
  * fault resumed as ARA_E_FAULT, where the thread leaves SIGSEGV and SIGBUS
  * unblocked; where it blocks one, a fault ends the process (the kernel's
- * rule for a blocked fault). The system call service's copies
- * (svc_syscall.c) and the RTS's samples and chunks (services/rts); never in
- * ARA's signal handler, which runs with every signal blocked.
+ * rule for a blocked fault). The dispatcher's argument copies
+ * (dispatch.c), the system call service's (svc_syscall.c) and the RTS's
+ * samples and chunks (services/rts); never in ARA's signal handler, which
+ * runs with every signal blocked.
  */
 enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)
 	__attribute__((warn_unused_result));
