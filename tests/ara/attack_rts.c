@@ -24,7 +24,6 @@
 #include "ara/rts.h"
 #include "attack.h"
 #include "attack_libara.h"
-#include "cenc_sample.h"
 #include "self_provision.h"
 
 static const uint8_t key[16] = "attack-rts-key!";
@@ -44,21 +43,12 @@ static int decrypt(uint64_t in, uint64_t out, uint32_t len)
 
 static int open_session(void)
 {
-	char name[ARA_CENC_KEY_NAME_BYTES + 1] = { 0 };
-	struct ara_rts_cenc_open_arg o = { 0 };
-	int st;
+	const int st = ara_test_cenc_session(key_id, key, &session);
 
-	ara_cenc_key_name(key_id, name);
-	st = ara_test_self_provision(name, key, sizeof(key));
-	if (st == ARA_OK) {
-		memcpy(o.key_id, key_id, sizeof(key_id));
-		st = secure_call(ARA_FID_RTS_CENC_OPEN, &o);
-	}
 	if (st != ARA_OK) {
 		printf("FAIL: a CENC session: %s (%d)\n", ara_strerror(st), st);
 		return 1;
 	}
-	session = o.session;
 	return 0;
 }
 

@@ -38,17 +38,8 @@ static mbedtls_aes_context app_aes;
 
 static int rts_setup(void)
 {
-	char name[ARA_CENC_KEY_NAME_BYTES + 1] = { 0 };
-	struct ara_rts_cenc_open_arg o = { 0 };
-	int st;
+	const int st = ara_test_cenc_session(key_id, key, &session);
 
-	ara_cenc_key_name(key_id, name);
-	st = ara_test_self_provision(name, key, sizeof(key));
-	if (st == ARA_OK) {
-		memcpy(o.key_id, key_id, sizeof(key_id));
-		st = secure_call(ARA_FID_RTS_CENC_OPEN, &o);
-		session = o.session;
-	}
 	if (st != ARA_OK)
 		fprintf(stderr, "ara_bench: a CENC session: %s (%d)%s\n", ara_strerror(st), st,
 			st == ARA_E_NO_EVIDENCE ? ": run with ARA_EVIDENCE=dev-insecure" : "");

@@ -2,6 +2,9 @@
 /* The App as its own provisioner (self_provision.h). */
 #include "self_provision.h"
 
+#include "ara/rts.h"
+#include "cenc_sample.h"
+
 #include <string.h>
 #include <sys/random.h>
 
@@ -55,4 +58,20 @@ int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len)
 	f.reply_len = (uint32_t)reply_len;
 	f.session = b.session;
 	return secure_call(ARA_FID_PROVISION_FINISH, &f);
+}
+
+int ara_test_cenc_session(const uint8_t key_id[16], const uint8_t key[16], uint32_t *session)
+{
+	char name[ARA_CENC_KEY_NAME_BYTES + 1] = { 0 };
+	struct ara_rts_cenc_open_arg o = { 0 };
+	int st;
+
+	ara_cenc_key_name(key_id, name);
+	st = ara_test_self_provision(name, key, 16);
+	if (st == ARA_OK) {
+		memcpy(o.key_id, key_id, sizeof(o.key_id));
+		st = secure_call(ARA_FID_RTS_CENC_OPEN, &o);
+		*session = o.session;
+	}
+	return st;
 }

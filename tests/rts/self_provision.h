@@ -17,4 +17,11 @@
 /* ARA_OK, or the status of the call that failed (-1 if the App's own side failed). */
 int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len);
 
+/*
+ * A CENC session on key (AES-128): provisioned under key_id's "cenc-" name
+ * (ara_cenc_key_name), then RTS_CENC_OPEN; its ID in *session. ARA_OK, or
+ * as ara_test_self_provision.
+ */
+int ara_test_cenc_session(const uint8_t key_id[16], const uint8_t key[16], uint32_t *session);
+
 #endif
