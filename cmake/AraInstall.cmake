@@ -3,17 +3,21 @@
 #               libraries, the public headers (include/ara), the CMake
 #               package (find_package(ara)), the pkg-config files, and the
 #               tools built for arm64 (ara-loader among them);
-#   host tree:  the tools for the build machine, ara-rtm-cc and the RTM's
+#   host tree:  the tools for the build machine (not the device's
+#               ara-loader and ara-tpm-quote), ara-rtm-cc and the RTM's
 #               pass plugin.
 # Both: the man pages (docs/man) and bash completions (docs/completion).
 # tests/sdk/installed-*.txt list what each installs; tests/sdk/check-install.sh
 # checks it.
 include(CMakePackageConfigHelpers)
 
-install(TARGETS ara-manifest ara-verify ara-provision ara-seal-chunks ara-tpm-quote
+# The tools of both machines (the provisioner and the packager run on servers).
+install(TARGETS ara-manifest ara-verify ara-provision ara-seal-chunks
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(ARA_TARGET_ARM64)
+  # The device's own tools: the loader, and the TPM's quote for the tpm backend.
+  install(TARGETS ara-tpm-quote RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   set(ARA_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/ara)
   install(TARGETS ara ara_entry ara_client ara_rtm_runtime ara-loader EXPORT ara_targets
     RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
