@@ -50,14 +50,14 @@ cmake --install "$host_tree" --prefix "$tools" >"$tmp/install-host.log" ||
 # check_list PREFIX LIST: the files under PREFIX, man pages and completions
 # aside, are exactly LIST's; those are exactly docs/'s.
 check_list() {
-	local prefix=$1 list=$2 f
+	local prefix=$1 list=$2
 	(cd "$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||' |
 		grep -Ev '^share/(man|bash-completion)/' | LC_ALL=C sort) >"$tmp/got"
 	diff -u "$list" "$tmp/got" >"$tmp/diff" ||
 		fail "$prefix differs from $list (- missing, + not listed):
 $(tail -n +3 "$tmp/diff" | grep '^[-+]')"
 	# (find fails on a folder that does not exist: none installed, or none in docs/)
-	(cd "$prefix" && find share/man share/bash-completion -type f 2>/dev/null || true) |
+	(cd "$prefix" && { find share/man share/bash-completion -type f 2>/dev/null || true; }) |
 		sed 's|.*/||' | LC_ALL=C sort >"$tmp/got-docs"
 	(find "$src/docs/man" -name '*.[1-8]' 2>/dev/null || true
 	 find "$src/docs/completion" -type f 2>/dev/null || true) |
@@ -84,7 +84,7 @@ for h in "$inc"/ara/*.h; do
 done
 
 # A C++ App: secure_call by its C name.
-libdir=$(cd "$dev" && ls -d lib*/libara-entry.so | xargs dirname)
+libdir=$(cd "$dev" && find . -name libara-entry.so -printf '%h\n' | sed 's|^\./||')
 "$cxx" "${cross[@]}" "${warn[@]}" -std=c++17 -fPIE -I"$inc" -c "$here/app/hello.cpp" -o "$tmp/hello++.o" ||
 	fail "hello.cpp does not compile"
 "$cc" -o "$tmp/hello++" "$tmp/hello++.o" -L"$dev/$libdir" -lara-entry ||
@@ -97,8 +97,9 @@ for m in ara ara-client ara-rtm-runtime; do
 done
 [ "$(pkg-config --modversion ara)" = "$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$arm64_tree/CMakeCache.txt")" ] ||
 	fail "ara.pc's version is not the project's"
-[ -f "$(pkg-config --variable=libara ara)" ] && [ -f "$(pkg-config --variable=entry ara)" ] ||
-	fail "ara.pc's libara and entry variables name no file"
+for v in libara entry; do
+	[ -f "$(pkg-config --variable=$v ara)" ] || fail "ara.pc's variable $v names no file"
+done
 read -ra cflags <<<"$(pkg-config --cflags ara-client)"
 read -ra libs <<<"$(pkg-config --libs ara-client)"
 "$cc" "${warn[@]}" "${cflags[@]}" -o "$tmp/fetch" "$here/app/fetch.c" "$here/app/own_names.c" "${libs[@]}" ||
@@ -110,7 +111,8 @@ aarch64-linux-gnu-readelf -d "$tmp/fetch" | grep -q 'NEEDED.*libara-entry.so' ||
 ARA_RTM_CLANG=clang-14 "$tools/bin/ara-rtm-cc" "${warn[@]}" -O2 -I"$inc" -c "$here/app/rtm.c" -o "$tmp/rtm.o" ||
 	fail "ara-rtm-cc does not compile rtm.c"
 aarch64-linux-gnu-nm "$tmp/rtm.o" | grep -q ' U __ara_rtm_' || fail "ara-rtm-cc did not instrument rtm.c"
-if "$cc" -o "$tmp/rtm-none" "$tmp/rtm.o" $(pkg-config --libs ara) 2>"$tmp/link.log"; then
+read -ra libs <<<"$(pkg-config --libs ara)"
+if "$cc" -o "$tmp/rtm-none" "$tmp/rtm.o" "${libs[@]}" 2>"$tmp/link.log"; then
 	fail "instrumented code links without the RTM runtime"
 fi
 grep -q '__ara_rtm_' "$tmp/link.log" || fail "the link without the runtime failed for another reason: $(cat "$tmp/link.log")"
