@@ -10,8 +10,6 @@
 #   -DMODE=update  rewrite that baseline from LIB (an intended change)
 #   -DMODE=twin    LIB is a twin with one exported symbol added or removed:
 #                  fail unless both comparisons refuse it
-cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
-
 execute_process(COMMAND ${READELF} -W --dynamic ${LIB} OUTPUT_VARIABLE dyn RESULT_VARIABLE rc)
 if(rc OR NOT dyn MATCHES "\\(SONAME\\)[^[]*\\[([^]]+)\\]")
   message(FATAL_ERROR "${LIB}: no SONAME (readelf: ${rc})")
@@ -19,6 +17,10 @@ endif()
 set(soname ${CMAKE_MATCH_1})
 set(symbols_file ${BASELINE_DIR}/${soname}.symbols)
 set(abi_file ${BASELINE_DIR}/${soname}.abi)
+if(MODE STREQUAL "twin" AND (NOT EXISTS ${symbols_file} OR (TYPES AND NOT EXISTS ${abi_file})))
+  # Refused for want of a baseline, a twin would show nothing.
+  message(FATAL_ERROR "ABI twin ${LIB}: its SONAME ${soname} has no baseline in ${BASELINE_DIR}")
+endif()
 
 # "T secure_call@@ARA_0.1": nm -D's lines without the address.
 execute_process(COMMAND ${NM} -D --defined-only ${LIB} OUTPUT_VARIABLE nm_out RESULT_VARIABLE rc)
