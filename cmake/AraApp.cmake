@@ -1,7 +1,7 @@
 # ara_add_app(<target>): makes the executable <target> an ARA App.
 #
 #   - links it to the entry object (ara::entry): the App gets secure_call
-#     and a DT_NEEDED on libara-entry.so;
+#     and a DT_NEEDED on its SONAME, libara-entry.so.0;
 #   - after every build, writes <target file>.ara-manifest naming libara.so
 #     (ara::libara), libara-entry.so and the App with their SHA-256
 #     (ara-loader's default manifest for that App). Hashing three files is

@@ -150,7 +150,7 @@ function(ara_dom0_library target output_name)
     COMPILE_DEFINITIONS "ARA_REGION_BIN=\"${ARA_REGION_BIN}\""
     OBJECT_DEPENDS "${ARA_REGION_BIN}")
   add_library(${target} SHARED ${ARA_DOM0_SOURCES} $<TARGET_OBJECTS:ara_rtm_simd>)
-  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name} NO_SONAME OFF)
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name})
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
   target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
     ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision
@@ -159,10 +159,11 @@ function(ara_dom0_library target output_name)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)
   target_link_options(${target} PRIVATE
-    -nostdlib -Wl,-soname,libara.so -Wl,-z,initfirst -Wl,-z,now -Wl,-z,relro
+    -nostdlib -Wl,--version-script=${ARA_DOM0_DIR}/libara.map -Wl,-z,initfirst -Wl,-z,now -Wl,-z,relro
     -Wl,-z,separate-code -Wl,-z,noexecstack -Wl,--no-undefined -Wl,--hash-style=gnu
     -Wl,-T,${ARA_DOM0_DIR}/dom0-layout.ld)
-  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${ARA_DOM0_DIR}/dom0-layout.ld)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${ARA_DOM0_DIR}/dom0-layout.ld
+    ${ARA_DOM0_DIR}/libara.map)
   # libgcc.a (compiler runtime helpers, e.g. 128-bit division) is pure code.
   target_link_libraries(${target} PRIVATE gcc)
 endfunction()
@@ -170,6 +171,9 @@ endfunction()
 ara_dom0_library(ara ara)
 set_target_properties(ara PROPERTIES EXPORT_NAME libara)
 add_library(ara::libara ALIAS ara)
+# libara.so.<version> with the SONAME libara.so.N (N = ARA_SOVERSION) and
+# the links libara.so.N and libara.so; manifests name the real file.
+set_target_properties(ara PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${ARA_SOVERSION})
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 add_custom_command(TARGET ara POST_BUILD

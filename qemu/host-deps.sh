@@ -97,6 +97,8 @@ rtm_sqlite="tcl"
 # The C++ program of the RTM case study (tests/rtm/stockfish/): the arm64
 # libstdc++ headers and static library clang++ compiles and the App links.
 rtm_cxx="libstdc++-12-dev-arm64-cross"
+# The ABI check of the shared libraries (abi/, docs/abi.md): abidw, abidiff.
+abi_check="abigail-tools"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -112,6 +114,7 @@ install "host libraries" $host_libs
 install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
 install "QEMU build dependencies" $qemu_build
+install "the ABI check" $abi_check
 install "the RTM's instrumentation" $rtm
 install "ara-verify's test fixture linker" $rtm_verify
 install "the Lua RTM test's reference interpreter" $rtm_lua
