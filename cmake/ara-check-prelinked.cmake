@@ -16,6 +16,8 @@ if(NOT rc EQUAL 0)
 endif()
 string(REGEX MATCHALL "[^ \n]+\n" entry "${entry}")
 string(REPLACE "\n" "" entry "${entry}")
+# The entry object's symbols carry their version (name@ARA_0.1).
+string(REGEX REPLACE "@[^;]*" "" entry "${entry}")
 set(globals "")
 foreach(line IN LISTS lines)
   if(line MATCHES "^[0-9a-f]+ [A-TV-Z] (.+)$")
