@@ -32,9 +32,33 @@ export LC_ALL=C.UTF-8 MANWIDTH=80
 bad=0
 problem() { echo "$1: $2"; bad=1; }
 
+# Does the NAME section of page $1 list the name $2?
+names() {
+	awk -v n="$2" '
+		$0 ~ /^\.SH +"?NAME"?/ { on = 1; next }
+		on && /^\.SH/ { exit }
+		on { sub(/ *\\- .*/, ""); gsub(/\\f[BIRP]|,/, " "); for (i = 1; i <= NF; i++) if ($i == n) found = 1 }
+		END { exit !found }' "$1"
+}
+
 for page in "${pages[@]}"; do
 	base=${page##*/}
 	name=${base%.*} section=${base##*.}
+
+	# A link page (".so manS/page.S", its one line but comments) for another name a page
+	# documents: its target must be here and name it. man and lexgrog
+	# resolve it only in an installed tree; the target is checked itself.
+	if grep -q '^\.so ' "$page"; then
+		target=$(sed -n 's|^\.so man[1-8]/\([^/]*\.[1-8]\)$|\1|p' "$page")
+		if [ "$(grep -vc '^\.\\"' "$page")" != 1 ] || [ -z "$target" ]; then
+			problem "$page" "a link page is one line (and comments), .so manS/PAGE.S"
+		elif [ ! -f "${page%/*}/$target" ]; then
+			problem "$page" "links to $target, which is not in ${page%/*}"
+		elif ! names "${page%/*}/$target" "$name"; then
+			problem "$page" "links to $target, whose NAME section does not name '$name'"
+		fi
+		continue
+	fi
 
 	out=$(groff -man -ww -z "$page" 2>&1)
 	[ -z "$out" ] || problem "$page" "groff -man -ww: $out"
@@ -47,12 +71,7 @@ for page in "${pages[@]}"; do
 	want="$(echo "$name" | tr '[:lower:]' '[:upper:]') $section"
 	[ "$(echo "$th" | tr '[:lower:]' '[:upper:]')" = "$want" ] ||
 		problem "$page" ".TH says '${th:-nothing}', the file name says '$want'"
-	# The NAME line lists this page's own name among those it documents.
-	awk -v n="$name" '
-		$0 ~ /^\.SH +"?NAME"?/ { on = 1; next }
-		on && /^\.SH/ { exit }
-		on { sub(/ *\\- .*/, ""); gsub(/\\f[BIRP]|,/, " "); for (i = 1; i <= NF; i++) if ($i == n) found = 1 }
-		END { exit !found }' "$page" ||
+	names "$page" "$name" ||
 		problem "$page" "the NAME section does not name '$name'"
 done
 [ $bad = 1 ] || echo "${#pages[@]} manual pages well formed: ${pages[*]##*/}"
