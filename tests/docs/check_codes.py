@@ -1,17 +1,19 @@
 #!/usr/bin/python3
 """Checks a documented table of codes (exit statuses, status codes) against
-the C definitions it documents: every value the header defines is in the
-table, and the table has no value the header does not define.
+the C definitions it documents: every value the headers define is in the
+table, and the table has no value they do not define.
 
-usage: check_codes.py --header FILE (--enum NAME | --prefix PREFIX)
+usage: check_codes.py --codes HEADER:enum:NAME|HEADER:prefix:PREFIX ...
                       [--except NAME]... --doc FILE --section TITLE [--names]
 
-The header's values are the enumerators of `enum NAME` (explicit or implied)
-or the `#define PREFIX...  <number>` lines. The table is the section TITLE of
-the document: in Markdown, the rows `| <number> | ...` under the heading
-TITLE; in a manual page (roff), the tags of the .TP/.IP items under
-`.SH TITLE` whose text is a number, or that hold one in parentheses. With
---names, each row must also name its value's C name.
+Each --codes (repeatable: a tool's table may hold the codes every tool
+shares and its own) gives the enumerators of `enum NAME` in HEADER
+(explicit or implied values), or its `#define PREFIX...  <number>` lines.
+The table is the section TITLE of the document: in Markdown, the rows
+`| <number> | ...` under the heading TITLE; in a manual page (roff), the
+tags of the .TP/.IP items under `.SH TITLE` whose text is a number, or
+that hold one in parentheses. With --names, each row must also name one of
+its value's C names.
 
 Exit status: 0 the table matches, 1 it does not (each difference on stdout),
 2 usage error or an unreadable file.
@@ -128,21 +130,24 @@ def roff_rows(text, title):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--header", required=True)
-    g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--enum")
-    g.add_argument("--prefix")
+    ap.add_argument("--codes", action="append", required=True, metavar="HEADER:enum|prefix:NAME")
     ap.add_argument("--except", dest="excluded", action="append", default=[])
     ap.add_argument("--doc", required=True)
     ap.add_argument("--section", required=True)
     ap.add_argument("--names", action="store_true")
     a = ap.parse_args()
 
-    values = header_values(read(a.header), a.enum, a.prefix, a.excluded)
-    if values is None:
-        die(f"{a.header}: no enum {a.enum}")
-    if not values:
-        die(f"{a.header}: no {a.prefix}* #define with a number")
+    values = []  # (name, value, header)
+    for spec in a.codes:
+        header, sep, rest = spec.partition(":")
+        kind, sep2, what = rest.partition(":")
+        if not (sep and sep2 and kind in ("enum", "prefix") and what):
+            die(f"--codes {spec}: not HEADER:enum:NAME or HEADER:prefix:PREFIX")
+        found = header_values(read(header), what if kind == "enum" else None,
+                              what if kind == "prefix" else None, a.excluded)
+        if not found:
+            die(f"{header}: no " + (f"enum {what}" if kind == "enum" else f"{what}* #define with a number"))
+        values += [(n, v, header) for n, v in found.items()]
     doc = read(a.doc)
     is_roff = re.search(r"^\.TH\s", doc, re.M) is not None
     rows = (roff_rows if is_roff else markdown_rows)(doc, a.section)
@@ -151,26 +156,29 @@ def main():
 
     where = f"{a.doc} ({a.section})"
     problems = []
-    by_value = {}
-    for name, v in values.items():
+    by_value, headers = {}, {}
+    for name, v, header in values:
         by_value.setdefault(v, []).append(name)
+        headers.setdefault(v, []).append(header)
+    sources = " and ".join(dict.fromkeys(h for _, _, h in values))
     seen = {}
     for v, row in rows:
         if v in seen:
             problems.append(f"{where}: {v} is documented twice")
         seen[v] = row
         if v not in by_value:
-            problems.append(f"{where}: documents {v}, which {a.header} does not define")
+            problems.append(f"{where}: documents {v}, which "
+                            + (f"{sources} does not define" if len(a.codes) == 1 else f"none of {sources} defines"))
     for v, names in sorted(by_value.items()):
         if v not in seen:
-            problems.append(f"{where}: lacks {v} ({', '.join(names)}, {a.header})")
+            problems.append(f"{where}: lacks {v} ({', '.join(names)}, {', '.join(dict.fromkeys(headers[v]))})")
         elif a.names and not any(re.search(r"\b" + n + r"\b", roff_text(seen[v]) if is_roff else seen[v])
                                  for n in names):
             problems.append(f"{where}: the row of {v} does not name {' or '.join(names)}")
     for p in problems:
         print(p)
     if not problems:
-        print(f"{where}: {len(rows)} codes, as {a.header} defines them")
+        print(f"{where}: {len(rows)} codes, as {sources} define" + ("s" if len(a.codes) == 1 else "") + " them")
     return 1 if problems else 0
 
 
