@@ -99,6 +99,8 @@ rtm_sqlite="tcl"
 rtm_cxx="libstdc++-12-dev-arm64-cross"
 # The ABI check of the shared libraries (abi/, docs/abi.md): abidw, abidiff.
 abi_check="abigail-tools"
+# The manual pages' check (tests/docs/check-man.sh): groff, man and lexgrog.
+man_check="groff-base man-db"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -124,6 +126,7 @@ install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc
 install "the evaluation's summary and plots" $eval_report
+install "the manual pages' check" $man_check
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"
