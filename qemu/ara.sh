@@ -2,7 +2,17 @@
 # The project's two commands (see README.md):
 #   qemu/ara.sh demo   boot the POE guest and show POE at work
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE
-#                      guest, then the instruction budget (qemu/budget.sh)
+#                      guest, then the SDK's examples built against the
+#                      installed trees and run in the guest
+#                      (tests/sdk/examples.sh), then the instruction budget
+#                      (qemu/budget.sh)
+# one to try an App of one's own:
+#   qemu/ara.sh run [RUN-APP-OPTION...] APP [ARG...]
+#                      build the arm64 tree, install its device side (the
+#                      SDK) into build/sdk/device, and run APP under that
+#                      ara-loader in the POE guest (qemu/run-app.sh: its
+#                      options, --out DIR brings the App's files back;
+#                      exits with the App's status; qemu/README.md)
 # and two more, not tests:
 #   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest, then a
 #                      null secure_call against a plain call, a system call
@@ -18,9 +28,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-usage() { die "usage: $0 demo|test|bench|eval [--quick] [--only rts|rtm] [--out DIR]"; }
+usage() { die "usage: $0 demo|test|bench|eval [--quick] [--only rts|rtm] [--out DIR]|run [RUN-APP-OPTION...] APP [ARG...]"; }
 [ $# -ge 1 ] || usage
-[ $# -eq 1 ] || [ "$1" = eval ] || usage
+[ $# -eq 1 ] || [ "$1" = eval ] || [ "$1" = run ] || usage
 [ "$(id -u)" = 0 ] || die "run as root: the first run installs Debian packages"
 
 HOST_BUILD="$ARA_SRC_DIR/build/host"
@@ -32,6 +42,11 @@ MANIFEST_TOOL="$HOST_BUILD/loader/ara-manifest"
 SECCOMP_GEN_TOOL="$HOST_BUILD/libara/ara-seccomp-gen"
 # and clang loads the host tree's RTM pass plugin (cmake/AraRtm.cmake).
 RTM_PLUGIN="$HOST_BUILD/services/rtm/instrument/ara_rtm_pass.so"
+
+# The installed SDK (docs/sdk.md): the arm64 tree's device side, and the
+# build-machine tools from the host tree.
+SDK_DEVICE="$ARA_SRC_DIR/build/sdk/device"
+SDK_TOOLS="$ARA_SRC_DIR/build/sdk/tools"
 
 # configure DIR [cmake args...]
 configure() {
@@ -81,6 +96,17 @@ build_arm64() {
 		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
 }
 
+# install_tree BUILD PREFIX: cmake --install BUILD into a fresh PREFIX.
+install_tree() {
+	step "installing $1 into $2"
+	rm -rf "$2"
+	mkdir -p "$(dirname "$2")"
+	cmake --install "$1" --prefix "$2" >"$2.install.log" 2>&1 || {
+		cat "$2.install.log" >&2
+		die "cmake --install $1 failed"
+	}
+}
+
 # in_guest COMMAND [ARG...]: cross-builds the tree and runs COMMAND (a path
 # relative to the arm64 tree) in the POE guest (patched QEMU, -M virt -cpu
 # max), which holds the arm64 tree and the source tree at their host paths.
@@ -94,7 +120,7 @@ in_guest() {
 }
 
 test_all() {
-	local selftests host_rc=0 guest_rc=0 budget_rc=0 t0
+	local selftests host_rc=0 guest_rc=0 examples_rc=0 budget_rc=0 t0
 	platform both
 	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
@@ -118,6 +144,18 @@ test_all() {
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"
 
+	# The SDK as users meet it: both trees installed, the examples built
+	# against the installed prefixes only, run in the guest (one boot), and
+	# qemu/run-app.sh (a second).
+	step "the SDK: installed, the examples built against it and run in the POE guest"
+	t0=$(date +%s)
+	(
+		install_tree "$ARM64_BUILD" "$SDK_DEVICE"
+		install_tree "$HOST_BUILD" "$SDK_TOOLS"
+		"$ARA_SRC_DIR/tests/sdk/examples.sh" "$SDK_DEVICE" "$SDK_TOOLS"
+	) || examples_rc=$?
+	info "the SDK's examples took $(elapsed "$t0")"
+
 	# Guest instructions per operation against qemu/instruction-budget.tsv:
 	# counted from the host (QEMU's plugin), hence not a guest ctest.
 	t0=$(date +%s)
@@ -127,8 +165,9 @@ test_all() {
 	step "summary"
 	info "host ctest:  $([ $host_rc = 0 ] && echo passed || echo "FAILED (status $host_rc)")"
 	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
+	info "SDK examples: $([ $examples_rc = 0 ] && echo passed || echo "FAILED (status $examples_rc)")"
 	info "instruction budget: $([ $budget_rc = 0 ] && echo passed || echo "FAILED (status $budget_rc)")"
-	[ $host_rc = 0 ] && [ $guest_rc = 0 ] && [ $budget_rc = 0 ]
+	[ $host_rc = 0 ] && [ $guest_rc = 0 ] && [ $examples_rc = 0 ] && [ $budget_rc = 0 ]
 }
 
 case $1 in
@@ -149,6 +188,12 @@ case $1 in
 		shift
 		build_arm64
 		exec "$ARA_QEMU_DIR/eval.sh" "$@" "$ARM64_BUILD"
+		;;
+	run)
+		shift
+		build_arm64
+		install_tree "$ARM64_BUILD" "$SDK_DEVICE"
+		exec "$ARA_QEMU_DIR/run-app.sh" --sdk "$SDK_DEVICE" "$@"
 		;;
 	*) usage ;;
 esac
