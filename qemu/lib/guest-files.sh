@@ -6,7 +6,8 @@
 #   ARA-FILE-END NAME LINES SHA256
 # and the host cuts it out of the console log, checking the line count and
 # the SHA-256 of what came back against what the guest sent. Binary files
-# and whole directories travel as a base64 tar archive. Source, do not run;
+# and whole directories travel as a base64 cpio archive (the guest's
+# busybox tar cannot take a list of files). Source, do not run;
 # NAME holds no white space.
 # shellcheck shell=bash
 
@@ -19,19 +20,19 @@ guest_send() {
 }
 
 # guest_send_dir NAME DIR [FIND_ARG...]: shell lines for the guest that
-# print files of DIR as a base64 tar archive between the markers: those
-# that `find . FIND_ARG...` lists in DIR (default: -type f, every file; a
-# directory listed would come whole). Nothing listed sends an empty file.
+# print files of DIR as a base64 cpio archive between the markers: those
+# that `find . FIND_ARG...` lists in DIR (default: -type f, every file).
+# Nothing listed sends an empty file.
 # Leaves DIR.ara-send.* behind in the guest (its RAM goes at power-off).
 guest_send_dir() {
 	local name=$1 dir=$2
 	shift 2
 	[ $# -gt 0 ] || set -- -type f
-	local list="$dir.ara-send.list" tar="$dir.ara-send.tar" b64="$dir.ara-send.b64"
-	printf '(cd %q && find . -mindepth 1' "$dir"
+	local list="$dir.ara-send.list" cpio="$dir.ara-send.cpio" b64="$dir.ara-send.b64"
+	printf 'cd %q && find . -mindepth 1' "$dir"
 	printf ' %q' "$@"
-	printf ') >%q && if [ -s %q ]; then tar -c -f %q -C %q -T %q && base64 %q >%q; else : >%q; fi\n' \
-		"$list" "$list" "$tar" "$dir" "$list" "$tar" "$b64" "$b64"
+	printf ' >%q && if [ -s %q ]; then cpio -o -H newc -F %q <%q && base64 %q >%q; else : >%q; fi && cd /\n' \
+		"$list" "$list" "$cpio" "$list" "$cpio" "$b64" "$b64"
 	guest_send "$name" "$b64"
 }
 
@@ -72,7 +73,7 @@ host_receive_dir() {
 	local rc=0
 	mkdir -p "$3" || rc=$?
 	if [ $rc = 0 ] && [ -s "$b64" ]; then
-		base64 -d "$b64" | tar -x -C "$3" --no-same-owner || rc=$?
+		base64 -d "$b64" | (cd "$3" && cpio -i -d -m --quiet --no-absolute-filenames) || rc=$?
 	fi
 	rm -f "$b64"
 	[ $rc = 0 ] || printf '%s: the archive from the guest did not unpack into %s\n' "$1" "$3" >&2
