@@ -24,6 +24,7 @@
 #                     comes back
 #   --timeout SECONDS kill the guest after this long (default 600)
 #   --tpm             boot the TPM guest (run-guest.sh --tpm)
+#   -h, --help        print this text and exit 0
 # The App, the manifest and the two objects it names are copied into the
 # guest at their host paths (the manifest's relative paths still hold), so
 # APP's ARGs can name them as on the host; the working directory is
@@ -40,8 +41,10 @@ set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/guest-files.sh"
 
+# help: the header comment above.
+help() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; }
 usage() {
-	awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
+	help >&2
 	exit 2
 }
 # bad WHAT: a usage error that names its cause.
@@ -65,7 +68,7 @@ while [ $# -gt 0 ]; do
 	--out) out=${2:?}; shift 2 ;;
 	--timeout) timeout=${2:?}; shift 2 ;;
 	--tpm) guest_opts+=(--tpm); shift ;;
-	-h|--help) usage ;;
+	-h|--help) help; exit 0 ;;
 	--) shift; break ;;
 	-*) usage ;;
 	*) break ;;
