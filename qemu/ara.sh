@@ -6,13 +6,16 @@
 #                      installed trees and run in the guest
 #                      (tests/sdk/examples.sh), then the instruction budget
 #                      (qemu/budget.sh)
-# one to try an App of one's own:
+# two to build and try an App of one's own (qemu/README.md, "Running your
+# own App in the POE guest"):
+#   qemu/ara.sh sdk    build the SDK without the test suite and install it:
+#                      build/sdk/device (arm64) and build/sdk/tools (the
+#                      build machine's tools; docs/sdk.md)
 #   qemu/ara.sh run [RUN-APP-OPTION...] APP [ARG...]
-#                      build the arm64 tree, install its device side (the
-#                      SDK) into build/sdk/device, and run APP under that
-#                      ara-loader in the POE guest (qemu/run-app.sh: its
-#                      options, --out DIR brings the App's files back;
-#                      exits with the App's status; qemu/README.md)
+#                      the same, then run APP (built against build/sdk)
+#                      under that ara-loader in the POE guest
+#                      (qemu/run-app.sh: --out DIR brings the App's files
+#                      back; exits with the App's status)
 # and two more, not tests:
 #   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest, then a
 #                      null secure_call against a plain call, a system call
@@ -28,7 +31,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-usage() { die "usage: $0 demo|test|bench|eval [--quick] [--only rts|rtm] [--out DIR]|run [RUN-APP-OPTION...] APP [ARG...]"; }
+usage() { die "usage: $0 demo|test|bench|sdk|eval [--quick] [--only rts|rtm] [--out DIR]|run [RUN-APP-OPTION...] APP [ARG...]"; }
 [ $# -ge 1 ] || usage
 [ $# -eq 1 ] || [ "$1" = eval ] || [ "$1" = run ] || usage
 [ "$(id -u)" = 0 ] || die "run as root: the first run installs Debian packages"
@@ -64,18 +67,25 @@ configure_and_build() {
 	cmake --build "$1" -j 2 || die "build of $1 failed"
 }
 
-# platform [build-qemu.sh variant]: sets mbedtls_src, the unpacked mbedtls
-# source that both CMake builds compile (-DARA_MBEDTLS_SRC).
-platform() {
-	local t0
-	t0=$(date +%s)
+# platform_base [build-qemu.sh variant]: the host packages, QEMU, the guest,
+# and mbedtls_src, the unpacked mbedtls source that both CMake builds
+# compile (-DARA_MBEDTLS_SRC): what running an App in the guest needs.
+platform_base() {
 	"$ARA_QEMU_DIR/host-deps.sh"
 	"$ARA_QEMU_DIR/build-qemu.sh" "$@"
 	"$ARA_QEMU_DIR/guest/build-guest.sh"
+	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
+}
+
+# platform [build-qemu.sh variant]: platform_base and what the test suite
+# needs besides.
+platform() {
+	local t0
+	t0=$(date +%s)
+	platform_base "$@"
 	# The TPM guest's kernel (run-ctest.sh boots it for the tests labelled
 	# tpm): built here, so that its ten minutes are not spent in a test.
 	"$ARA_QEMU_DIR/guest/build-tpm-kernel.sh"
-	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
 	# The CENC test App's static FFmpeg for arm64 (tests/cenc): built once
 	# here, in view; the arm64 tree's configure then finds it cached.
 	"$ARA_QEMU_DIR/build-ffmpeg.sh" >/dev/null
@@ -105,6 +115,25 @@ install_tree() {
 		cat "$2.install.log" >&2
 		die "cmake --install $1 failed"
 	}
+}
+
+# build_sdk: the SDK (docs/sdk.md) from trees of its own without the test
+# suite: the build machine's tools (no sanitizers), then the arm64
+# libraries and tools, installed into SDK_TOOLS and SDK_DEVICE.
+build_sdk() {
+	local host=$ARA_SRC_DIR/build/sdk-build/host arm64=$ARA_SRC_DIR/build/sdk-build/aarch64
+	platform_base patched
+	step "building the SDK's build-machine tools"
+	configure_and_build "$host" -DARA_BUILD_TESTS=OFF -DARA_SANITIZE=OFF \
+		-DARA_MBEDTLS_SRC="$mbedtls_src"
+	step "building the SDK's arm64 libraries and tools"
+	configure_and_build "$arm64" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
+		-DARA_BUILD_TESTS=OFF -DARA_MBEDTLS_SRC="$mbedtls_src" \
+		-DARA_MANIFEST_TOOL="$host/loader/ara-manifest" \
+		-DARA_SECCOMP_GEN_TOOL="$host/libara/ara-seccomp-gen" \
+		-DARA_RTM_PLUGIN="$host/services/rtm/instrument/ara_rtm_pass.so"
+	install_tree "$arm64" "$SDK_DEVICE"
+	install_tree "$host" "$SDK_TOOLS"
 }
 
 # in_guest COMMAND [ARG...]: cross-builds the tree and runs COMMAND (a path
@@ -197,10 +226,13 @@ case $1 in
 		build_arm64
 		exec "$ARA_QEMU_DIR/eval.sh" "$@" "$ARM64_BUILD"
 		;;
+	sdk)
+		build_sdk
+		info "the SDK: $SDK_DEVICE (arm64: libraries, headers, CMake package, pkg-config, tools), $SDK_TOOLS (the build machine's tools); examples/README.md builds an App against them"
+		;;
 	run)
 		shift
-		build_arm64
-		install_tree "$ARM64_BUILD" "$SDK_DEVICE"
+		build_sdk
 		exec "$ARA_QEMU_DIR/run-app.sh" --sdk "$SDK_DEVICE" "$@"
 		;;
 	*) usage ;;
