@@ -6,6 +6,8 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(ARA_CROSS_TRIPLE aarch64-linux-gnu)
 find_program(CMAKE_C_COMPILER ${ARA_CROSS_TRIPLE}-gcc REQUIRED)
 find_program(CMAKE_ASM_COMPILER ${ARA_CROSS_TRIPLE}-gcc REQUIRED)
+# For C++ Apps (g++-aarch64-linux-gnu); ARA itself is C.
+find_program(CMAKE_CXX_COMPILER ${ARA_CROSS_TRIPLE}-g++)
 
 # Search headers and libraries only in the arm64 multiarch locations, and
 # programs only on the host.

@@ -2,7 +2,20 @@
 # The project's two commands (see README.md):
 #   qemu/ara.sh demo   boot the POE guest and show POE at work
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE
-#                      guest, then the instruction budget (qemu/budget.sh)
+#                      guest, then the SDK's examples built against the
+#                      installed trees and run in the guest
+#                      (tests/sdk/examples.sh), then the instruction budget
+#                      (qemu/budget.sh)
+# two to build and try an App of one's own (qemu/README.md, "Running your
+# own App in the POE guest"):
+#   qemu/ara.sh sdk    build the SDK without the test suite and install it:
+#                      build/sdk/device (arm64) and build/sdk/tools (the
+#                      build machine's tools; docs/sdk.md)
+#   qemu/ara.sh run [RUN-APP-OPTION...] APP [ARG...]
+#                      the same, then run APP (built against build/sdk)
+#                      under that ara-loader in the POE guest
+#                      (qemu/run-app.sh: --out DIR brings the App's files
+#                      back; exits with the App's status)
 # and two more, not tests:
 #   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest, then a
 #                      null secure_call against a plain call, a system call
@@ -18,9 +31,9 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 
-usage() { die "usage: $0 demo|test|bench|eval [--quick] [--only rts|rtm] [--out DIR]"; }
+usage() { die "usage: $0 demo|test|bench|sdk|eval [--quick] [--only rts|rtm] [--out DIR]|run [RUN-APP-OPTION...] APP [ARG...]"; }
 [ $# -ge 1 ] || usage
-[ $# -eq 1 ] || [ "$1" = eval ] || usage
+[ $# -eq 1 ] || [ "$1" = eval ] || [ "$1" = run ] || usage
 [ "$(id -u)" = 0 ] || die "run as root: the first run installs Debian packages"
 
 HOST_BUILD="$ARA_SRC_DIR/build/host"
@@ -32,6 +45,11 @@ MANIFEST_TOOL="$HOST_BUILD/loader/ara-manifest"
 SECCOMP_GEN_TOOL="$HOST_BUILD/libara/ara-seccomp-gen"
 # and clang loads the host tree's RTM pass plugin (cmake/AraRtm.cmake).
 RTM_PLUGIN="$HOST_BUILD/services/rtm/instrument/ara_rtm_pass.so"
+
+# The installed SDK (docs/sdk.md): the arm64 tree's device side, and the
+# build-machine tools from the host tree.
+SDK_DEVICE="$ARA_SRC_DIR/build/sdk/device"
+SDK_TOOLS="$ARA_SRC_DIR/build/sdk/tools"
 
 # configure DIR [cmake args...]
 configure() {
@@ -49,18 +67,25 @@ configure_and_build() {
 	cmake --build "$1" -j 2 || die "build of $1 failed"
 }
 
-# platform [build-qemu.sh variant]: sets mbedtls_src, the unpacked mbedtls
-# source that both CMake builds compile (-DARA_MBEDTLS_SRC).
-platform() {
-	local t0
-	t0=$(date +%s)
+# platform_base [build-qemu.sh variant]: the host packages, QEMU, the guest,
+# and mbedtls_src, the unpacked mbedtls source that both CMake builds
+# compile (-DARA_MBEDTLS_SRC): what running an App in the guest needs.
+platform_base() {
 	"$ARA_QEMU_DIR/host-deps.sh"
 	"$ARA_QEMU_DIR/build-qemu.sh" "$@"
 	"$ARA_QEMU_DIR/guest/build-guest.sh"
+	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
+}
+
+# platform [build-qemu.sh variant]: platform_base and what the test suite
+# needs besides.
+platform() {
+	local t0
+	t0=$(date +%s)
+	platform_base "$@"
 	# The TPM guest's kernel (run-ctest.sh boots it for the tests labelled
 	# tpm): built here, so that its ten minutes are not spent in a test.
 	"$ARA_QEMU_DIR/guest/build-tpm-kernel.sh"
-	mbedtls_src=$("$ARA_QEMU_DIR/fetch-mbedtls.sh")
 	# The CENC test App's static FFmpeg for arm64 (tests/cenc): built once
 	# here, in view; the arm64 tree's configure then finds it cached.
 	"$ARA_QEMU_DIR/build-ffmpeg.sh" >/dev/null
@@ -81,6 +106,36 @@ build_arm64() {
 		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
 }
 
+# install_tree BUILD PREFIX: cmake --install BUILD into a fresh PREFIX.
+install_tree() {
+	step "installing $1 into $2"
+	rm -rf "$2"
+	mkdir -p "$(dirname "$2")"
+	cmake --install "$1" --prefix "$2" >"$2.install.log" 2>&1 || {
+		cat "$2.install.log" >&2
+		die "cmake --install $1 failed"
+	}
+}
+
+# build_sdk: the SDK (docs/sdk.md) from trees of its own without the test
+# suite: the build machine's tools (no sanitizers), then the arm64
+# libraries and tools, installed into SDK_TOOLS and SDK_DEVICE.
+build_sdk() {
+	local host=$ARA_SRC_DIR/build/sdk-build/host arm64=$ARA_SRC_DIR/build/sdk-build/aarch64
+	platform_base patched
+	step "building the SDK's build-machine tools"
+	configure_and_build "$host" -DARA_BUILD_TESTS=OFF -DARA_SANITIZE=OFF \
+		-DARA_MBEDTLS_SRC="$mbedtls_src"
+	step "building the SDK's arm64 libraries and tools"
+	configure_and_build "$arm64" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
+		-DARA_BUILD_TESTS=OFF -DARA_MBEDTLS_SRC="$mbedtls_src" \
+		-DARA_MANIFEST_TOOL="$host/loader/ara-manifest" \
+		-DARA_SECCOMP_GEN_TOOL="$host/libara/ara-seccomp-gen" \
+		-DARA_RTM_PLUGIN="$host/services/rtm/instrument/ara_rtm_pass.so"
+	install_tree "$arm64" "$SDK_DEVICE"
+	install_tree "$host" "$SDK_TOOLS"
+}
+
 # in_guest COMMAND [ARG...]: cross-builds the tree and runs COMMAND (a path
 # relative to the arm64 tree) in the POE guest (patched QEMU, -M virt -cpu
 # max), which holds the arm64 tree and the source tree at their host paths.
@@ -94,7 +149,7 @@ in_guest() {
 }
 
 test_all() {
-	local selftests host_rc=0 sdk_rc=0 guest_rc=0 budget_rc=0 t0
+	local selftests host_rc=0 sdk_rc=0 guest_rc=0 examples_rc=0 budget_rc=0 t0
 	platform both
 	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
@@ -124,6 +179,18 @@ test_all() {
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"
 
+	# The SDK as users meet it: both trees installed, the examples built
+	# against the installed prefixes only, run in the guest (one boot), and
+	# qemu/run-app.sh (a second).
+	step "the SDK: installed, the examples built against it and run in the POE guest"
+	t0=$(date +%s)
+	(
+		install_tree "$ARM64_BUILD" "$SDK_DEVICE"
+		install_tree "$HOST_BUILD" "$SDK_TOOLS"
+		"$ARA_SRC_DIR/tests/sdk/examples.sh" "$SDK_DEVICE" "$SDK_TOOLS"
+	) || examples_rc=$?
+	info "the SDK's examples took $(elapsed "$t0")"
+
 	# Guest instructions per operation against qemu/instruction-budget.tsv:
 	# counted from the host (QEMU's plugin), hence not a guest ctest.
 	t0=$(date +%s)
@@ -134,8 +201,10 @@ test_all() {
 	info "host ctest:  $([ $host_rc = 0 ] && echo passed || echo "FAILED (status $host_rc)")"
 	info "SDK install: $([ $sdk_rc = 0 ] && echo passed || echo "FAILED (status $sdk_rc)")"
 	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
+	info "SDK examples: $([ $examples_rc = 0 ] && echo passed || echo "FAILED (status $examples_rc)")"
 	info "instruction budget: $([ $budget_rc = 0 ] && echo passed || echo "FAILED (status $budget_rc)")"
-	[ $host_rc = 0 ] && [ $sdk_rc = 0 ] && [ $guest_rc = 0 ] && [ $budget_rc = 0 ]
+	[ $host_rc = 0 ] && [ $sdk_rc = 0 ] && [ $guest_rc = 0 ] && [ $examples_rc = 0 ] &&
+		[ $budget_rc = 0 ]
 }
 
 case $1 in
@@ -156,6 +225,15 @@ case $1 in
 		shift
 		build_arm64
 		exec "$ARA_QEMU_DIR/eval.sh" "$@" "$ARM64_BUILD"
+		;;
+	sdk)
+		build_sdk
+		info "the SDK: $SDK_DEVICE (arm64: libraries, headers, CMake package, pkg-config, tools), $SDK_TOOLS (the build machine's tools); examples/README.md builds an App against them"
+		;;
+	run)
+		shift
+		build_sdk
+		exec "$ARA_QEMU_DIR/run-app.sh" --sdk "$SDK_DEVICE" "$@"
 		;;
 	*) usage ;;
 esac

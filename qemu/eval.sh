@@ -2,8 +2,8 @@
 # The ARA paper's evaluation (section 7) in the POE guest: the RTS case
 # study (tests/bench/rts_study under ara-loader) and the RTM case study
 # (tests/rtm/study/rtm_study.sh), their CSVs brought back over the guest's
-# console, the RTS runs' guest instructions counted, then the summary and
-# the plots (qemu/eval-report.py). Builds nothing: qemu/ara.sh eval builds
+# console (qemu/lib/guest-files.sh), the RTS runs' guest instructions
+# counted, then the summary and the plots (qemu/eval-report.py). Builds nothing: qemu/ara.sh eval builds
 # the arm64 tree first. docs/evaluation.md explains the method.
 #
 # Usage: eval.sh [--quick] [--only rts|rtm] [--out DIR] ARM64_BUILD_DIR
@@ -28,6 +28,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib/common.sh"
 . "$(dirname "$0")/lib/count.sh"
+. "$(dirname "$0")/lib/guest-files.sh"
 
 usage() {
 	awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
@@ -87,24 +88,10 @@ work=$(cd "$work" && pwd -P)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/guest"
 
-# guest_csv NAME FILE: shell lines for the guest that print FILE between
-# the markers fetch_csv looks for, the end marker with FILE's line count.
-guest_csv() {
-	# shellcheck disable=SC2016 # $(wc) is for the guest's shell
-	printf 'echo "ARA-EVAL-BEGIN %s"; cat %s; echo "ARA-EVAL-END %s $(wc -l <%s)"\n' "$1" "$2" "$1" "$2"
-}
-
-# fetch_csv NAME LOG DEST: the CSV NAME the guest printed in LOG, to DEST;
-# fails unless both markers came and the line count agrees.
+# fetch_csv NAME LOG DEST: the CSV NAME the guest printed in LOG
+# (guest_send, qemu/lib/guest-files.sh), to DEST.
 fetch_csv() {
-	awk -v name="$1" '
-		$0 == "ARA-EVAL-BEGIN " name { on = 1; n = 0; next }
-		on && $1 == "ARA-EVAL-END" && $2 == name { want = $3; on = 0; done = 1; next }
-		on { print; n++ }
-		END {
-			if (!done) { print "no complete " name " in the guest output" > "/dev/stderr"; exit 1 }
-			if (n != want) { print name ": " n " lines came back, the guest sent " want > "/dev/stderr"; exit 1 }
-		}' "$2" >"$3" || die "cannot read $1 from the guest's console ($2)"
+	host_receive "$1" "$2" "$3" || die "cannot read $1 from the guest's console ($2)"
 }
 
 rts_cmd() { # rts_cmd REPEATS CSV
@@ -118,12 +105,12 @@ rts_cmd() { # rts_cmd REPEATS CSV
 	echo 'set -e'
 	if run_rts; then
 		rts_cmd "$RTS_REPEATS" /tmp/rts.csv
-		guest_csv rts.csv /tmp/rts.csv
+		guest_send rts.csv /tmp/rts.csv
 	fi
 	if run_rtm; then
 		printf 'ARA_EVIDENCE=dev-insecure /bin/sh %q --build %q --repeats %s %s--csv /tmp/rtm.csv\n' \
 			"$rtm_driver" "$build" "$RTM_REPEATS" "${quick:+--quick }"
-		guest_csv rtm.csv /tmp/rtm.csv
+		guest_send rtm.csv /tmp/rtm.csv
 	fi
 } >"$work/guest/studies.sh"
 chmod +x "$work/guest/studies.sh"
@@ -144,7 +131,7 @@ if run_rts; then
 		echo '#!/bin/sh'
 		echo 'set -e'
 		rts_cmd "$COUNT_REPEATS" /tmp/count.csv
-		guest_csv count.csv /tmp/count.csv
+		guest_send count.csv /tmp/count.csv
 	} >"$work/guest/count.sh"
 	chmod +x "$work/guest/count.sh"
 	step "guest instructions: rts_study --repeats $COUNT_REPEATS under the counting plugin"

@@ -101,6 +101,8 @@ rtm_cxx="libstdc++-12-dev-arm64-cross"
 abi_check="abigail-tools"
 # The manual pages' check (tests/docs/check-man.sh): groff, man and lexgrog.
 man_check="groff-base man-db"
+# The C++ example App (examples/cxx), built with the cross g++.
+cxx="g++-aarch64-linux-gnu"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -122,6 +124,7 @@ install "ara-verify's test fixture linker" $rtm_verify
 install "the Lua RTM test's reference interpreter" $rtm_lua
 install "the SQLite amalgamation's generator" $rtm_sqlite
 install "the arm64 C++ library for instrumented C++" $rtm_cxx
+install "the cross C++ compiler for the C++ example" $cxx
 install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc

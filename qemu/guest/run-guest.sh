@@ -20,6 +20,9 @@
 #   --embed DIR         copy DIR (without .git) into the guest at the same
 #                       absolute path; repeatable. Symlinks are copied as
 #                       symlinks, so neither DIR nor its parents may be one.
+#   --embed-tree DIR    copy what DIR holds into the guest's / (DIR/a/b
+#                       lands at /a/b); repeatable (qemu/run-app.sh stages
+#                       single files at their host paths this way)
 #   --cwd DIR           run COMMAND in DIR (default /)
 #   --plugin-insn FILE  count the guest's instructions with QEMU's libinsn
 #                       plugin; FILE receives its report, one "cpu N insns: X"
@@ -47,7 +50,7 @@ usage() {
 
 qemu=patched machine=virt poe=expect tpm=no timeout=600 cwd=/ insn_log='' plugin_args='' plugin_lib=
 kernel_args=
-embeds=()
+embeds=() trees=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--qemu) qemu=${2:?}; shift 2 ;;
@@ -61,6 +64,9 @@ while [ $# -gt 0 ]; do
 		[ "$real" = "$(cd "$2" && pwd -L)" ] ||
 			die "--embed $2: the path goes through a symlink; give the real path $real"
 		embeds+=("$real"); shift 2 ;;
+	--embed-tree)
+		[ -d "${2:?}" ] || die "--embed-tree $2: not a directory"
+		trees+=("$(cd "$2" && pwd -P)"); shift 2 ;;
 	--cwd) cwd=${2:?}; shift 2 ;;
 	--plugin-insn) insn_log=${2:?}; shift 2 ;;
 	--plugin-args) plugin_args=,${2:?}; shift 2 ;;
@@ -136,6 +142,9 @@ if [ ${#embeds[@]} -gt 0 ]; then
 		done | LC_ALL=C sort -u | cpio -o -H newc -R 0:0 --quiet
 	) >>"$run/overlay.cpio"
 fi
+for t in ${trees[@]+"${trees[@]}"}; do
+	(cd "$t" && find . -mindepth 1 | sed "s|^\./||" | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >>"$run/overlay.cpio"
+done
 cat "$guest/base.cpio" "$run/overlay.cpio" >"$run/initrd"
 info "initramfs: $(du -h "$guest/base.cpio" | cut -f1) base + $(du -h "$run/overlay.cpio" | cut -f1) overlay"
 
