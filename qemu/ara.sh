@@ -2,7 +2,9 @@
 # The project's two commands (see README.md):
 #   qemu/ara.sh demo   boot the POE guest and show POE at work
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE
-#                      guest, then the instruction budget (qemu/budget.sh)
+#                      guest, then ARA's Debian packages built and installed
+#                      in the guest (qemu/build-debs.sh, qemu/test-debs.sh),
+#                      then the instruction budget (qemu/budget.sh)
 # and two more, not tests:
 #   qemu/ara.sh bench  measure 1e6 POE domain switches in the guest, then a
 #                      null secure_call against a plain call, a system call
@@ -94,7 +96,7 @@ in_guest() {
 }
 
 test_all() {
-	local selftests host_rc=0 guest_rc=0 budget_rc=0 t0
+	local selftests host_rc=0 guest_rc=0 deb_rc=0 budget_rc=0 t0
 	platform both
 	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
@@ -118,6 +120,12 @@ test_all() {
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"
 
+	# ARA's Debian packages, built from this tree and installed in the
+	# guest with dpkg -i (docs/packaging.md).
+	t0=$(date +%s)
+	{ "$ARA_QEMU_DIR/build-debs.sh" && "$ARA_QEMU_DIR/test-debs.sh"; } || deb_rc=$?
+	info "Debian packages took $(elapsed "$t0")"
+
 	# Guest instructions per operation against qemu/instruction-budget.tsv:
 	# counted from the host (QEMU's plugin), hence not a guest ctest.
 	t0=$(date +%s)
@@ -127,8 +135,9 @@ test_all() {
 	step "summary"
 	info "host ctest:  $([ $host_rc = 0 ] && echo passed || echo "FAILED (status $host_rc)")"
 	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
+	info "Debian packages: $([ $deb_rc = 0 ] && echo passed || echo "FAILED (status $deb_rc)")"
 	info "instruction budget: $([ $budget_rc = 0 ] && echo passed || echo "FAILED (status $budget_rc)")"
-	[ $host_rc = 0 ] && [ $guest_rc = 0 ] && [ $budget_rc = 0 ]
+	[ $host_rc = 0 ] && [ $guest_rc = 0 ] && [ $deb_rc = 0 ] && [ $budget_rc = 0 ]
 }
 
 case $1 in

@@ -97,6 +97,8 @@ rtm_sqlite="tcl"
 # The C++ program of the RTM case study (tests/rtm/stockfish/): the arm64
 # libstdc++ headers and static library clang++ compiles and the App links.
 rtm_cxx="libstdc++-12-dev-arm64-cross"
+# ARA's own Debian packages (debian/, qemu/build-debs.sh) and their check.
+packaging="debhelper lintian"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -121,6 +123,7 @@ install "the software TPM" $tpm
 install "the TPM guest's kernel build" $kernel_build
 install "the CENC test's ffmpeg" $cenc
 install "the evaluation's summary and plots" $eval_report
+install "ARA's Debian packaging" $packaging
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Tests ARA's Debian packages (qemu/build-debs.sh) in the POE guest: builds
+# an App (tests/packaging/installed_app.c) with pkg-config against the files
+# of libara-dev and the runtime packages only (unpacked into a sysroot, as
+# they would be on a developer's machine), then boots the guest with the
+# packages and the App and runs tests/packaging/deb_install.sh there: dpkg -i,
+# then the App under the installed ara-loader.
+# Usage: test-debs.sh [DEB_DIR]   (default build/deb)
+# Exit status: 0 passed, 1 failed; 124/125 as run-guest.sh's.
+set -euo pipefail
+. "$(dirname "$0")/lib/common.sh"
+
+need_cmd aarch64-linux-gnu-gcc gcc-aarch64-linux-gnu
+need_cmd pkg-config pkg-config
+need_cmd dpkg-deb dpkg
+
+deb_dir=${1:-$ARA_SRC_DIR/build/deb}
+[ -d "$deb_dir" ] || die "$deb_dir: no such directory: build the packages first (qemu/build-debs.sh)"
+deb_dir=$(cd "$deb_dir" && pwd -P)
+# deb PACKAGE: its .deb in DEB_DIR, exactly one.
+deb() {
+	local found=("$deb_dir/$1"_*_arm64.deb)
+	[ ${#found[@]} = 1 ] && [ -f "${found[0]}" ] ||
+		die "$deb_dir: want one $1_*_arm64.deb, found: ${found[*]##*/} (run qemu/build-debs.sh)"
+	echo "${found[0]}"
+}
+for pkg in libara0 libara-entry0 libara-dev ara-tools; do deb "$pkg" >/dev/null; done
+
+work="$deb_dir/test"
+sysroot=$(mktemp -d)
+trap 'rm -rf "$sysroot"' EXIT
+rm -rf "$work"
+mkdir -p "$work"
+
+step "building an App against the installed files of libara-dev"
+for pkg in libara0 libara-entry0 libara-dev; do dpkg-deb -x "$(deb "$pkg")" "$sysroot"; done
+# pkg-config of the sysroot: -I and -L point into it; --variable gives the
+# paths on the device.
+pc() {
+	PKG_CONFIG_SYSROOT_DIR=$sysroot PKG_CONFIG_PATH= \
+		PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" pkg-config "$@"
+}
+pc --exists ara || die "pkg-config finds no ara.pc in libara-dev"
+app="$work/installed_app"
+# shellcheck disable=SC2046 # pkg-config's flags are word lists
+aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror $(pc --cflags ara) \
+	"$ARA_SRC_DIR/tests/packaging/installed_app.c" -o "$app" $(pc --libs ara) ||
+	die "the App does not build against libara-dev"
+libara=$(pc --variable=libara ara)
+entry=$(pc --variable=entry ara)
+info "libara.so: $libara, entry object: $entry"
+
+step "installing the packages in the POE guest and running the App"
+t0=$(date +%s)
+rc=0
+"$ARA_QEMU_DIR/guest/run-guest.sh" --embed "$deb_dir" --embed "$ARA_SRC_DIR/tests/packaging" -- \
+	/bin/sh "$ARA_SRC_DIR/tests/packaging/deb_install.sh" "$deb_dir" "$app" "$libara" "$entry" || rc=$?
+info "guest run took $(elapsed "$t0")"
+exit $rc

@@ -1,0 +1,46 @@
+#!/bin/sh
+# Runs in the POE guest (qemu/test-debs.sh boots it). Installs ARA's Debian
+# packages with dpkg -i, whose dependencies dpkg checks against the guest's
+# own package database (no --force option), then runs an App under the
+# installed ara-loader with the installed libara.so and entry object, and
+# checks that those are the files ARA verified.
+# Usage: deb_install.sh DEB_DIR APP LIBARA ENTRY
+#   DEB_DIR  the .debs; APP  the App (built against libara-dev's files);
+#   LIBARA, ENTRY  where the packages install libara.so and the entry object
+#   (ara.pc's variables libara and entry)
+# Exit status: 0 passed, 1 failed (the reason on a FAIL: line).
+set -u
+[ $# -eq 4 ] || { echo "usage: $0 DEB_DIR APP LIBARA ENTRY" >&2; exit 2; }
+deb_dir=$1 app=$2 libara=$3 entry=$4
+# Full paths: busybox sh would run its own dpkg applet for "dpkg".
+dpkg=/usr/bin/dpkg
+fail() { echo "FAIL: $*"; exit 1; }
+
+set -- "$deb_dir"/*.deb
+[ -f "$1" ] || fail "no .deb in $deb_dir"
+echo "== dpkg -i $*"
+$dpkg -i "$@" || fail "dpkg -i exited $?"
+for pkg in libara0 libara-entry0 libara-dev ara-tools; do
+	status=$(/usr/bin/dpkg-query -W -f='${Status}' "$pkg")
+	[ "$status" = "install ok installed" ] || fail "$pkg: status '$status'"
+done
+$dpkg --audit || fail "dpkg --audit found a broken package"
+
+# The files the test uses come from the packages, not from anywhere else.
+owner() { $dpkg -S "$1" | cut -d: -f1; }
+[ "$(owner "$libara")" = libara0 ] || fail "$libara is not libara0's"
+[ "$(owner "$entry")" = libara-entry0 ] || fail "$entry is not libara-entry0's"
+[ "$(owner /usr/bin/ara-loader)" = ara-tools ] || fail "/usr/bin/ara-loader is not ara-tools'"
+
+echo "== ara-manifest and ara-loader from ara-tools"
+/usr/bin/ara-manifest --libara "$libara" --entry "$entry" --app "$app" \
+	-o "$app.ara-manifest" || fail "ara-manifest exited $?"
+out=$(/usr/bin/ara-loader "$app") || fail "ara-loader $app exited $?"
+echo "$out"
+echo "$out" | grep -qx "echo ok" || fail "the App's echo check is missing"
+for pair in "libara $libara" "entry $entry" "app $app"; do
+	set -- $pair
+	want="$1 $(sha256sum "$2" | cut -d' ' -f1)"
+	echo "$out" | grep -qx "$want" || fail "ARA did not verify $2 (want '$want')"
+done
+echo "PASS: the packages installed with dpkg -i; the App ran from the installed files"
