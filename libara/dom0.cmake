@@ -168,6 +168,8 @@ function(ara_dom0_library target output_name)
 endfunction()
 
 ara_dom0_library(ara ara)
+set_target_properties(ara PROPERTIES EXPORT_NAME libara)
+add_library(ara::libara ALIAS ara)
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 add_custom_command(TARGET ara POST_BUILD

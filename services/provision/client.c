@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client.h"
+#include "ara/provision_client.h"
 #include "sockio.h"
 #include "wire.h"
 

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ara/refusal.h" /* enum ara_refusal: REFUSE's codes */
+
 #define ARA_WIRE_MAGIC "ARAP"
 #define ARA_WIRE_VERSION 1u
 #define ARA_WIRE_HEADER 12u
@@ -63,18 +65,6 @@ enum ara_wire_result {
 	ARA_WIRE_E_SPACE = -7,	 /* the output buffer is too small */
 };
 
-/* Reasons a provisioner gives in a REFUSE (its log says more). */
-enum ara_refusal {
-	ARA_REFUSE_MALFORMED = 1,  /* a message did not decode */
-	ARA_REFUSE_BACKEND = 2,	   /* the policy does not accept this evidence backend */
-	ARA_REFUSE_EVIDENCE = 3,   /* the evidence does not verify or bind the instance key */
-	ARA_REFUSE_MEASUREMENT = 4, /* a measured digest is not the policy's */
-	ARA_REFUSE_STALE = 5,	   /* the evidence is older than the policy allows */
-	ARA_REFUSE_SESSION = 6,	   /* the session signature does not verify */
-	ARA_REFUSE_SECRET = 7,	   /* no such secret for this App */
-	ARA_REFUSE_INTERNAL = 8,   /* the provisioner failed */
-};
-
 /* The measured identity an instance's evidence binds. */
 struct ara_wire_digests {
 	uint8_t loader[ARA_WIRE_SHA256];
@@ -106,7 +96,7 @@ struct ara_wire_deliver {
 };
 
 struct ara_wire_refuse {
-	uint16_t code; /* enum ara_refusal, or a code this version does not know */
+	uint16_t code; /* enum ara_refusal (ara/refusal.h), or a code this version does not know */
 	const uint8_t *text;
 	size_t text_len;
 };

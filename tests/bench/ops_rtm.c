@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "bench_ops.h"
 
 static int rtm_log_run(uint64_t n)

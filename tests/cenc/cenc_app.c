@@ -37,7 +37,7 @@
 
 #include "ara/provision.h"
 #include "ara/rts.h"
-#include "client.h"
+#include "ara/provision_client.h"
 
 #define CENC_SCHEME 0x63656e63u /* 'cenc' */
 #define MARK 0xa5

@@ -49,7 +49,7 @@
 #include "ara/provision.h"
 #include "ara/rts.h"
 #include "binding.h"
-#include "client.h"
+#include "ara/provision_client.h"
 #include "hpke.h"
 #include "p256.h"
 #include "sockio.h"

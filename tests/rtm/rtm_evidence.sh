@@ -13,7 +13,7 @@ digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 # rtm_evidence_env EV: the environment (for env(1)) of a run that leaves
 # its evidence in EV at exit, over a fresh nonce written to EV/nonce
-# (services/rtm/runtime/ara_rtm_runtime.h). No path may hold a space.
+# (include/ara/rtm_runtime.h). No path may hold a space.
 rtm_evidence_env() {
 	hex_of 32 >"$1/nonce"
 	echo "ARA_EVIDENCE=dev-insecure ARA_RTM_SEGMENTS=$1/segments" \

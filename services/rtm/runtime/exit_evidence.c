@@ -28,7 +28,7 @@
 #include "ara/ara.h"
 #include "ara/provision.h"
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "runtime_internal.h"
 #include "hex.h"
 #include "wire.h"
@@ -160,13 +160,13 @@ static void start_batch(void)
 	}
 }
 
-/*
- * Not static: cmake names it to the linker (services/rtm/runtime/CMakeLists.txt).
- */
-void ara_rtm_exit_evidence_register(void);
 static pid_t evidence_pid; /* the process the evidence is of */
 
-__attribute__((constructor)) void ara_rtm_exit_evidence_register(void)
+/*
+ * Nothing calls it by name: the runtime is one object (AraPrelink.cmake),
+ * which any hook an App uses brings whole.
+ */
+__attribute__((constructor)) static void exit_evidence_register(void)
 {
 	const char *batch = getenv("ARA_RTM_BATCH");
 

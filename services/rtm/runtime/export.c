@@ -18,7 +18,7 @@
 
 #include "ara/ara.h"
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "rtm_format.h"
 #include "runtime_internal.h"
 

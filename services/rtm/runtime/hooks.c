@@ -20,7 +20,7 @@
 
 #include "ara/ara.h"
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "runtime_internal.h"
 
 _Static_assert(ARA_RTM_HOOK_KIND_SHIFT == ARA_RTM_KIND_SHIFT, "hooks.S's entry layout");

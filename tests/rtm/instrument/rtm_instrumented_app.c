@@ -29,7 +29,7 @@
 
 #include "ara/ara.h"
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "check.h"
 #include "rtm_format.h"
 

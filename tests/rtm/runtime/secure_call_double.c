@@ -7,7 +7,7 @@
 
 #include "ara/ara.h"
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 
 static int script[DOUBLE_SCRIPT_MAX];
 static size_t scripted, calls, flushes;

@@ -24,7 +24,7 @@
 
 #include "ara/ara.h"
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "runtime_internal.h"
 #include "secure_call_double.h"
 

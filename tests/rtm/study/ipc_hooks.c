@@ -31,7 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "ipc_logger.h"
 
 enum { HANDOFF_CLOSED = -2 }; /* ipc_fd after the last destructor */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 
 #define DEST ((void *)(uintptr_t)0x7f0000123450u)
 

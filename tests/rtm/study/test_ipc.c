@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "ara/rtm.h"
-#include "ara_rtm_runtime.h"
+#include "ara/rtm_runtime.h"
 #include "chain.h"
 #include "ipc_logger.h"
 

@@ -21,6 +21,10 @@
 
 #include "ara/rtm.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ARA_RTM_IO_ERROR (-1)
 
 /*
@@ -63,5 +67,9 @@ int ara_rtm_flush_segments(void);
 void __ara_rtm_icall(void *dest);
 void __ara_rtm_ijmp(void *dest);
 void __ara_rtm_ret(void *dest);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

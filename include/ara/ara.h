@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define ARA_VERSION_MAJOR 0
 #define ARA_VERSION_MINOR 1
 #define ARA_VERSION_PATCH 0
@@ -126,5 +130,9 @@ ARA_NOPLT int secure_call(uint32_t fid, void *arg);
 
 /* A constant, non-NULL description of status; "unknown status" otherwise. */
 const char *ara_strerror(int status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

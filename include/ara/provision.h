@@ -8,7 +8,7 @@
  * CHALLENGE, hands it to PROVISION_BEGIN, sends the ATTEST that ARA writes,
  * and hands the reply to PROVISION_FINISH. ARA keeps the secret in DOM0 and
  * gives the App a handle; services use the secret by handle, never by
- * value. ara_provision_fetch() (services/provision/client.h) does all of
+ * value. ara_provision_fetch() (ara/provision_client.h) does all of
  * this over a connected socket.
  *
  * A process has platform evidence only if ARA_EVIDENCE named a backend when

@@ -11,9 +11,14 @@
 #include <stdint.h>
 
 #include "ara/provision.h"
+#include "ara/refusal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct ara_provision_refusal {
-	uint16_t code;	/* enum ara_refusal (wire.h) */
+	uint16_t code;	/* enum ara_refusal (ara/refusal.h) */
 	char text[201]; /* the provisioner's reason, NUL-terminated */
 };
 
@@ -28,5 +33,9 @@ int ara_provision_fetch(int fd, const char *name, uint32_t *handle,
 
 /* One whole message from fd into buf (at most cap bytes); its length, or -1. */
 long ara_provision_recv(int fd, uint8_t *buf, unsigned long cap);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
