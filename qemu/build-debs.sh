@@ -24,7 +24,9 @@ t0=$(date +%s)
 step "building the Debian packages (dpkg-buildpackage -a arm64)"
 # -b: binary packages only; -us -uc: unsigned. The .debs, .changes and
 # .buildinfo go to OUT_DIR, not to the parent of the tree (dpkg's default).
+# parallel=2: CI's two cores (debhelper builds with one job otherwise).
 (cd "$ARA_SRC_DIR" && ARA_MBEDTLS_SRC="$mbedtls_src" ARA_DEB_DIR="$out" \
+	DEB_BUILD_OPTIONS="parallel=2${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OPTIONS}" \
 	dpkg-buildpackage -a arm64 -b -us -uc \
 		--changes-file="$changes" --buildinfo-file="${changes%.changes}.buildinfo" \
 		--changes-option=-u"$out" --buildinfo-option=-u"$out") \

@@ -26,8 +26,9 @@ for pkg in libara0 libara-entry0 libara-dev ara-tools; do
 done
 $dpkg --audit || fail "dpkg --audit found a broken package"
 
-# The files the test uses come from the packages, not from anywhere else.
-owner() { $dpkg -S "$1" | cut -d: -f1; }
+# The files the test uses come from the packages, not from anywhere else
+# (LIBARA and ENTRY may be libara-dev's links to the runtime packages' files).
+owner() { $dpkg -S "$(readlink -f "$1")" | cut -d: -f1; }
 [ "$(owner "$libara")" = libara0 ] || fail "$libara is not libara0's"
 [ "$(owner "$entry")" = libara-entry0 ] || fail "$entry is not libara-entry0's"
 [ "$(owner /usr/bin/ara-loader)" = ara-tools ] || fail "/usr/bin/ara-loader is not ara-tools'"
