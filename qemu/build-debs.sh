@@ -38,8 +38,8 @@ info "built in $(elapsed "$t0"): $(cd "$out" && echo *.deb)"
 
 t0=$(date +%s)
 step "lintian"
-# --info shows the informational tags too; only errors and warnings fail.
-if ! lintian --info --fail-on error,warning "$changes" | tee "$out/lintian.log" >&2; then
+# --display-info shows the informational tags too; errors and warnings fail.
+if ! lintian --display-info --fail-on error,warning "$changes" | tee "$out/lintian.log" >&2; then
 	die "lintian found errors or warnings (above, and in $out/lintian.log)"
 fi
 info "lintian took $(elapsed "$t0"): $(grep -c . "$out/lintian.log" || true) tags (informational)"

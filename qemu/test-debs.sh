@@ -34,11 +34,18 @@ mkdir -p "$work"
 
 step "building an App against the installed files of libara-dev"
 for pkg in libara0 libara-entry0 libara-dev; do dpkg-deb -x "$(deb "$pkg")" "$sysroot"; done
-# pkg-config of the sysroot: -I and -L point into it; --variable gives the
-# paths on the device.
+# pkg-config of the sysroot only. ara.pc finds its prefix from its own
+# place, so -I, -L and the paths of its variables point into the sysroot.
 pc() {
-	PKG_CONFIG_SYSROOT_DIR=$sysroot PKG_CONFIG_PATH= \
-		PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" pkg-config "$@"
+	PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" pkg-config "$@"
+}
+# device_path VARIABLE: ara.pc's VARIABLE, a path in the sysroot, as the
+# path on the device.
+device_path() {
+	local path
+	path=$(realpath --no-symlinks "$(pc --variable="$1" ara)")
+	[ "${path#"$sysroot"/}" != "$path" ] || die "ara.pc's $1 ($path) is not in the sysroot $sysroot"
+	echo "/${path#"$sysroot"/}"
 }
 pc --exists ara || die "pkg-config finds no ara.pc in libara-dev"
 app="$work/installed_app"
@@ -46,8 +53,8 @@ app="$work/installed_app"
 aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror $(pc --cflags ara) \
 	"$ARA_SRC_DIR/tests/packaging/installed_app.c" -o "$app" $(pc --libs ara) ||
 	die "the App does not build against libara-dev"
-libara=$(pc --variable=libara ara)
-entry=$(pc --variable=entry ara)
+libara=$(device_path libara)
+entry=$(device_path entry)
 info "libara.so: $libara, entry object: $entry"
 
 step "installing the packages in the POE guest and running the App"

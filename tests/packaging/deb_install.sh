@@ -18,6 +18,14 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 set -- "$deb_dir"/*.deb
 [ -f "$1" ] || fail "no .deb in $deb_dir"
+# First ara-tools alone: dpkg must refuse it for want of ARA's own
+# libraries only; the guest's database satisfies the rest (libc6, tpm2-tss).
+echo "== dpkg -i ara-tools alone"
+out=$($dpkg -i "$deb_dir"/ara-tools_*_arm64.deb 2>&1) && fail "dpkg -i installed ara-tools without libara0"
+echo "$out"
+echo "$out" | grep -q "depends on libara0" || fail "dpkg did not name the missing libara0"
+echo "$out" | grep "depends on" | grep -Ev "depends on (libara0|libara-entry0) " &&
+	fail "dpkg found a dependency missing that the guest's database should satisfy"
 echo "== dpkg -i $*"
 $dpkg -i "$@" || fail "dpkg -i exited $?"
 for pkg in libara0 libara-entry0 libara-dev ara-tools; do
