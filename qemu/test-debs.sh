@@ -20,8 +20,9 @@ deb_dir=$(cd "$deb_dir" && pwd -P)
 # deb PACKAGE: its .deb in DEB_DIR, exactly one.
 deb() {
 	local found=("$deb_dir/$1"_*_arm64.deb)
-	[ ${#found[@]} = 1 ] && [ -f "${found[0]}" ] ||
+	if [ ${#found[@]} != 1 ] || [ ! -f "${found[0]}" ]; then
 		die "$deb_dir: want one $1_*_arm64.deb, found: ${found[*]##*/} (run qemu/build-debs.sh)"
+	fi
 	echo "${found[0]}"
 }
 for pkg in libara0 libara-entry0 libara-dev ara-tools; do deb "$pkg" >/dev/null; done
@@ -37,7 +38,7 @@ for pkg in libara0 libara-entry0 libara-dev; do dpkg-deb -x "$(deb "$pkg")" "$sy
 # pkg-config of the sysroot only. ara.pc finds its prefix from its own
 # place, so -I, -L and the paths of its variables point into the sysroot.
 pc() {
-	PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" pkg-config "$@"
+	PKG_CONFIG_PATH='' PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" pkg-config "$@"
 }
 # device_path VARIABLE: ara.pc's VARIABLE, a path in the sysroot, as the
 # path on the device.

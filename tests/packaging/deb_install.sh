@@ -47,9 +47,12 @@ echo "== ara-manifest and ara-loader from ara-tools"
 out=$(/usr/bin/ara-loader "$app") || fail "ara-loader $app exited $?"
 echo "$out"
 echo "$out" | grep -qx "echo ok" || fail "the App's echo check is missing"
-for pair in "libara $libara" "entry $entry" "app $app"; do
-	set -- $pair
+# verified ROLE FILE: the App printed FILE's digest for ROLE.
+verified() {
 	want="$1 $(sha256sum "$2" | cut -d' ' -f1)"
 	echo "$out" | grep -qx "$want" || fail "ARA did not verify $2 (want '$want')"
-done
+}
+verified libara "$libara"
+verified entry "$entry"
+verified app "$app"
 echo "PASS: the packages installed with dpkg -i; the App ran from the installed files"
