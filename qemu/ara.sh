@@ -96,7 +96,7 @@ in_guest() {
 }
 
 test_all() {
-	local selftests host_rc=0 guest_rc=0 deb_rc=0 budget_rc=0 t0
+	local selftests host_rc=0 sdk_rc=0 guest_rc=0 deb_rc=0 budget_rc=0 t0
 	platform both
 	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
@@ -116,6 +116,12 @@ test_all() {
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
 		"${common[@]}" -DARA_MANIFEST_TOOL="$MANIFEST_TOOL" \
 		-DARA_SECCOMP_GEN_TOOL="$SECCOMP_GEN_TOOL" -DARA_RTM_PLUGIN="$RTM_PLUGIN"
+
+	# The SDK both trees install (docs/sdk.md): on the build machine.
+	t0=$(date +%s)
+	"$ARA_SRC_DIR/tests/sdk/check-install.sh" "$ARM64_BUILD" "$HOST_BUILD" || sdk_rc=$?
+	info "SDK install check took $(elapsed "$t0")"
+
 	t0=$(date +%s)
 	ARA_GUEST_EMBED="$selftests" "$ARA_QEMU_DIR/guest/run-ctest.sh" "$ARM64_BUILD" || guest_rc=$?
 	info "guest ctest took $(elapsed "$t0")"
@@ -134,10 +140,11 @@ test_all() {
 
 	step "summary"
 	info "host ctest:  $([ $host_rc = 0 ] && echo passed || echo "FAILED (status $host_rc)")"
+	info "SDK install: $([ $sdk_rc = 0 ] && echo passed || echo "FAILED (status $sdk_rc)")"
 	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
 	info "Debian packages: $([ $deb_rc = 0 ] && echo passed || echo "FAILED (status $deb_rc)")"
 	info "instruction budget: $([ $budget_rc = 0 ] && echo passed || echo "FAILED (status $budget_rc)")"
-	[ $host_rc = 0 ] && [ $guest_rc = 0 ] && [ $deb_rc = 0 ] && [ $budget_rc = 0 ]
+	[ $host_rc = 0 ] && [ $sdk_rc = 0 ] && [ $guest_rc = 0 ] && [ $deb_rc = 0 ] && [ $budget_rc = 0 ]
 }
 
 case $1 in

@@ -7,8 +7,8 @@
 #   - every installed header compiles alone as C (gcc) and as C++
 #     (clang++-14), with -Wall -Wextra -Werror;
 #   - a C++ App that calls secure_call links against libara-entry.so (C names);
-#   - with pkg-config only: an App links libara-client.a next to mbedtls
-#     names of its own; an RTM App gets full RELRO and the runtime's
+#   - with pkg-config only: an App links libara-client.a next to names of
+#     its own that ARA uses inside; an RTM App gets full RELRO and the runtime's
 #     evidence writer, and instrumented code without the runtime fails to link;
 #   - a CMake project of its own (tests/sdk/app) builds with find_package(ara),
 #     ara_add_app() and ara_rtm_app(), and gets its manifests.
@@ -101,8 +101,8 @@ done
 	fail "ara.pc's libara and entry variables name no file"
 read -ra cflags <<<"$(pkg-config --cflags ara-client)"
 read -ra libs <<<"$(pkg-config --libs ara-client)"
-"$cc" "${warn[@]}" "${cflags[@]}" -o "$tmp/fetch" "$here/app/fetch.c" "$here/app/own_mbedtls.c" "${libs[@]}" ||
-	fail "an App with mbedtls names of its own does not link libara-client.a alone"
+"$cc" "${warn[@]}" "${cflags[@]}" -o "$tmp/fetch" "$here/app/fetch.c" "$here/app/own_names.c" "${libs[@]}" ||
+	fail "an App with names of its own that ARA uses inside does not link libara-client.a alone"
 aarch64-linux-gnu-readelf -d "$tmp/fetch" | grep -q 'NEEDED.*libara-entry.so' ||
 	fail "ara.pc's Libs give the App no DT_NEEDED on libara-entry.so"
 
@@ -115,7 +115,8 @@ if "$cc" -o "$tmp/rtm-none" "$tmp/rtm.o" $(pkg-config --libs ara) 2>"$tmp/link.l
 fi
 grep -q '__ara_rtm_' "$tmp/link.log" || fail "the link without the runtime failed for another reason: $(cat "$tmp/link.log")"
 read -ra libs <<<"$(pkg-config --libs ara-rtm-runtime)"
-"$cc" -o "$tmp/rtm" "$tmp/rtm.o" "${libs[@]}" || fail "an RTM App does not link with pkg-config ara-rtm-runtime"
+"$cc" -o "$tmp/rtm" "$tmp/rtm.o" "$here/app/own_names.c" "${libs[@]}" ||
+	fail "an RTM App (with names of its own that the runtime uses inside) does not link with pkg-config ara-rtm-runtime"
 aarch64-linux-gnu-readelf -d "$tmp/rtm" | grep -Eq 'FLAGS.*\bNOW\b|BIND_NOW' ||
 	fail "the RTM App linked by pkg-config is not BIND_NOW"
 aarch64-linux-gnu-readelf -lW "$tmp/rtm" | grep -q GNU_RELRO || fail "the RTM App has no RELRO segment"
