@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Tests ARA's Debian packages (qemu/build-debs.sh) in the POE guest: builds
-# an App (tests/packaging/installed_app.c) with pkg-config against the files
-# of libara-dev and the runtime packages only (unpacked into a sysroot, as
-# they would be on a developer's machine), then boots the guest with the
-# packages and the App and runs tests/packaging/deb_install.sh there: dpkg -i,
-# then the App under the installed ara-loader.
+# two Apps with pkg-config against the files of libara-dev and the runtime
+# packages only (unpacked into a sysroot, as they would be on a developer's
+# machine): examples/hello with its own Makefile, and
+# tests/packaging/installed_app.c. Then it boots the guest with the packages
+# and the Apps and runs tests/packaging/deb_install.sh there: dpkg -i, then
+# the Apps under the installed ara-loader.
 # Usage: test-debs.sh [DEB_DIR]   (default build/deb)
 # Exit status: 0 passed, 1 failed; 124/125 as run-guest.sh's.
 set -euo pipefail
@@ -33,7 +34,7 @@ trap 'rm -rf "$sysroot"' EXIT
 rm -rf "$work"
 mkdir -p "$work"
 
-step "building an App against the installed files of libara-dev"
+step "building Apps against the installed files of libara-dev"
 for pkg in libara0 libara-entry0 libara-dev; do dpkg-deb -x "$(deb "$pkg")" "$sysroot"; done
 # pkg-config of the sysroot only. ara.pc finds its prefix from its own
 # place, so -I, -L and the paths of its variables point into the sysroot.
@@ -49,19 +50,23 @@ device_path() {
 	echo "/${path#"$sysroot"/}"
 }
 pc --exists ara || die "pkg-config finds no ara.pc in libara-dev"
-app="$work/installed_app"
 # shellcheck disable=SC2046 # pkg-config's flags are word lists
 aarch64-linux-gnu-gcc -O2 -Wall -Wextra -Werror $(pc --cflags ara) \
-	"$ARA_SRC_DIR/tests/packaging/installed_app.c" -o "$app" $(pc --libs ara) ||
-	die "the App does not build against libara-dev"
+	"$ARA_SRC_DIR/tests/packaging/installed_app.c" -o "$work/installed_app" $(pc --libs ara) ||
+	die "tests/packaging/installed_app.c does not build against libara-dev"
+# The example's Makefile as its comment says, with the sysroot's pkg-config;
+# only the App: its manifest is written in the guest, from the installed files.
+PKG_CONFIG_PATH='' PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig" \
+	make -s -C "$work" -f "$ARA_SRC_DIR/examples/hello/Makefile" hello ||
+	die "examples/hello does not build against libara-dev"
 libara=$(device_path libara)
 entry=$(device_path entry)
 info "libara.so: $libara, entry object: $entry"
 
-step "installing the packages in the POE guest and running the App"
+step "installing the packages in the POE guest and running the Apps"
 t0=$(date +%s)
 rc=0
 "$ARA_QEMU_DIR/guest/run-guest.sh" --embed "$deb_dir" --embed "$ARA_SRC_DIR/tests/packaging" -- \
-	/bin/sh "$ARA_SRC_DIR/tests/packaging/deb_install.sh" "$deb_dir" "$app" "$libara" "$entry" || rc=$?
+	/bin/sh "$ARA_SRC_DIR/tests/packaging/deb_install.sh" "$deb_dir" "$work" "$libara" "$entry" || rc=$?
 info "guest run took $(elapsed "$t0")"
 exit $rc

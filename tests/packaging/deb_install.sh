@@ -1,17 +1,18 @@
 #!/bin/sh
 # Runs in the POE guest (qemu/test-debs.sh boots it). Installs ARA's Debian
 # packages with dpkg -i, whose dependencies dpkg checks against the guest's
-# own package database (no --force option), then runs an App under the
-# installed ara-loader with the installed libara.so and entry object, and
-# checks that those are the files ARA verified.
-# Usage: deb_install.sh DEB_DIR APP LIBARA ENTRY
-#   DEB_DIR  the .debs; APP  the App (built against libara-dev's files);
-#   LIBARA, ENTRY  where the packages install libara.so and the entry object
-#   (ara.pc's variables libara and entry)
+# own package database (no --force option), then runs two Apps under the
+# installed ara-loader with the installed libara.so and entry object:
+# examples/hello, and installed_app, which shows that those are the files
+# ARA verified.
+# Usage: deb_install.sh DEB_DIR APP_DIR LIBARA ENTRY
+#   DEB_DIR  the .debs; APP_DIR  hello and installed_app (built against
+#   libara-dev's files); LIBARA, ENTRY  where the packages install libara.so
+#   and the entry object (ara.pc's variables libara and entry)
 # Exit status: 0 passed, 1 failed (the reason on a FAIL: line).
 set -u
-[ $# -eq 4 ] || { echo "usage: $0 DEB_DIR APP LIBARA ENTRY" >&2; exit 2; }
-deb_dir=$1 app=$2 libara=$3 entry=$4
+[ $# -eq 4 ] || { echo "usage: $0 DEB_DIR APP_DIR LIBARA ENTRY" >&2; exit 2; }
+deb_dir=$1 app_dir=$2 libara=$3 entry=$4
 # Full paths: busybox sh would run its own dpkg applet for "dpkg".
 dpkg=/usr/bin/dpkg
 fail() { echo "FAIL: $*"; exit 1; }
@@ -41,12 +42,23 @@ owner() { $dpkg -S "$(readlink -f "$1")" | cut -d: -f1; }
 [ "$(owner "$entry")" = libara-entry0 ] || fail "$entry is not libara-entry0's"
 [ "$(owner /usr/bin/ara-loader)" = ara-tools ] || fail "/usr/bin/ara-loader is not ara-tools'"
 
-echo "== ara-manifest and ara-loader from ara-tools"
-/usr/bin/ara-manifest --libara "$libara" --entry "$entry" --app "$app" \
-	-o "$app.ara-manifest" || fail "ara-manifest exited $?"
-out=$(/usr/bin/ara-loader "$app") || fail "ara-loader $app exited $?"
-echo "$out"
-echo "$out" | grep -qx "echo ok" || fail "the App's echo check is missing"
+# run APP [ARG...]: APP's manifest from the installed ara-manifest, then APP
+# under the installed ara-loader; its output in $out.
+run() {
+	app=$1
+	echo "== ara-loader $*"
+	/usr/bin/ara-manifest --libara "$libara" --entry "$entry" --app "$app" \
+		-o "$app.ara-manifest" || fail "ara-manifest for $app exited $?"
+	out=$(/usr/bin/ara-loader "$@") || fail "ara-loader $* exited $?"
+	echo "$out"
+}
+
+# hello checks the echo itself (exit status 1 if it is wrong).
+run "$app_dir/hello" 0x6465622d
+echo "$out" | grep -q "^hello: echo 0x6465622d -> " || fail "hello did not echo its number"
+
+run "$app_dir/installed_app"
+echo "$out" | grep -qx "echo ok" || fail "installed_app's echo check is missing"
 # verified ROLE FILE: the App printed FILE's digest for ROLE.
 verified() {
 	want="$1 $(sha256sum "$2" | cut -d' ' -f1)"
@@ -54,5 +66,5 @@ verified() {
 }
 verified libara "$libara"
 verified entry "$entry"
-verified app "$app"
-echo "PASS: the packages installed with dpkg -i; the App ran from the installed files"
+verified app "$app_dir/installed_app"
+echo "PASS: the packages installed with dpkg -i; the Apps ran from the installed files"
