@@ -22,12 +22,14 @@ changes="$out/ara_$(cd "$ARA_SRC_DIR" && dpkg-parsechangelog -S Version)_arm64.c
 
 t0=$(date +%s)
 step "building the Debian packages (dpkg-buildpackage -a arm64)"
-# -b: binary packages only; -us -uc: unsigned. The .debs, .changes and
-# .buildinfo go to OUT_DIR, not to the parent of the tree (dpkg's default).
+# -b: binary packages only; -us -uc: unsigned; --post-clean: no build
+# directories left in the tree (the guest runs copy the tree). The .debs,
+# .changes and .buildinfo go to OUT_DIR, not to the tree's parent (dpkg's
+# default).
 # parallel=2: CI's two cores (debhelper builds with one job otherwise).
 (cd "$ARA_SRC_DIR" && ARA_MBEDTLS_SRC="$mbedtls_src" ARA_DEB_DIR="$out" \
 	DEB_BUILD_OPTIONS="parallel=2${DEB_BUILD_OPTIONS:+ $DEB_BUILD_OPTIONS}" \
-	dpkg-buildpackage -a arm64 -b -us -uc \
+	dpkg-buildpackage -a arm64 -b -us -uc --post-clean \
 		--changes-file="$changes" --buildinfo-file="${changes%.changes}.buildinfo" \
 		--changes-option=-u"$out" --buildinfo-option=-u"$out") \
 	>"$out/build.log" 2>&1 || {
