@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Writes dpkg's database into an unpacked root file system, as dpkg itself
 # would have left it had it installed the given packages: one status entry
-# per package ("Status: install ok installed" and the control fields of its
-# .deb), its maintainer scripts and md5sums under info/, its file list (less
-# the paths build-guest.sh removes) and its trigger interests. `dpkg -i` in
+# per package ("Status: install ok installed", the control fields of its
+# .deb, the digests of its conffiles), its maintainer scripts and md5sums
+# under info/, its file list (less the paths build-guest.sh removes) and its
+# trigger interests. `dpkg -i` in
 # the guest then resolves dependencies against what is really there.
 # Usage: dpkg-database.sh ROOTFS PRUNED_PATH_REGEX DEB...
 #   PRUNED_PATH_REGEX  extended regex of the absolute paths removed after
@@ -34,12 +35,21 @@ for deb in "$@"; do
 	if [ "$(dpkg-deb -f "$deb" Multi-Arch)" = same ]; then
 		name="$name:$(dpkg-deb -f "$deb" Architecture)"
 	fi
-	dpkg-deb -f "$deb" |
-		awk '{ print } /^Package:/ { print "Status: install ok installed" }' >>"$db/status"
-	echo >>"$db/status"
-
 	rm -rf "${ctrl:?}"/*
 	dpkg-deb --ctrl-tarfile "$deb" | tar -x -C "$ctrl"
+	{
+		dpkg-deb -f "$deb" | awk '{ print } /^Package:/ { print "Status: install ok installed" }'
+		# The conffiles with the digests of the unpacked files, which dpkg
+		# compares on an upgrade ("[FLAG] PATH" per line in conffiles).
+		if [ -s "$ctrl/conffiles" ]; then
+			echo "Conffiles:"
+			awk '{ print $NF }' "$ctrl/conffiles" | while read -r conffile; do
+				sum=$(md5sum <"$rootfs$conffile") || die "$deb: conffile $conffile is not in $rootfs"
+				echo " $conffile ${sum%% *}"
+			done
+		fi
+		echo
+	} >>"$db/status"
 	for f in "$ctrl"/*; do
 		[ "${f##*/}" = control ] || cp -p "$f" "$db/info/$name.${f##*/}"
 	done
