@@ -4,7 +4,9 @@
 #   qemu/ara.sh test   run every test: host ctest, then ctest inside the POE
 #                      guest, then the SDK's examples built against the
 #                      installed trees and run in the guest
-#                      (tests/sdk/examples.sh), then the instruction budget
+#                      (tests/sdk/examples.sh), then ARA's Debian packages
+#                      built and installed in the guest (qemu/build-debs.sh,
+#                      qemu/test-debs.sh), then the instruction budget
 #                      (qemu/budget.sh)
 # two to build and try an App of one's own (qemu/README.md, "Running your
 # own App in the POE guest"):
@@ -149,7 +151,7 @@ in_guest() {
 }
 
 test_all() {
-	local selftests host_rc=0 sdk_rc=0 guest_rc=0 examples_rc=0 budget_rc=0 t0
+	local selftests host_rc=0 sdk_rc=0 guest_rc=0 examples_rc=0 deb_rc=0 budget_rc=0 t0
 	platform both
 	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
@@ -191,6 +193,12 @@ test_all() {
 	) || examples_rc=$?
 	info "the SDK's examples took $(elapsed "$t0")"
 
+	# ARA's Debian packages, built from this tree and installed in the
+	# guest with dpkg -i (docs/packaging.md).
+	t0=$(date +%s)
+	{ "$ARA_QEMU_DIR/build-debs.sh" && "$ARA_QEMU_DIR/test-debs.sh"; } || deb_rc=$?
+	info "Debian packages took $(elapsed "$t0")"
+
 	# Guest instructions per operation against qemu/instruction-budget.tsv:
 	# counted from the host (QEMU's plugin), hence not a guest ctest.
 	t0=$(date +%s)
@@ -202,9 +210,10 @@ test_all() {
 	info "SDK install: $([ $sdk_rc = 0 ] && echo passed || echo "FAILED (status $sdk_rc)")"
 	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
 	info "SDK examples: $([ $examples_rc = 0 ] && echo passed || echo "FAILED (status $examples_rc)")"
+	info "Debian packages: $([ $deb_rc = 0 ] && echo passed || echo "FAILED (status $deb_rc)")"
 	info "instruction budget: $([ $budget_rc = 0 ] && echo passed || echo "FAILED (status $budget_rc)")"
 	[ $host_rc = 0 ] && [ $sdk_rc = 0 ] && [ $guest_rc = 0 ] && [ $examples_rc = 0 ] &&
-		[ $budget_rc = 0 ]
+		[ $deb_rc = 0 ] && [ $budget_rc = 0 ]
 }
 
 case $1 in

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Assembles the arm64 test guest from Debian packages and caches it in
-# $ARA_CACHE/guest/<key> (<key> digests this script, qemu/guest/init and the
-# kernel pin; $ARA_CACHE/guest/current points at the newest build):
+# $ARA_CACHE/guest/<key> (<key> digests this script, qemu/guest/init,
+# qemu/guest/dpkg-database.sh and the kernel pin; $ARA_CACHE/guest/current
+# points at the newest build):
 #   vmlinuz        the pinned Debian kernel, checked for POE and seccomp filters
-#   base.cpio      busybox, the test runtime libraries and ctest, with /init
+#   base.cpio      busybox, the test runtime libraries, ctest and dpkg (with
+#                  the status database of these packages), with /init
 #   manifest.txt   every package and version that went in
 # Usage: build-guest.sh   prints the guest directory on stdout.
 # Run as root: the initramfs needs a /dev/console device node.
@@ -22,12 +24,16 @@ need_cmd cpio cpio
 # install time and pulls in 60 MB of perl.
 # tpm2-tss's runtime libraries: ara-tpm-quote (the tpm evidence backend's
 # device side) and the tpm verifier that ara-provision links.
+# dpkg and libc-bin (ldconfig, which dpkg requires in PATH): the test that
+# installs ARA's own packages with dpkg -i (tests/packaging/).
 packages="busybox-static libc6 libgcc-s1 libseccomp2 libcapstone4 libcmocka0
 	cmake usr-is-merged dash
-	libtss2-mu0 libtss2-sys1 libtss2-rc0 libtss2-tctildr0 libtss2-tcti-device0"
+	libtss2-mu0 libtss2-sys1 libtss2-rc0 libtss2-tctildr0 libtss2-tcti-device0
+	dpkg libc-bin"
 
 init="$ARA_QEMU_DIR/guest/init"
-key=$(stamp_of "$0" "$init" <(printf '%s\n' "$GUEST_KERNEL_PKG" "$GUEST_KERNEL_SUITE"))
+dpkg_database="$ARA_QEMU_DIR/guest/dpkg-database.sh"
+key=$(stamp_of "$0" "$init" "$dpkg_database" <(printf '%s\n' "$GUEST_KERNEL_PKG" "$GUEST_KERNEL_SUITE"))
 out="$ARA_CACHE/guest/$key"
 debs="$ARA_CACHE/dl/guest"
 
@@ -116,7 +122,13 @@ for deb in "${rootfs_debs[@]}"; do
 	dpkg-deb --fsys-tarfile "$debs/$deb" | tar -x --keep-directory-symlink -C "$rootfs"
 done
 # Documentation (8 MB) is never read in the guest.
-rm -rf "$rootfs"/usr/share/{doc,man,info,locale,lintian}
+doc_dirs=(doc man info locale lintian)
+for d in "${doc_dirs[@]}"; do rm -rf "${rootfs:?}/usr/share/$d"; done
+# dpkg's status database lists the packages unpacked above (their file lists
+# without the documentation), so that dpkg -i in the guest checks
+# dependencies against them.
+"$dpkg_database" "$rootfs" "^/usr/share/($(IFS='|'; echo "${doc_dirs[*]}"))(/|\$)" \
+	"${rootfs_debs[@]/#/$debs/}"
 # busybox is the guest's shell (init, the test scripts); dash, whose package
 # also ships /bin/sh, is there for the tests of programs ARA starts with
 # execve (tests/ara/with_dash_sh.sh): busybox is static, which ARA refuses.
