@@ -11,12 +11,11 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <stdnoreturn.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "ara_cli.h"
 #include "digest.h"
 #include "exit_status.h"
 #include "manifest.h"
@@ -38,13 +37,6 @@ static const char usage_text[] =
 	"Exit status: 0 written, 2 usage error,\n"
 	"             3 I/O error (a file missing, unreadable or unwritable).\n";
 
-static noreturn void print_and_exit(const char *text)
-{
-	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
-		exit(ARA_EXIT_IO);
-	exit(ARA_EXIT_OK);
-}
-
 /* inputs[role] and the output path, all required. */
 static const char *parse_options(int argc, char **argv,
 				 const char *inputs[ARA_ROLES])
@@ -54,14 +46,12 @@ static const char *parse_options(int argc, char **argv,
 		{ "entry", required_argument, NULL, 'e' },
 		{ "app", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL;
 	int c;
 
-	opterr = 0; /* our messages, in our format */
 	while ((c = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
@@ -76,12 +66,8 @@ static const char *parse_options(int argc, char **argv,
 		case 'o':
 			out = optarg;
 			break;
-		case 'h':
-			print_and_exit(usage_text);
-		case 'V':
-			print_and_exit("ara-manifest " ARA_VERSION "\n");
 		default:
-			ara_option_error(c, argv);
+			ara_cli_option(c, argv, usage_text);
 		}
 	}
 	if (optind < argc)
@@ -165,7 +151,7 @@ int main(int argc, char **argv)
 	size_t len = 0;
 	const char *out;
 
-	ara_diag_init("ara-manifest");
+	ara_cli_init("ara-manifest");
 	out = parse_options(argc, argv, inputs);
 	output_dir(out, out_dir);
 	for (unsigned int r = 0; r < ARA_ROLES; r++)

@@ -216,8 +216,8 @@ help)
 	expect_empty err
 	run -V
 	expect_status 0
-	echo "check: stdout is 'ara-loader <version>'"
-	grep -Eqx 'ara-loader [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" || fail "no version line"
+	echo "check: stdout is 'ara-loader (ara) <version>'"
+	grep -Eqx 'ara-loader \(ara\) [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" || fail "no version line"
 	expect_empty err
 	;;
 usage)
