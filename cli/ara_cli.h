@@ -13,7 +13,8 @@
  *     --help'", exit 2);
  *   - numbers parsed whole, digits only, range checked (ara_parse_u64);
  *   - JSON strings for --json output (ara_json_string);
- *   - whole reads and writes on descriptors (ara_read_upto, ara_write_all).
+ *   - whole reads and writes on descriptors (ara_read_upto, ara_write_all);
+ *   - output files that appear whole or not at all (ara_out_open).
  *
  * Exit statuses shared by every program; each program documents any other
  * in its man page (EXIT STATUS).
@@ -22,9 +23,11 @@
 #define ARA_CLI_H
 
 #include <getopt.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <stdnoreturn.h>
 
 enum ara_cli_exit {
@@ -98,6 +101,37 @@ int ara_read_upto(int fd, void *buf, size_t cap, size_t *len)
 /* Writes all len bytes, retrying on EINTR. Returns 0, or -1 with errno. */
 int ara_write_all(int fd, const void *buf, size_t len)
 	__attribute__((warn_unused_result));
+
+/*
+ * An output file written as a temporary file beside it (PATH.XXXXXX, same
+ * directory, so the rename is atomic) and renamed over PATH by
+ * ara_out_commit(). Until then the temporary is removed by
+ * ara_out_discard(), at exit (ara_die() included) and on SIGINT, SIGTERM,
+ * SIGHUP and SIGPIPE: a failed run leaves no partial output. One at a time.
+ */
+struct ara_out {
+	const char *path; /* the final name */
+	char tmp[PATH_MAX];
+	int fd;		  /* write here */
+};
+
+/* Creates the temporary with mode (less the umask). 0, or -1 with errno. */
+int ara_out_open(struct ara_out *o, const char *path, mode_t mode)
+	__attribute__((warn_unused_result));
+
+/* Closes and renames it over the final name. 0, or -1 with errno (the
+ * temporary then removed). */
+int ara_out_commit(struct ara_out *o) __attribute__((warn_unused_result));
+
+/* Closes and removes the temporary; errno kept. */
+void ara_out_discard(struct ara_out *o);
+
+/*
+ * 1 if path names the file open at fd (the same inode: the same name, a
+ * link, a symbolic link to it), 0 if not or if path does not exist, -1 with
+ * errno. Before writing to path what is read from fd.
+ */
+int ara_same_file(int fd, const char *path);
 
 /*
  * s as a JSON string, quotes included: '"', '\\' and control characters

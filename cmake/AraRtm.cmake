@@ -287,7 +287,21 @@ if(_ara_rtm_plugin AND ARA_RTM_CLANG)
   list(JOIN ARA_RTM_FLAGS " " _ara_rtm_flags)
   file(GENERATE OUTPUT "${ARA_RTM_CC}"
     CONTENT "#!/bin/sh
-# Written by cmake/AraRtm.cmake: clang with the RTM's pass plugin (docs/rtm.md).
+# Written by cmake/AraRtm.cmake: clang with the RTM's pass plugin (docs/rtm.md,
+# docs/man/ara-rtm-cc.1). Every argument is clang's, but for --help or
+# --version alone; clang's version follows ours, for builds that identify
+# the compiler by it.
+if [ $# -eq 1 ] && [ \"$1\" = --help ]; then
+	echo 'usage: ara-rtm-cc [CLANG-ARGUMENTS...]'
+	echo 'Run clang for arm64 with the RTM pass plugin and the flags its'
+	echo 'instrumentation needs; every argument goes to clang (clang --help).'
+	echo 'Exit status: that of clang.'
+	exit 0
+fi
+if [ $# -eq 1 ] && [ \"$1\" = --version ]; then
+	echo 'ara-rtm-cc (ara) ${PROJECT_VERSION}'
+	exec '${ARA_RTM_CLANG}' --version
+fi
 exec '${ARA_RTM_CLANG}' ${_ara_rtm_flags} '-fpass-plugin=${_ara_rtm_plugin}' \"$@\"
 "
     FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE

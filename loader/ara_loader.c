@@ -27,6 +27,7 @@
 #include "hex.h"
 #include "launch.h"
 #include "manifest.h"
+#include "relpath.h"
 #include "sealed_copy.h"
 
 #define ARA_HWCAP2_POE (1ul << 63) /* uapi/asm/hwcap.h, Linux >= 6.12 */
@@ -196,17 +197,7 @@ static void read_manifest(const char *path, struct ara_manifest *m,
 static void manifest_relative(char out[PATH_MAX], const char *manifest,
 			      const char *path)
 {
-	const char *slash = strrchr(manifest, '/');
-	int n;
-
-	if (path[0] == '/')
-		n = snprintf(out, PATH_MAX, "%s", path);
-	else if (slash == NULL)
-		n = snprintf(out, PATH_MAX, "./%s", path);
-	else
-		n = snprintf(out, PATH_MAX, "%.*s/%s", (int)(slash - manifest),
-			     manifest, path);
-	if (n < 0 || n >= PATH_MAX)
+	if (ara_manifest_relative(manifest, path, out, PATH_MAX) != 0)
 		ara_die(ARA_EXIT_IO, "manifest %s: path too long: %s", manifest,
 			path);
 }

@@ -128,8 +128,8 @@ refused() {
 # the content key, in $tmp/clip.sealed; the chunks start at 36 + i * 65552.
 rts_stream() {
 	head -c 300000 /dev/urandom >"$tmp/clip"
-	"$build/services/ara-seal-chunks" --key "$content_key" --key-id "$key_id" \
-		"$tmp/clip" "$tmp/clip.sealed" >/dev/null || fail "ara-seal-chunks"
+	printf '%s\n' "$content_key" | "$build/services/ara-seal-chunks" --key-file - \
+		--key-id "$key_id" "$tmp/clip" "$tmp/clip.sealed" >/dev/null || fail "ara-seal-chunks"
 }
 
 # rts_run [APP ARGS AFTER IN OUT]: provision_app rts over $tmp/clip.sealed.

@@ -158,7 +158,7 @@ static void policy_path(const char *out, const char *path, char rel[PATH_MAX])
 
 	if (realpath(path, real) == NULL)
 		ara_die_file(EXIT_INPUT, path, "cannot resolve");
-	snprintf(copy, sizeof(copy), "%s", out); /* out's length is checked by the caller */
+	snprintf(copy, sizeof(copy), "%s", out); /* out's length is checked in main() */
 	if (realpath(dirname(copy), dir) == NULL)
 		ara_die_file(EXIT_OUTPUT, out, "cannot resolve its directory");
 	if (ara_relpath(dir, real, rel, PATH_MAX) != 0)
@@ -223,24 +223,19 @@ static void check_policy(const char *out, const char *text, size_t len)
 		ara_die(EXIT_INPUT, "the policy would not load: %s", why);
 }
 
-/* Via a temporary file and rename(): OUT is old or new, never half. */
-static void write_atomically(const char *out, const char *text, size_t len)
+/* OUT appears whole or not at all (ara_out). */
+static void write_policy(const char *path, const char *text, size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd;
+	struct ara_out out;
 
-	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", out); /* out's length is checked by the caller */
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		ara_die_file(EXIT_OUTPUT, tmp, "cannot create");
-	if (fchmod(fd, 0644) != 0 || ara_write_all(fd, text, len) != 0 || close(fd) != 0 ||
-	    rename(tmp, out) != 0) {
-		int saved = errno;
-
-		unlink(tmp);
-		errno = saved;
-		ara_die_file(EXIT_OUTPUT, out, "cannot write");
+	if (ara_out_open(&out, path, 0644) != 0)
+		ara_die_file(EXIT_OUTPUT, path, "cannot create a temporary file beside it");
+	if (ara_write_all(out.fd, text, len) != 0) {
+		ara_out_discard(&out);
+		ara_die_file(EXIT_OUTPUT, path, "cannot write");
 	}
+	if (ara_out_commit(&out) != 0)
+		ara_die_file(EXIT_OUTPUT, path, "cannot write");
 }
 
 int main(int argc, char **argv)
@@ -255,6 +250,6 @@ int main(int argc, char **argv)
 		ara_usage_error("-o %s: path too long", o.out);
 	len = policy_text(&o, text, sizeof(text));
 	check_policy(o.out, text, len);
-	write_atomically(o.out, text, len);
+	write_policy(o.out, text, len);
 	return EXIT_WRITTEN;
 }
