@@ -295,6 +295,10 @@ if [ $# -eq 1 ] && [ \"$1\" = --help ]; then
 	echo 'usage: ara-rtm-cc [CLANG-ARGUMENTS...]'
 	echo 'Run clang for arm64 with the RTM pass plugin and the flags its'
 	echo 'instrumentation needs; every argument goes to clang (clang --help).'
+	echo
+	echo '  --help     alone: print this help and exit 0'
+	echo '  --version  alone: print the version, then clang'\\''s'
+	echo
 	echo 'Exit status: that of clang.'
 	exit 0
 fi
