@@ -128,8 +128,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (ara_hex_decode(optarg, o->key, sizeof(o->key)) != sizeof(o->key) ||
 			    ara_p256_check_public(o->key))
 				ara_usage_error("--instance-key %s: not a P-256 point in 65-byte "
-					    "uncompressed hex",
-					    optarg);
+						"uncompressed hex",
+						optarg);
 			o->have_key = 1;
 			break;
 		case O_NONCE:
@@ -160,14 +160,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 	if (o->have_key + !!o->attest != 1 || !o->attest != !o->policy || !o->have_nonce ||
 	    (o->report == NULL && o->checkpoints == NULL))
 		ara_usage_error("--instance-key or --attest with --policy, --nonce, and --report or "
-			    "--checkpoints are needed");
+				"--checkpoints are needed");
 	if (o->attest && o->have_app_sha256)
 		ara_usage_error("--app-sha256 and --attest: the attestation names the App");
 	if (!o->attest && !o->app_file && !o->have_app_sha256)
 		ara_usage_error("--app or --app-sha256 is needed with --instance-key: which App ran?");
 	if (o->app_file && module_given(o, APP_MODULE_PATH))
 		ara_usage_error("--app %s and --module '" APP_MODULE_PATH "=...': one App file",
-			    o->app_file);
+				o->app_file);
 	if (o->app_file && o->noverrides == MODULES_MAX)
 		ara_usage_error("--app %s: more than %d modules", o->app_file, MODULES_MAX);
 }
