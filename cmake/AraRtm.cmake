@@ -176,6 +176,12 @@ function(ara_rtm_cc_script file clang plugin)
   list(JOIN ARA_RTM_FLAGS " " ARA_RTM_CC_FLAGS)
   set(ARA_RTM_CC_CLANG "${clang}")
   set(ARA_RTM_CC_PLUGIN "${plugin}")
+  # PROJECT_VERSION in ARA's tree, ara_VERSION in an installed package.
+  if(ara_VERSION)
+    set(ARA_RTM_CC_VERSION "${ara_VERSION}")
+  else()
+    set(ARA_RTM_CC_VERSION "${PROJECT_VERSION}")
+  endif()
   configure_file("${_ARA_RTM_DIR}/ara-rtm-cc.in" "${file}.in" @ONLY)
   file(GENERATE OUTPUT "${file}" INPUT "${file}.in"
     FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE

@@ -16,18 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
-#include <stdnoreturn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ara/boot.h"
-#include "diag.h"
+#include "ara_cli.h"
 #include "digest.h"
 #include "elf_check.h"
 #include "exit_status.h"
 #include "hex.h"
 #include "launch.h"
 #include "manifest.h"
+#include "relpath.h"
 #include "sealed_copy.h"
 
 #define ARA_HWCAP2_POE (1ul << 63) /* uapi/asm/hwcap.h, Linux >= 6.12 */
@@ -70,36 +70,23 @@ static const char *const memfd_names[ARA_ROLES] = {
 	[ARA_ROLE_APP] = ARA_MEMFD_APP,
 };
 
-static noreturn void print_and_exit(const char *text)
-{
-	if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
-		exit(ARA_EXIT_IO);
-	exit(ARA_EXIT_OK);
-}
-
 static void parse_options(int argc, char **argv, struct options *opt)
 {
 	static const struct option longopts[] = {
 		{ "manifest", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	opterr = 0; /* our messages, in our format */
 	/* "+": options end at APP; what follows is the App's. */
 	while ((c = getopt_long(argc, argv, "+:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			opt->manifest = optarg;
 			break;
-		case 'h':
-			print_and_exit(usage_text);
-		case 'V':
-			print_and_exit("ara-loader " ARA_VERSION "\n");
 		default:
-			ara_option_error(c, argv);
+			ara_cli_option(c, argv, usage_text);
 		}
 	}
 	if (optind >= argc)
@@ -190,18 +177,9 @@ static void read_manifest(const char *path, struct ara_manifest *m,
 	enum ara_manifest_err err;
 	int fd = open_regular("manifest", path);
 
-	while (len < sizeof(buf)) {
-		ssize_t n = read(fd, buf + len, sizeof(buf) - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			ara_die(ARA_EXIT_IO, "manifest %s: cannot read: %s",
-				path, strerror(errno));
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	if (ara_read_upto(fd, buf, sizeof(buf), &len) != 0)
+		ara_die(ARA_EXIT_IO, "manifest %s: cannot read: %s", path,
+			strerror(errno));
 	close(fd);
 	if (ara_sha256(buf, len, sha256) != 0)
 		ara_die(ARA_EXIT_INTERNAL, "manifest %s: cannot hash: %s", path,
@@ -219,17 +197,7 @@ static void read_manifest(const char *path, struct ara_manifest *m,
 static void manifest_relative(char out[PATH_MAX], const char *manifest,
 			      const char *path)
 {
-	const char *slash = strrchr(manifest, '/');
-	int n;
-
-	if (path[0] == '/')
-		n = snprintf(out, PATH_MAX, "%s", path);
-	else if (slash == NULL)
-		n = snprintf(out, PATH_MAX, "./%s", path);
-	else
-		n = snprintf(out, PATH_MAX, "%.*s/%s", (int)(slash - manifest),
-			     manifest, path);
-	if (n < 0 || n >= PATH_MAX)
+	if (ara_manifest_relative(manifest, path, out, PATH_MAX) != 0)
 		ara_die(ARA_EXIT_IO, "manifest %s: path too long: %s", manifest,
 			path);
 }
@@ -380,7 +348,7 @@ int main(int argc, char **argv)
 	int n;
 
 	open_std_fds();
-	ara_diag_init("ara-loader");
+	ara_cli_init("ara-loader");
 	parse_options(argc, argv, &opt);
 	require_poe();
 	require_not_secure();

@@ -57,6 +57,7 @@ enum ara_elf_err {
 	ARA_ELF_E_INITFIRST = 20,    /* DF_1_INITFIRST: constructors before ARA's */
 	ARA_ELF_E_RUNPATH = 21,	     /* DT_RPATH or DT_RUNPATH: libraries from where it says */
 	ARA_ELF_E_NEEDED_PATH = 22,  /* a DT_NEEDED name with a '/' */
+	ARA_ELF_E_PROGRAM = 23,	     /* a PT_INTERP where a shared object belongs */
 };
 
 /* A gate section as linked: vaddr is relative to the load base. */

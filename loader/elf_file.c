@@ -139,6 +139,8 @@ const char *ara_elf_strerror(enum ara_elf_err err)
 		return "names a library by a path: it would be loaded from there";
 	case ARA_ELF_E_INITFIRST:
 		return "is marked DF_1_INITFIRST: its constructors would run before ARA initialises";
+	case ARA_ELF_E_PROGRAM:
+		return "has a PT_INTERP: a program, not a shared library";
 	case ARA_ELF_E_GATE_SEGMENT:
 		return "not inside a loadable segment with matching permissions and file offset";
 	}

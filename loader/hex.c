@@ -24,7 +24,7 @@ static int digit_value(char c)
 	return -1;
 }
 
-int ara_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t n)
+int ara_hex_decode_lower(const char *hex, size_t hex_len, uint8_t *out, size_t n)
 {
 	uint8_t tmp[64];
 

@@ -15,6 +15,6 @@ void ara_hex_encode(const uint8_t *bytes, size_t n, char *out);
  * not one of 0-9a-f: there is one spelling of each digest, so uppercase is
  * refused.
  */
-int ara_hex_decode(const char *hex, size_t hex_len, uint8_t *out, size_t n);
+int ara_hex_decode_lower(const char *hex, size_t hex_len, uint8_t *out, size_t n);
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "ara_cli.h"
 #include "exit_status.h"
 #include "sealed_copy.h"
 

@@ -111,7 +111,7 @@ static enum ara_manifest_err parse_object(const char *s, size_t n,
 	sp2 = memchr(digest, ' ', n - role_len - 1);
 	if (sp2 == NULL || sp2 == digest)
 		return ARA_MANIFEST_E_FIELDS;
-	if (ara_hex_decode(digest, (size_t)(sp2 - digest), obj->sha256,
+	if (ara_hex_decode_lower(digest, (size_t)(sp2 - digest), obj->sha256,
 			   ARA_SHA256_BYTES) != 0)
 		return ARA_MANIFEST_E_DIGEST;
 

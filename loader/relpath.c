@@ -44,3 +44,19 @@ int ara_relpath(const char *from, const char *to, char *out, size_t cap)
 	n = snprintf(out + used, cap - used, "%s", to);
 	return n < 0 || (size_t)n >= cap - used ? -1 : 0;
 }
+
+int ara_manifest_relative(const char *manifest, const char *path, char *out,
+			  size_t cap)
+{
+	const char *slash = strrchr(manifest, '/');
+	int n;
+
+	if (path[0] == '/')
+		n = snprintf(out, cap, "%s", path);
+	else if (slash == NULL)
+		n = snprintf(out, cap, "./%s", path);
+	else
+		n = snprintf(out, cap, "%.*s/%s", (int)(slash - manifest),
+			     manifest, path);
+	return n < 0 || (size_t)n >= cap ? -1 : 0;
+}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Relative paths, for the paths ara-manifest writes into a manifest. */
+/* Relative paths: those ara-manifest writes into a manifest, and how
+ * ara-loader and ara-manifest --check read them back. */
 #ifndef ARA_LOADER_RELPATH_H
 #define ARA_LOADER_RELPATH_H
 
@@ -13,5 +14,13 @@
  * the result does not fit.
  */
 int ara_relpath(const char *from, const char *to, char *out, size_t cap);
+
+/*
+ * Writes to out (cap bytes) a path read from the manifest at `manifest`:
+ * an absolute one as it is, a relative one relative to the manifest's
+ * directory. Returns 0, or -1 if the result does not fit.
+ */
+int ara_manifest_relative(const char *manifest, const char *path, char *out,
+			  size_t cap);
 
 #endif

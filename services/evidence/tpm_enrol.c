@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ara_cli.h"
+
 #define COORD 32u /* a P-256 coordinate */
 
 /* A restricted signing key: it signs only what the TPM itself generated
@@ -119,8 +121,8 @@ static int write_pem(struct ara_tpm *t, const TPMS_ECC_POINT *pt, const char *pa
 	mbedtls_ecp_group grp;
 	mbedtls_ecp_point q;
 	mbedtls_pk_context pk;
-	FILE *f;
-	int ret = -1;
+	struct ara_out out;
+	int ret = ARA_TPM_QUOTE_TPM;
 
 	/* A TPM may drop a coordinate's leading zero bytes. */
 	memcpy(point + 1 + COORD - pt->x.size, pt->x.buffer, pt->x.size);
@@ -140,18 +142,18 @@ static int write_pem(struct ara_tpm *t, const TPMS_ECC_POINT *pt, const char *pa
 		fprintf(stderr, "%s: mbedtls cannot write the AK as PEM\n", t->prog);
 		goto out;
 	}
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "%s: cannot create %s: %m\n", t->prog, path);
+	ret = ARA_TPM_QUOTE_IO;
+	if (ara_out_open(&out, path, 0644) != 0) {
+		ara_file_error(path, "cannot create a temporary file beside it");
 		goto out;
 	}
-	ret = fputs((const char *)pem, f) == EOF;
-	ret |= fclose(f) == EOF;
-	if (ret) {
-		ret = -1;
-		fprintf(stderr, "%s: cannot write %s: %m\n", t->prog, path);
+	if (ara_write_all(out.fd, pem, strlen((const char *)pem)) != 0 ||
+	    ara_out_commit(&out) != 0) {
+		ara_file_error(path, "cannot write");
+		ara_out_discard(&out);
 		goto out;
 	}
+	ret = ARA_TPM_QUOTE_OK;
 out:
 	mbedtls_pk_free(&pk);
 	mbedtls_ecp_point_free(&q);
@@ -167,16 +169,18 @@ int ara_tpm_enrol(struct ara_tpm *t, const char *pem_path)
 	/* An empty persistent handle is a handle error on handle 1. */
 	if ((rc & ~(TSS2_RC)TPM2_RC_N_MASK) == TPM2_RC_HANDLE) {
 		if (create_ak(t))
-			return -1;
+			return ARA_TPM_QUOTE_TPM;
 		rc = read_public(t, &pub);
 	}
-	if (rc != TSS2_RC_SUCCESS)
-		return ara_tpm_fail(t, "TPM2_ReadPublic of 0x81010002", rc);
+	if (rc != TSS2_RC_SUCCESS) {
+		ara_tpm_fail(t, "TPM2_ReadPublic of 0x81010002", rc);
+		return ARA_TPM_QUOTE_TPM;
+	}
 	if (!is_ak(&pub.publicArea)) {
 		fprintf(stderr,
 			"%s: handle 0x%08x holds a key that is not an ARA attestation key\n",
 			t->prog, ARA_TPM_AK_HANDLE);
-		return -1;
+		return ARA_TPM_QUOTE_TPM;
 	}
 	return write_pem(t, &pub.publicArea.unique.ecc, pem_path);
 }

@@ -12,8 +12,8 @@
  *       creates the AK if ARA_TPM_AK_HANDLE is empty and writes its public
  *       key to PEMFILE (tpm_enrol.h).
  *
- * Exit 0 on success; otherwise one line on stderr naming what failed, and
- * exit 1 (2 for a usage error).
+ * Exit statuses: tpm_enrol.h (enum ara_tpm_quote_exit); on failure one line
+ * on stderr names what failed. docs/man/ara-tpm-quote.1.
  */
 #include "tpm_blob.h"
 #include "tpm_client.h"
@@ -30,51 +30,29 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ara_cli.h"
+
 #define PROG "ara-tpm-quote"
 #define DEFAULT_IMA_LOG "/sys/kernel/security/ima/binary_runtime_measurements"
 
-static int usage(void)
-{
-	fprintf(stderr, "usage: " PROG " [--tcti CONF] [--ima-log PATH] quote < binding > blob\n"
-			"       " PROG " [--tcti CONF] enrol PEMFILE\n");
-	return 2;
-}
-
-/* Up to max bytes of fd until end of file; *n is how many were read, and
- * max + 1 means there were more. */
-static int read_all(int fd, uint8_t *buf, size_t max, size_t *n)
-{
-	ssize_t r;
-
-	*n = 0;
-	while (*n <= max) {
-		r = read(fd, buf + *n, max + 1 - *n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		*n += (size_t)r;
-	}
-	return 0;
-}
-
-static int write_all(int fd, const uint8_t *buf, size_t len)
-{
-	ssize_t w;
-
-	while (len) {
-		w = write(fd, buf, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
+static const char usage_text[] =
+	"usage: " PROG " [--tcti CONF] [--ima-log PATH] quote < BINDING > BLOB\n"
+	"       " PROG " [--tcti CONF] enrol PEMFILE\n"
+	"quote: quote PCR 10 with the attestation key, qualified by the 32-byte\n"
+	"binding read on stdin, and write the evidence blob (the quote, its\n"
+	"signature and the IMA log) to stdout.\n"
+	"enrol: create the attestation key if there is none, and write its public\n"
+	"key to PEMFILE (replaced whole or not at all).\n"
+	"\n"
+	"  -t, --tcti CONF      the TPM, as a tctildr string (default " ARA_TPM_DEFAULT_TCTI ")\n"
+	"  -l, --ima-log PATH   the IMA binary log (default\n"
+	"                       " DEFAULT_IMA_LOG ")\n"
+	"  -h, --help           print this help to stdout and exit 0\n"
+	"  -V, --version        print the version to stdout and exit 0\n"
+	"\n"
+	"Exit status: 0 done; 1 the TPM failed or refused; 2 usage error, or a\n"
+	"  binding that is not 32 bytes; 3 I/O error (stdin, stdout, the IMA log\n"
+	"  or PEMFILE).\n";
 
 static void put_be32(uint8_t *p, uint32_t v)
 {
@@ -115,7 +93,7 @@ static int quote(struct ara_tpm *t, const uint8_t binding[ARA_TPM_BINDING_LEN],
 	if (rc != TSS2_RC_SUCCESS)
 		return ara_tpm_fail(t, "TPM2_Quote with the AK at 0x81010002", rc);
 	if (attest->size > ARA_TPM_ATTEST_MAX) {
-		fprintf(stderr, PROG ": the TPM's attest is %u bytes, more than %u\n", attest->size,
+		ara_msg("the TPM's attest is %u bytes, more than %u", attest->size,
 			ARA_TPM_ATTEST_MAX);
 		return -1;
 	}
@@ -126,25 +104,26 @@ static int quote(struct ara_tpm *t, const uint8_t binding[ARA_TPM_BINDING_LEN],
 	return 0;
 }
 
-/* The IMA log, whole: securityfs reports no size, so read to the end. */
+/* The IMA log, whole: securityfs reports no size, so read to the end.
+ * Returns 0 or an exit status. */
 static int read_log(const char *path, uint8_t *buf, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int r;
 
 	if (fd < 0) {
-		fprintf(stderr, PROG ": cannot open the IMA log %s: %m\n", path);
-		return -1;
+		ara_file_error(path, "cannot open the IMA log");
+		return ARA_TPM_QUOTE_IO;
 	}
-	r = read_all(fd, buf, ARA_TPM_LOG_MAX, len);
+	r = ara_read_upto(fd, buf, ARA_TPM_LOG_MAX + 1, len);
+	if (r)
+		ara_file_error(path, "cannot read the IMA log");
 	close(fd);
-	if (r) {
-		fprintf(stderr, PROG ": cannot read the IMA log %s: %m\n", path);
-		return -1;
-	}
+	if (r)
+		return ARA_TPM_QUOTE_IO;
 	if (*len > ARA_TPM_LOG_MAX) {
-		fprintf(stderr, PROG ": the IMA log %s exceeds %u bytes\n", path, ARA_TPM_LOG_MAX);
-		return -1;
+		ara_msg("%s: the IMA log exceeds %u bytes", path, ARA_TPM_LOG_MAX);
+		return ARA_TPM_QUOTE_IO;
 	}
 	return 0;
 }
@@ -159,35 +138,37 @@ static int cmd_quote(const char *tcti, const char *log_path)
 	uint8_t *blob;
 	int r;
 
-	if (read_all(0, binding, ARA_TPM_BINDING_LEN, &n)) {
-		fprintf(stderr, PROG ": cannot read the binding from stdin: %m\n");
-		return 1;
+	/* One byte more than a binding: to learn that there were more. */
+	if (ara_read_upto(0, binding, sizeof(binding), &n)) {
+		ara_file_error("stdin", "cannot read the binding");
+		return ARA_TPM_QUOTE_IO;
 	}
 	if (n != ARA_TPM_BINDING_LEN) {
-		fprintf(stderr, PROG ": the binding on stdin is %s32 bytes\n",
+		ara_msg("the binding on stdin is %s32 bytes",
 			n > ARA_TPM_BINDING_LEN ? "more than " : "fewer than ");
-		return 1;
+		return ARA_TPM_QUOTE_USAGE;
 	}
 	if (ara_tpm_open(&t, PROG, tcti))
-		return 1;
+		return ARA_TPM_QUOTE_TPM;
 	r = quote(&t, binding, &attest, sig, &sig_len);
 	ara_tpm_close(&t);
 	if (r)
-		return 1;
+		return ARA_TPM_QUOTE_TPM;
 
 	/* The log is read after the quote: it then holds at least what the
 	 * quoted PCR covers, and the verifier finds the prefix that does. */
 	blob = malloc(ARA_TPM_EVIDENCE_MAX);
 	if (!blob) {
-		fprintf(stderr, PROG ": out of memory for the blob\n");
-		return 1;
+		ara_msg("out of memory for the blob");
+		return ARA_TPM_QUOTE_TPM;
 	}
 	at = ARA_TPM_BLOB_HEADER + 3 * ARA_TPM_BLOB_PREFIX + attest.size + sig_len;
 	/* + 1: read_log learns that a log is too long by reading one more byte. */
-	if (at + ARA_TPM_LOG_MAX + 1 > ARA_TPM_EVIDENCE_MAX ||
-	    read_log(log_path, blob + at, &log_len)) {
+	r = at + ARA_TPM_LOG_MAX + 1 > ARA_TPM_EVIDENCE_MAX ? ARA_TPM_QUOTE_TPM :
+							       read_log(log_path, blob + at, &log_len);
+	if (r) {
 		free(blob);
-		return 1;
+		return r;
 	}
 	memcpy(blob, ARA_TPM_BLOB_MAGIC, 4);
 	blob[4] = 0;
@@ -202,13 +183,13 @@ static int cmd_quote(const char *tcti, const char *log_path)
 	at += 4 + sig_len;
 	put_be32(blob + at, (uint32_t)log_len);
 	at += 4 + log_len;
-	r = write_all(1, blob, at);
+	r = ara_write_all(1, blob, at);
 	free(blob);
 	if (r) {
-		fprintf(stderr, PROG ": cannot write the blob to stdout: %m\n");
-		return 1;
+		ara_file_error("stdout", "cannot write the blob");
+		return ARA_TPM_QUOTE_IO;
 	}
-	return 0;
+	return ARA_TPM_QUOTE_OK;
 }
 
 static int cmd_enrol(const char *tcti, const char *pem_path)
@@ -217,10 +198,10 @@ static int cmd_enrol(const char *tcti, const char *pem_path)
 	int r;
 
 	if (ara_tpm_open(&t, PROG, tcti))
-		return 1;
+		return ARA_TPM_QUOTE_TPM;
 	r = ara_tpm_enrol(&t, pem_path);
 	ara_tpm_close(&t);
-	return r ? 1 : 0;
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -228,26 +209,33 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "tcti", required_argument, NULL, 't' },
 		{ "ima-log", required_argument, NULL, 'l' },
+		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tcti = ARA_TPM_DEFAULT_TCTI, *log_path = DEFAULT_IMA_LOG;
 	int c;
 
+	ara_cli_init(PROG);
 	/* tpm2-tss logs its own errors on stderr, several lines for one
 	 * failure; ours is the one line that names it. TSS2_LOG set by the
 	 * caller (to debug) still wins. */
 	setenv("TSS2_LOG", "all+none", 0);
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	/* "+": options end at the command. */
+	while ((c = getopt_long(argc, argv, "+:t:l:hV", opts, NULL)) != -1) {
 		if (c == 't')
 			tcti = optarg;
 		else if (c == 'l')
 			log_path = optarg;
 		else
-			return usage();
+			ara_cli_option(c, argv, usage_text);
 	}
 	if (argc - optind == 1 && strcmp(argv[optind], "quote") == 0)
 		return cmd_quote(tcti, log_path);
 	if (argc - optind == 2 && strcmp(argv[optind], "enrol") == 0)
 		return cmd_enrol(tcti, argv[optind + 1]);
-	return usage();
+	if (optind == argc)
+		ara_usage_error("no command: quote or enrol");
+	if (strcmp(argv[optind], "quote") == 0 || strcmp(argv[optind], "enrol") == 0)
+		ara_usage_error("%s: wrong number of arguments", argv[optind]);
+	ara_usage_error("unknown command '%s': quote or enrol", argv[optind]);
 }

@@ -66,26 +66,27 @@ head -c 32 /dev/urandom >"$work/binding"
 	fail "quote"
 echo "tpm-e2e: quote of $(wc -c <"$work/blob") bytes over a $(wc -c <"$work/log.bin")-byte log"
 
-# ara-tpm-quote refuses, with one line on stderr each.
+# refuses NAME STATUS COMMAND...: ara-tpm-quote refuses with STATUS (its
+# man page's) and one line on stderr.
 refuses() {
-	name=$1
-	shift
-	if "$@" >"$work/out" 2>"$work/err"; then
-		fail "ara-tpm-quote accepted: $name"
-	fi
+	name=$1 want=$2
+	shift 2
+	status=0
+	"$@" >"$work/out" 2>"$work/err" || status=$? # set -e: a refusal is expected
+	[ "$status" = "$want" ] || fail "ara-tpm-quote, $name: status $status, not $want"
 	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "$name: not one line on stderr: $(cat "$work/err")"
 	[ ! -s "$work/out" ] || fail "$name: wrote to stdout"
 	echo "PASS ara-tpm-quote refuses $name: $(cat "$work/err")"
 }
 head -c 31 /dev/urandom >"$work/b31"
 head -c 33 /dev/urandom >"$work/b33"
-refuses "a 31-byte binding" sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
+refuses "a 31-byte binding" 2 sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
 	"$quote" "$tcti" "$work/log.bin" "$work/b31"
-refuses "a 33-byte binding" sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
+refuses "a 33-byte binding" 2 sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
 	"$quote" "$tcti" "$work/log.bin" "$work/b33"
-refuses "a missing IMA log" sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
+refuses "a missing IMA log" 3 sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
 	"$quote" "$tcti" "$work/no-such-log" "$work/binding"
-refuses "an unreachable TPM" sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
+refuses "an unreachable TPM" 1 sh -c '"$1" --tcti "$2" --ima-log "$3" quote <"$4"' _ \
 	"$quote" "swtpm:path=$work/no-such.sock" "$work/log.bin" "$work/binding"
 if "$quote" --tcti "$tcti" >/dev/null 2>&1; then
 	fail "ara-tpm-quote without a command exited 0"

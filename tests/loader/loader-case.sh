@@ -9,7 +9,8 @@
 #   names libara.so and libara-entry.so; BAD_INTERP_APP is hello_app linked
 #   with a PT_INTERP that does not exist.
 #
-# Cases (ara-loader's exit statuses are in loader/README.md):
+# Cases (ara-loader's exit statuses are in loader/README.md; --help,
+# --version and usage errors are rows of tests/tools):
 #   good               --manifest M APP: status 0 (APP's), APP ran (its line,
 #                      its marker file), argv[0] is APP's path, and APP, libara
 #                      and the entry object are mapped from sealed memfds
@@ -25,9 +26,6 @@
 #   unsupported        APP not an ELF file, and an entry object without the
 #                      gate sections: status 6, the reason named
 #   exec-fails         APP's dynamic linker does not exist: status 7
-#   help               --help and --version: status 0, text on stdout only
-#   usage              no APP, an unknown option, --manifest without a
-#                      value: status 2 and "try 'ara-loader --help'"
 #   injection-env      LD_PRELOAD or LD_AUDIT set: status 2, named
 set -u
 
@@ -208,31 +206,6 @@ exec-fails)
 	expect_status 7
 	expect_line err "ara-loader: cannot execute the dynamic linker /nonexistent/ld-linux-aarch64.so.1: No such file or directory"
 	expect_app_did_not_run
-	;;
-help)
-	run --help
-	expect_status 0
-	expect_line out "usage: ara-loader [--manifest FILE] [--] APP [ARG...]"
-	expect_empty err
-	run -V
-	expect_status 0
-	echo "check: stdout is 'ara-loader <version>'"
-	grep -Eqx 'ara-loader [0-9]+\.[0-9]+\.[0-9]+' "$tmp/out" || fail "no version line"
-	expect_empty err
-	;;
-usage)
-	run
-	expect_status 2
-	expect_line err "ara-loader: no APP given"
-	expect_line err "try 'ara-loader --help'"
-	expect_empty out
-	run --bogus "$app"
-	expect_status 2
-	expect_line err "ara-loader: unknown option '--bogus'"
-	expect_line err "try 'ara-loader --help'"
-	run --manifest
-	expect_status 2
-	expect_line err "ara-loader: option '--manifest' needs an argument"
 	;;
 injection-env)
 	for var in LD_PRELOAD LD_AUDIT; do

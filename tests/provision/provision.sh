@@ -1,9 +1,9 @@
 #!/bin/sh
-# End-to-end provisioning in the POE guest: ara-provision with a policy made
-# from the App's manifest, and provision_app under ara-loader, one CASE per
-# ctest test. Each case names what the provisioner must do (deliver, or
-# refuse for one reason) and checks it on both sides: the provisioner's log
-# line with the reason, and what the App saw. Any "BREACH" in the App's
+# End-to-end provisioning in the POE guest: ara-provision with a policy that
+# ara-policy makes from the App's manifest, and provision_app under
+# ara-loader, one CASE per ctest test. Each case names what the provisioner
+# must do (deliver, or refuse for one reason) and checks it on both sides:
+# the provisioner's log line with the reason, and what the App saw. Any "BREACH" in the App's
 # output fails the test (ctest's FAIL_REGULAR_EXPRESSION), as does a
 # missing log line.
 #
@@ -48,22 +48,19 @@ if [ "$backend" = tpm ]; then
 	sh "$here/tpm_enrol.sh" "$build" "$tmp/ak.pem" || fail "enrolling the TPM's attestation key"
 fi
 
-digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-
-# write_policy BACKENDS MAX_AGE: the policy of the genuine App and libara.
+# write_policy BACKENDS MAX_AGE [unused-ak]: the policy of the genuine App
+# and libara, by ara-policy from the App's manifest (it pins the manifest
+# too); the TPM's enrolled key, or one no TPM here holds.
 write_policy() {
-	m=$app.ara-manifest
-	{
-		for b in $1; do echo "backend $b"; done
-		echo "max-age $2"
-		echo "loader $(sha256sum "$loader" | cut -d' ' -f1)"
-		echo "libara $(digest_of libara "$m")"
-		echo "entry $(digest_of entry "$m")"
-		echo "app $(digest_of app "$m")"
-		echo "secrets secrets"
-		if [ -f "$tmp/ak.pem" ]; then echo "tpm-ak ak.pem"; fi
-		if [ "${3:-}" = unused-ak ]; then echo "tpm-ak $here/unused-ak.pem"; fi
-	} >"$tmp/policy"
+	backends=
+	for b in $1; do backends="$backends --backend $b"; done
+	ak=
+	if [ -f "$tmp/ak.pem" ]; then ak="--tpm-ak $tmp/ak.pem"; fi
+	if [ "${3:-}" = unused-ak ]; then ak="--tpm-ak $here/unused-ak.pem"; fi
+	# shellcheck disable=SC2086 # $backends and $ak are lists of words
+	"$build/services/ara-policy" --manifest "$app.ara-manifest" --loader "$loader" \
+		$backends --max-age "$2" $ak --secrets "$tmp/secrets" -o "$tmp/policy" ||
+		fail "ara-policy"
 }
 
 # start_server SESSIONS [LISTEN...]: the provisioner, serving that many sessions.
@@ -128,8 +125,8 @@ refused() {
 # the content key, in $tmp/clip.sealed; the chunks start at 36 + i * 65552.
 rts_stream() {
 	head -c 300000 /dev/urandom >"$tmp/clip"
-	"$build/services/ara-seal-chunks" --key "$content_key" --key-id "$key_id" \
-		"$tmp/clip" "$tmp/clip.sealed" >/dev/null || fail "ara-seal-chunks"
+	printf '%s\n' "$content_key" | "$build/services/ara-seal-chunks" --key-file - \
+		--key-id "$key_id" "$tmp/clip" "$tmp/clip.sealed" >/dev/null || fail "ara-seal-chunks"
 }
 
 # rts_run [APP ARGS AFTER IN OUT]: provision_app rts over $tmp/clip.sealed.

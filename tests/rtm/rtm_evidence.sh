@@ -9,7 +9,6 @@
 
 # hex_of N: N random bytes in hex.
 hex_of() { head -c "$1" /dev/urandom | od -An -tx1 | tr -d ' \n'; }
-digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 # rtm_evidence_env EV: the environment (for env(1)) of a run that leaves
 # its evidence in EV at exit, over a fresh nonce written to EV/nonce
@@ -21,18 +20,11 @@ rtm_evidence_env() {
 }
 
 # rtm_write_policy EV APP: the policy ara-verify checks the attestation
-# against (EV/policy): the evidence backend and the digests of the loader
-# and of APP's manifest.
+# against (EV/policy), by ara-policy (beside ara-verify): the evidence
+# backend and the digests of the loader and of APP's manifest.
 rtm_write_policy() {
-	m=$2.ara-manifest
-	{
-		echo "backend dev-insecure"
-		echo "max-age 3600"
-		echo "loader $(sha256sum "$loader" | cut -d' ' -f1)"
-		echo "libara $(digest_of libara "$m")"
-		echo "entry $(digest_of entry "$m")"
-		echo "app $(digest_of app "$m")"
-	} >"$1/policy"
+	"$(dirname "$verify")/ara-policy" --manifest "$2.ara-manifest" --loader "$loader" \
+		--backend dev-insecure --max-age 3600 -o "$1/policy"
 }
 
 # rtm_check EV APP SEGMENTS: ara-verify's verdict on the run's evidence

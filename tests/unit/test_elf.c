@@ -17,6 +17,7 @@
 #include "ara/boot.h"
 #include "elf_check.h"
 #include "elf_fixture.h"
+#include "elf_role.h"
 
 static struct elf_fixture fx;
 static char interp[ARA_ELF_INTERP_MAX];
@@ -631,11 +632,53 @@ static void every_error_is_described(void **state)
 			    "unknown ELF error");
 }
 
+/* ara-manifest's role checks (elf_role.c): the fixture is an App; without
+ * its PT_INTERP, a shared object and an entry object. */
+static enum ara_elf_err role(enum ara_role r, const char *want_section)
+{
+	const char *section = "unset";
+	enum ara_elf_err err = ara_elf_role_check(&fx.src, r, &section);
+
+	if (want_section == NULL)
+		assert_null(section);
+	else
+		assert_string_equal(section, want_section);
+	return err;
+}
+
+static void roles_accept_each_kind_of_object(void **state)
+{
+	(void)state;
+	assert_int_equal(role(ARA_ROLE_APP, NULL), ARA_ELF_OK);
+	fx.ph[FIX_PH_INTERP].p_type = PT_NULL; /* now a shared library */
+	assert_int_equal(role(ARA_ROLE_LIBARA, NULL), ARA_ELF_OK);
+	assert_int_equal(role(ARA_ROLE_ENTRY, NULL), ARA_ELF_OK);
+}
+
+static void roles_refuse_the_wrong_kind(void **state)
+{
+	(void)state;
+	assert_int_equal(role(ARA_ROLE_LIBARA, NULL), ARA_ELF_E_PROGRAM);
+	assert_int_equal(role(ARA_ROLE_ENTRY, NULL), ARA_ELF_E_PROGRAM);
+	fx.ph[FIX_PH_INTERP].p_type = PT_NULL;
+	assert_int_equal(role(ARA_ROLE_APP, NULL), ARA_ELF_E_NO_INTERP);
+	fx.sh[FIX_SH_GATE].sh_name = FIX_NAME_TEXT; /* no .ara_gate */
+	assert_int_equal(role(ARA_ROLE_ENTRY, ARA_GATE_TEXT_SECTION), ARA_ELF_E_GATE_MISSING);
+	fx.eh->e_type = ET_EXEC;
+	for (unsigned int r = 0; r < ARA_ROLES; r++)
+		assert_int_equal(role((enum ara_role)r, NULL), ARA_ELF_E_TYPE);
+	fx.bytes[0] = 'r'; /* /etc/passwd starts "root:" */
+	for (unsigned int r = 0; r < ARA_ROLES; r++)
+		assert_int_equal(role((enum ara_role)r, NULL), ARA_ELF_E_NOT_ELF);
+}
+
 #define T(name) cmocka_unit_test_setup(name, setup)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		T(roles_accept_each_kind_of_object),
+		T(roles_refuse_the_wrong_kind),
 		T(rejects_files_too_short_for_a_header),
 		T(rejects_wrong_magic),
 		T(rejects_other_classes_byte_orders_and_versions),

@@ -63,6 +63,23 @@ static void compares_whole_components(void **state)
 	expect("/a/bc", "/a/b/f", "../b/f");
 }
 
+/* Read back: a manifest's relative paths are relative to its folder. */
+static void reads_manifest_paths_from_its_folder(void **state)
+{
+	char small[8];
+
+	(void)state;
+	assert_int_equal(ara_manifest_relative("/b/app.ara-manifest", "lib/x.so", out, sizeof(out)), 0);
+	assert_string_equal(out, "/b/lib/x.so");
+	assert_int_equal(ara_manifest_relative("m", "../x.so", out, sizeof(out)), 0);
+	assert_string_equal(out, "./../x.so");
+	assert_int_equal(ara_manifest_relative("d/m", "/abs/x.so", out, sizeof(out)), 0);
+	assert_string_equal(out, "/abs/x.so");
+	assert_int_equal(ara_manifest_relative("d/m", "1234567", small, sizeof(small)), -1);
+	assert_int_equal(ara_manifest_relative("d/m", "12345", small, sizeof(small)), 0);
+	assert_string_equal(small, "d/12345");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -71,6 +88,7 @@ int main(void)
 		cmocka_unit_test(rejects_results_that_do_not_fit),
 		cmocka_unit_test(walks_down_up_and_across),
 		cmocka_unit_test(compares_whole_components),
+		cmocka_unit_test(reads_manifest_paths_from_its_folder),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

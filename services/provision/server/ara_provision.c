@@ -2,21 +2,22 @@
 /*
  * ara-provision: the provisioner. It releases a secret to an ARA instance
  * only after verifying the instance's platform evidence and its session
- * signature against a policy (docs/provisioning.md).
- *
- *   ara-provision --policy FILE [--unix PATH]... [--tcp HOST:PORT]...
- *                 [--sessions N] [--log FILE]
+ * signature against a policy (docs/provisioning.md; its command line in
+ * docs/man/ara-provision.1).
  *
  * It listens on every socket given (TCP port 0: one the kernel picks; the
  * "listening" line names it) and serves one session at a time, each with a
  * deadline for the peer's whole message (serve.h), so a peer that stalls
- * or trickles delays the others by at most that. --sessions N: exit after N sessions (for tests), with status 0.
- * Every session ends with one log line, a refusal with its reason.
+ * or trickles delays the others by at most that. --sessions N: exit after
+ * N sessions (for tests), with status 0. Every session ends with one log
+ * line, a refusal with its reason.
+ *
+ * The policy is loaded before anything is created: a bad policy leaves no
+ * socket file and no log behind.
  */
 #define _GNU_SOURCE /* accept4 */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <netdb.h>
 #include <poll.h>
 #include <signal.h>
@@ -29,10 +30,32 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "ara_cli.h"
 #include "policy.h"
 #include "serve.h"
 
 #define LISTENERS_MAX 8
+
+static const char usage_text[] =
+	"usage: ara-provision --policy FILE (--unix PATH | --tcp HOST:PORT)...\n"
+	"                     [--sessions N] [--log FILE]\n"
+	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
+	"evidence passes the policy.\n"
+	"\n"
+	"  --policy FILE       the policy (docs/provisioning.md; ara-policy writes one)\n"
+	"  --unix PATH         listen on a Unix socket at PATH (removed at exit)\n"
+	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
+	"  --sessions N        exit 0 after N sessions (default: serve for ever)\n"
+	"  --log FILE          append the log to FILE (default: stderr)\n"
+	"  -h, --help          print this help and exit 0\n"
+	"  -V, --version       print the version and exit 0\n"
+	"\n"
+	"At most 8 listeners. Exit status: 0 the N sessions served, 2 usage error\n"
+	"or a policy that cannot be read or parsed, 3 a socket or the log cannot be\n"
+	"opened.\n";
+
+/* 2 also for a policy that cannot be read or parsed. */
+enum { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
 
 struct listener {
 	int fd;
@@ -40,62 +63,82 @@ struct listener {
 	char unix_path[108]; /* removed at exit; empty for TCP */
 };
 
-static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* The listeners made so far: their socket files go when the program does. */
+static struct listener listeners[LISTENERS_MAX];
+static size_t nlisteners;
 
-static void die(const char *fmt, ...)
+static void remove_socket_files(void)
+{
+	for (size_t i = 0; i < nlisteners; i++)
+		if (listeners[i].unix_path[0])
+			unlink(listeners[i].unix_path);
+}
+
+/* A failure once sockets may exist: the message, no socket files left, exit. */
+static noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static noreturn void die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
+	fprintf(stderr, "%s: ", ara_cli_prog());
 	va_start(ap, fmt);
-	fprintf(stderr, "ara-provision: ");
 	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
 	va_end(ap);
-	exit(2);
+	fputc('\n', stderr);
+	remove_socket_files();
+	exit(status);
 }
 
 static void listen_unix(struct listener *l, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 
-	if (strlen(path) >= sizeof(sa.sun_path))
-		die("--unix %s: path too long", path);
-	memcpy(sa.sun_path, path, strlen(path) + 1);
+	memcpy(sa.sun_path, path, strlen(path) + 1); /* its length checked with the options */
 	l->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&sa, sizeof(sa)) || listen(l->fd, 16))
-		die("--unix %s: cannot listen", path);
-	snprintf(l->name, sizeof(l->name), "unix %s", path);
+	if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&sa, sizeof(sa)))
+		die(EXIT_SYSTEM, "%s: cannot listen: %s", path, strerror(errno));
 	memcpy(l->unix_path, sa.sun_path, sizeof(l->unix_path));
+	nlisteners++; /* bound: its file is ours to remove */
+	if (listen(l->fd, 16))
+		die(EXIT_SYSTEM, "%s: cannot listen: %s", path, strerror(errno));
+	snprintf(l->name, sizeof(l->name), "unix %s", path);
 }
 
-static void listen_tcp(struct listener *l, const char *spec)
+/* The numeric HOST:PORT spec as an address to bind; NULL if it is not one. */
+static struct addrinfo *tcp_address(const char *spec)
 {
-	l->unix_path[0] = '\0';
-	char host[64], port[16];
 	const char *colon = strrchr(spec, ':');
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
 	struct addrinfo *ai;
+	char host[64], port[16];
+
+	if (!colon || (size_t)(colon - spec) >= sizeof(host) || strlen(colon + 1) >= sizeof(port))
+		return NULL;
+	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
+	snprintf(port, sizeof(port), "%s", colon + 1);
+	return getaddrinfo(host, port, &hints, &ai) ? NULL : ai;
+}
+
+static void listen_tcp(struct listener *l, const char *spec, const struct addrinfo *ai)
+{
+	char host[64], port[16];
 	struct sockaddr_storage bound;
 	socklen_t bound_len = sizeof(bound);
 	int one = 1;
 
-	if (!colon || (size_t)(colon - spec) >= sizeof(host) || strlen(colon + 1) >= sizeof(port))
-		die("--tcp %s: expected HOST:PORT with a numeric host", spec);
-	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
-	snprintf(port, sizeof(port), "%s", colon + 1);
-	if (getaddrinfo(host, port, &hints, &ai))
-		die("--tcp %s: not a numeric address and port", spec);
+	l->unix_path[0] = '\0';
 	l->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (l->fd < 0 || setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    bind(l->fd, ai->ai_addr, ai->ai_addrlen) || listen(l->fd, 16) ||
 	    getsockname(l->fd, (struct sockaddr *)&bound, &bound_len))
-		die("--tcp %s: cannot listen", spec);
-	freeaddrinfo(ai);
+		die(EXIT_SYSTEM, "%s: cannot listen: %s", spec, strerror(errno));
 	if (getnameinfo((struct sockaddr *)&bound, bound_len, host, sizeof(host), port,
 			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
-		die("--tcp %s: cannot name the bound address", spec);
+		die(EXIT_SYSTEM, "%s: cannot name the bound address", spec);
 	snprintf(l->name, sizeof(l->name), "tcp %s:%s", host, port);
+	nlisteners++;
 }
 
 /* Accepts one connection on l and serves it. */
@@ -119,69 +162,93 @@ static void serve_one(const struct listener *l, const struct ara_policy *p, unsi
 	close(fd);
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for; nothing is opened while it is read. */
+struct options {
+	const char *policy, *log;
+	const char *listen[LISTENERS_MAX]; /* each --unix PATH or --tcp HOST:PORT */
+	struct addrinfo *tcp[LISTENERS_MAX]; /* --tcp's address; NULL for --unix */
+	size_t nlisten;
+	uint64_t sessions; /* 0: for ever */
+};
+
+static void parse_options(int argc, char **argv, struct options *o)
 {
-	static const struct option options[] = {
+	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "unix", required_argument, NULL, 'u' },
 		{ "tcp", required_argument, NULL, 't' },    { "sessions", required_argument, NULL, 's' },
-		{ "log", required_argument, NULL, 'l' },    { NULL, 0, NULL, 0 },
+		{ "log", required_argument, NULL, 'l' },    ARA_CLI_OPTIONS,
+		{ NULL, 0, NULL, 0 },
 	};
-	struct listener l[LISTENERS_MAX];
-	struct pollfd pfd[LISTENERS_MAX];
-	static struct ara_policy policy; /* large: secrets inline */
-	const char *policy_path = NULL;
-	unsigned long sessions = 0, served = 0;
-	size_t n = 0;
-	FILE *log = stderr;
-	char why[512], *end;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		if ((c == 'u' || c == 't') && n == LISTENERS_MAX)
-			die("at most %d listeners", LISTENERS_MAX);
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'p': policy_path = optarg; break;
-		case 'u': listen_unix(&l[n++], optarg); break;
-		case 't': listen_tcp(&l[n++], optarg); break;
-		case 's':
-			sessions = strtoul(optarg, &end, 10);
-			if (*end || optarg[0] == '-' || !optarg[0])
-				die("--sessions %s: not a count", optarg);
+		case 'p': o->policy = optarg; break;
+		case 'l': o->log = optarg; break;
+		case 'u':
+		case 't':
+			if (o->nlisten == LISTENERS_MAX)
+				ara_usage_error("at most %d listeners", LISTENERS_MAX);
+			if (c == 'u' && strlen(optarg) >= sizeof(((struct sockaddr_un *)0)->sun_path))
+				ara_usage_error("--unix %s: path too long", optarg);
+			if (c == 't' && !(o->tcp[o->nlisten] = tcp_address(optarg)))
+				ara_usage_error("--tcp %s: expected HOST:PORT, a numeric address and port",
+						optarg);
+			o->listen[o->nlisten++] = optarg;
 			break;
-		case 'l':
-			if (!(log = fopen(optarg, "a")))
-				die("--log %s: cannot open", optarg);
-			break;
-		default:
-			die("%s", "usage: ara-provision --policy FILE [--unix PATH]... [--tcp HOST:PORT]... [--sessions N] [--log FILE]");
+		case 's': o->sessions = ara_cli_number("--sessions", optarg, 1, UINT32_MAX); break;
+		default: ara_cli_option(c, argv, usage_text);
 		}
 	}
-	if (!policy_path || n == 0 || optind != argc)
-		die("%s", "usage: ara-provision --policy FILE [--unix PATH]... [--tcp HOST:PORT]... [--sessions N] [--log FILE]");
+	if (optind != argc)
+		ara_usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o->policy || o->nlisten == 0)
+		ara_usage_error("--policy and at least one --unix or --tcp are needed");
+}
+
+int main(int argc, char **argv)
+{
+	struct pollfd pfd[LISTENERS_MAX];
+	static struct ara_policy policy; /* large: secrets inline */
+	static struct options o;
+	uint64_t served = 0;
+	FILE *log = stderr;
+	char why[512];
+
+	ara_cli_init("ara-provision");
+	parse_options(argc, argv, &o);
 	/* The secrets are in this process from here on: no core dumps of it. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
-		die("prctl(PR_SET_DUMPABLE): %s", strerror(errno));
-	if (ara_policy_load(policy_path, &policy, why, sizeof(why)))
-		die("policy: %s", why);
+		die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
+	if (ara_policy_load(o.policy, &policy, why, sizeof(why)))
+		die(EXIT_USAGE, "policy %s", why);
+	for (size_t i = 0; i < o.nlisten; i++) {
+		if (o.tcp[i]) {
+			listen_tcp(&listeners[i], o.listen[i], o.tcp[i]);
+			freeaddrinfo(o.tcp[i]);
+		} else {
+			listen_unix(&listeners[i], o.listen[i]);
+		}
+	}
+	if (o.log && !(log = fopen(o.log, "a")))
+		die(EXIT_SYSTEM, "%s: cannot open the log: %s", o.log, strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(log, "ara-provision: listening on %s\n", l[i].name);
-		pfd[i] = (struct pollfd){ .fd = l[i].fd, .events = POLLIN };
+	for (size_t i = 0; i < nlisteners; i++) {
+		fprintf(log, "ara-provision: listening on %s\n", listeners[i].name);
+		pfd[i] = (struct pollfd){ .fd = listeners[i].fd, .events = POLLIN };
 	}
 	fflush(log);
-	while (sessions == 0 || served < sessions) {
-		if (poll(pfd, n, -1) < 0) {
+	while (o.sessions == 0 || served < o.sessions) {
+		if (poll(pfd, nlisteners, -1) < 0) {
 			if (errno == EINTR)
 				continue;
-			die("poll: %s", strerror(errno));
+			die(EXIT_SYSTEM, "poll: %s", strerror(errno));
 		}
-		for (size_t i = 0; i < n && (sessions == 0 || served < sessions); i++)
+		for (size_t i = 0; i < nlisteners && (o.sessions == 0 || served < o.sessions); i++)
 			if (pfd[i].revents & POLLIN)
-				serve_one(&l[i], &policy, ++served, log);
+				serve_one(&listeners[i], &policy, ++served, log);
 	}
 	ara_policy_wipe(&policy);
-	for (size_t i = 0; i < n; i++)
-		if (l[i].unix_path[0])
-			unlink(l[i].unix_path);
-	return 0;
+	remove_socket_files();
+	return EXIT_SERVED;
 }

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ara-verify: the RTM's verifier (docs/rtm.md, "Verification").
- *
- *   ara-verify (--instance-key HEX65 | --attest FILE --policy FILE)
- *              --nonce HEX32 --report FILE
- *              [--segments FILE] [--checkpoints FILE] [--root DIR]
- *              [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX]
- *              [--interim]
+ * ara-verify: the RTM's verifier (docs/rtm.md, "Verification"; its command
+ * line in docs/man/ara-verify.1).
  *
  * The signer's key is given (--instance-key), or learnt from the run's own
  * attestation: the instance's ATTEST for a CHALLENGE of the nonce, checked
@@ -15,11 +10,11 @@
  * mapped from its sealed copy, whose digest must be the measured one.
  * Without --interim the run must end with a final report (docs/rtm.md).
  *
- * Exit 0: the run verifies; 1: rejected (the one line says at what);
- * 2: bad usage or unreadable input (no decision).
+ * Exit 0: the run verifies; 1: rejected (the one line, or --json's object,
+ * says at what); 2: bad usage, or an input of the verifier's own (policy,
+ * App or module file) or any file that cannot be read or parsed: no
+ * decision, nothing on stdout.
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,228 +22,298 @@
 #include <mbedtls/sha256.h>
 
 #include "ara/boot.h"
+#include "ara_cli.h"
 #include "attested_key.h"
 #include "elf_image.h"
 #include "file_io.h"
 #include "hex.h"
 #include "p256.h"
+#include "verdict_out.h"
 #include "verify.h"
 
 #define MODULES_MAX 64
 
-static const char usage[] =
+static const char usage_text[] =
 	"usage: ara-verify (--instance-key HEX65 | --attest FILE --policy FILE) --nonce HEX32\n"
-	"                  (--report FILE | --checkpoints FILE)\n"
-	"                  [--report FILE] [--segments FILE] [--checkpoints FILE] [--root DIR]\n"
-	"                  [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX32] [--interim]\n";
+	"                  (--report FILE | --checkpoints FILE) [--segments FILE]\n"
+	"                  [--root DIR] [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX32]\n"
+	"                  [--interim] [--json]\n"
+	"Verify the evidence of an RTM-instrumented run: the signer, the nonce, the\n"
+	"chain over the segments and every logged transfer against the binaries.\n"
+	"\n"
+	"  --instance-key HEX65  the instance key that signed the evidence\n"
+	"  --attest FILE         the run's ATTEST, checked under --policy FILE\n"
+	"                        (an ara-provision policy): it gives the key and the App\n"
+	"  --nonce HEX32         the verifier's nonce (or the batch nonce)\n"
+	"  --report FILE         the run's report\n"
+	"  --checkpoints FILE    batch mode: the checkpoints, concatenated\n"
+	"  --segments FILE       the exported segments, concatenated in order\n"
+	"  --root DIR            read module paths under DIR\n"
+	"  --module PATH=FILE    read the module PATH from FILE\n"
+	"  --app FILE            the App's file (its digest must be the measured one)\n"
+	"  --app-sha256 HEX32    the App's digest, with --instance-key\n"
+	"  --interim             accept evidence without a final report\n"
+	"  --json                print the verdict as one JSON object\n"
+	"  -h, --help            print this help and exit 0\n"
+	"  -V, --version         print the version and exit 0\n"
+	"\n"
+	"Exit status: 0 verified, 1 rejected, 2 usage error or an input that cannot\n"
+	"be read or parsed (no decision).\n";
 
 /* How the App's sealed copy appears in /proc/self/maps (loader/sealed_copy.c). */
 #define APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
 
-__attribute__((format(printf, 1, 2))) static int fail(const char *fmt, ...)
-{
-	va_list ap;
+/* 2 also when an input cannot be read or parsed: no decision is made. */
+enum { EXIT_VERIFIED = ARA_CLI_OK, EXIT_REJECTED = ARA_CLI_REFUSED, EXIT_NO_DECISION = ARA_CLI_USAGE };
 
-	fprintf(stderr, "ara-verify: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage);
-	return 2;
-}
-
-struct input {
-	const char *path;
-	uint8_t *buf;
-	size_t len;
+struct options {
+	uint8_t key[ARA_RTM_PUB_BYTES], nonce[ARA_RTM_NONCE_BYTES], app[ARA_RTM_HASH_BYTES];
+	int have_key, have_nonce, have_app_sha256, interim, json;
+	const char *attest, *policy, *app_file, *report, *segments, *checkpoints, *root;
+	struct ara_rtm_module_override overrides[MODULES_MAX];
+	size_t noverrides;
 };
 
-static int load(struct input *f, const uint8_t **buf, size_t *len)
+/* True if --module already named path. */
+static int module_given(const struct options *o, const char *path)
 {
-	if (f->path == NULL)
-		return 0;
-	if (ara_rtm_read_file(f->path, &f->buf, &f->len)) {
-		fprintf(stderr, "ara-verify: cannot read %s: %s\n", f->path, strerror(errno));
-		return 2;
-	}
-	*buf = f->buf;
-	*len = f->len;
+	for (size_t i = 0; i < o->noverrides; i++)
+		if (strcmp(o->overrides[i].path, path) == 0)
+			return 1;
 	return 0;
 }
 
-/* True if --module already named path. */
-static int module_given(const struct ara_rtm_modcache *mc, const char *path)
+static void add_module(struct options *o, char *arg)
 {
-	for (size_t i = 0; i < mc->noverrides; i++)
-		if (strcmp(mc->overrides[i].path, path) == 0)
-			return 1;
+	/* The last '=': a report's path may hold one, rarely a file name given here. */
+	char *eq = strrchr(arg, '=');
+
+	if (eq == NULL || eq == arg || eq[1] == '\0')
+		ara_usage_error("--module %s: not PATH=FILE", arg);
+	if (o->noverrides == MODULES_MAX)
+		ara_usage_error("--module %s: more than %d modules", arg, MODULES_MAX);
+	*eq = '\0';
+	if (module_given(o, arg))
+		ara_usage_error("--module %s: given twice", arg);
+	o->overrides[o->noverrides++] =
+		(struct ara_rtm_module_override){ .path = arg, .file = eq + 1 };
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	enum { O_KEY = 256, O_NONCE, O_APP_SHA, O_ATTEST, O_POLICY, O_APP, O_REPORT, O_SEGMENTS,
+	       O_CHECKPOINTS, O_ROOT, O_MODULE, O_INTERIM, O_JSON };
+	static const struct option longopts[] = {
+		{ "instance-key", required_argument, NULL, O_KEY },
+		{ "nonce", required_argument, NULL, O_NONCE },
+		{ "app-sha256", required_argument, NULL, O_APP_SHA },
+		{ "attest", required_argument, NULL, O_ATTEST },
+		{ "policy", required_argument, NULL, O_POLICY },
+		{ "app", required_argument, NULL, O_APP },
+		{ "report", required_argument, NULL, O_REPORT },
+		{ "segments", required_argument, NULL, O_SEGMENTS },
+		{ "checkpoints", required_argument, NULL, O_CHECKPOINTS },
+		{ "root", required_argument, NULL, O_ROOT },
+		{ "module", required_argument, NULL, O_MODULE },
+		{ "interim", no_argument, NULL, O_INTERIM },
+		{ "json", no_argument, NULL, O_JSON },
+		ARA_CLI_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_KEY:
+			if (ara_hex_decode(optarg, o->key, sizeof(o->key)) != sizeof(o->key) ||
+			    ara_p256_check_public(o->key))
+				ara_usage_error("--instance-key %s: not a P-256 point in 65-byte "
+						"uncompressed hex",
+						optarg);
+			o->have_key = 1;
+			break;
+		case O_NONCE:
+			if (ara_hex_decode(optarg, o->nonce, sizeof(o->nonce)) != sizeof(o->nonce))
+				ara_usage_error("--nonce %s: not 32 bytes of hex", optarg);
+			o->have_nonce = 1;
+			break;
+		case O_APP_SHA:
+			if (ara_hex_decode(optarg, o->app, sizeof(o->app)) != sizeof(o->app))
+				ara_usage_error("--app-sha256 %s: not 32 bytes of hex", optarg);
+			o->have_app_sha256 = 1;
+			break;
+		case O_ATTEST: o->attest = optarg; break;
+		case O_POLICY: o->policy = optarg; break;
+		case O_APP: o->app_file = optarg; break;
+		case O_REPORT: o->report = optarg; break;
+		case O_SEGMENTS: o->segments = optarg; break;
+		case O_CHECKPOINTS: o->checkpoints = optarg; break;
+		case O_ROOT: o->root = optarg; break;
+		case O_MODULE: add_module(o, optarg); break;
+		case O_INTERIM: o->interim = 1; break;
+		case O_JSON: o->json = 1; break;
+		default: ara_cli_option(c, argv, usage_text);
+		}
+	}
+	if (optind < argc)
+		ara_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->have_key + !!o->attest != 1 || !o->attest != !o->policy || !o->have_nonce ||
+	    (o->report == NULL && o->checkpoints == NULL))
+		ara_usage_error("--instance-key or --attest with --policy, --nonce, and --report or "
+				"--checkpoints are needed");
+	if (o->attest && o->have_app_sha256)
+		ara_usage_error("--app-sha256 and --attest: the attestation names the App");
+	if (!o->attest && !o->app_file && !o->have_app_sha256)
+		ara_usage_error("--app or --app-sha256 is needed with --instance-key: which App ran?");
+	if (o->app_file && module_given(o, APP_MODULE_PATH))
+		ara_usage_error("--app %s and --module '" APP_MODULE_PATH "=...': one App file",
+				o->app_file);
+	if (o->app_file && o->noverrides == MODULES_MAX)
+		ara_usage_error("--app %s: more than %d modules", o->app_file, MODULES_MAX);
+}
+
+/* A file into *buf (NULL path: none); 0, or EXIT_NO_DECISION with the reason said. */
+static int load(const char *path, uint8_t **buf, size_t *len)
+{
+	if (path != NULL && ara_rtm_read_file(path, buf, len)) {
+		ara_file_error(path, "cannot read");
+		return EXIT_NO_DECISION;
+	}
 	return 0;
 }
 
 /*
  * --app FILE: its digest must be the measured App's (attested, or given);
- * with neither, it becomes the digest the report must carry. 0, 1 (not the
- * measured App) or 2 (unreadable).
+ * with neither, it becomes the digest the report must carry. 0,
+ * EXIT_REJECTED (not the measured App, or not full RELRO) with why, or
+ * EXIT_NO_DECISION (unreadable, or not an ELF file).
  */
-static int check_app_file(const char *path, struct ara_rtm_verify_in *in,
-			  uint8_t digest[ARA_RTM_HASH_BYTES])
+static int check_app_file(struct options *o, char *why, size_t cap)
 {
 	uint8_t got[ARA_RTM_HASH_BYTES], *buf;
 	struct ara_rtm_elf elf;
+	enum ara_rtm_elf_err err;
 	size_t len;
+	int rc = 0;
 
-	if (ara_rtm_read_file(path, &buf, &len)) {
-		fprintf(stderr, "ara-verify: cannot read %s: %s\n", path, strerror(errno));
-		return 2;
-	}
+	if (load(o->app_file, &buf, &len))
+		return EXIT_NO_DECISION;
 	if (mbedtls_sha256(buf, len, got, 0)) {
 		free(buf);
-		fprintf(stderr, "ara-verify: SHA-256 of %s failed\n", path);
-		return 2;
+		ara_msg("%s: SHA-256 failed", o->app_file);
+		return EXIT_NO_DECISION;
 	}
-	if (in->app_sha256 && memcmp(in->app_sha256, got, sizeof(got)) != 0) {
-		free(buf);
-		printf("ara-verify: REJECTED: --app %s is not the App the evidence measured\n", path);
-		return 1;
-	}
-	/*
-	 * The runtime reaches secure_call through the App's GOT: were it
-	 * writable, a data-only write could silence the log without a single
-	 * illegal transfer (docs/rtm.md, "Attacks").
-	 */
-	if (ara_rtm_elf_open(&elf, buf, len) != ARA_RTM_ELF_OK || !ara_rtm_elf_full_relro(&elf)) {
-		free(buf);
-		printf("ara-verify: REJECTED: --app %s is not linked with full RELRO (-z relro -z now): "
-		       "its GOT, through which the RTM runtime calls secure_call, stays writable\n",
-		       path);
-		return 1;
+	err = ara_rtm_elf_open(&elf, buf, len);
+	if (err != ARA_RTM_ELF_OK) {
+		ara_msg("--app %s: %s", o->app_file, ara_rtm_elf_strerror(err));
+		rc = EXIT_NO_DECISION;
+	} else if (o->have_app_sha256 && memcmp(o->app, got, sizeof(got)) != 0) {
+		snprintf(why, cap, "REJECTED: --app %s is not the App the evidence measured",
+			 o->app_file);
+		rc = EXIT_REJECTED;
+	} else if (!ara_rtm_elf_full_relro(&elf)) {
+		/*
+		 * The runtime reaches secure_call through the App's GOT: were it
+		 * writable, a data-only write could silence the log without a
+		 * single illegal transfer (docs/rtm.md, "Attacks").
+		 */
+		snprintf(why, cap,
+			 "REJECTED: --app %s is not linked with full RELRO (-z relro -z now): its "
+			 "GOT, through which the RTM runtime calls secure_call, stays writable",
+			 o->app_file);
+		rc = EXIT_REJECTED;
 	}
 	free(buf);
-	memcpy(digest, got, sizeof(got));
-	in->app_sha256 = digest;
-	return 0;
+	if (rc == 0) {
+		memcpy(o->app, got, sizeof(got));
+		o->have_app_sha256 = 1;
+	}
+	return rc;
+}
+
+/*
+ * The decision: EXIT_VERIFIED or EXIT_REJECTED with why saying "OK: ..." or
+ * "REJECTED: ..." (as verify.h's message), or EXIT_NO_DECISION, said on stderr.
+ */
+static int decide(struct options *o, struct ara_rtm_modcache *mc,
+		  struct ara_rtm_verify_figures *fig, char *why, size_t cap)
+{
+	struct ara_rtm_verify_in in = { .interim = o->interim };
+	uint8_t *attest = NULL, *report = NULL, *segments = NULL, *checkpoints = NULL;
+	size_t attest_len = 0;
+	int rc;
+
+	if (o->attest) {
+		struct ara_attested_key k;
+		char reason[512];
+
+		if ((rc = load(o->attest, &attest, &attest_len)) != 0)
+			goto out;
+		switch (ara_verify_attested_key(o->policy, o->nonce, attest, attest_len, &k, reason,
+						sizeof(reason))) {
+		case ARA_ATTESTED_KEY_OK: break;
+		case ARA_ATTESTED_KEY_REFUSED:
+			snprintf(why, cap, "REJECTED: %s", reason);
+			rc = EXIT_REJECTED;
+			goto out;
+		default:
+			ara_msg("%s", reason);
+			rc = EXIT_NO_DECISION;
+			goto out;
+		}
+		memcpy(o->key, k.instance_pub, sizeof(o->key));
+		memcpy(o->app, k.app_sha256, sizeof(o->app));
+		o->have_app_sha256 = 1;
+	}
+	if (o->app_file) {
+		if ((rc = check_app_file(o, why, cap)) != 0)
+			goto out;
+		o->overrides[o->noverrides++] = (struct ara_rtm_module_override){
+			.path = APP_MODULE_PATH, .file = o->app_file };
+	}
+	mc->overrides = o->overrides;
+	mc->noverrides = o->noverrides;
+	mc->root = o->root;
+	in.key = o->key;
+	in.nonce = o->nonce;
+	in.app_sha256 = o->app;
+	if ((rc = load(o->report, &report, &in.report_len)) != 0 ||
+	    (rc = load(o->segments, &segments, &in.segments_len)) != 0 ||
+	    (rc = load(o->checkpoints, &checkpoints, &in.checkpoints_len)) != 0)
+		goto out;
+	in.report = report;
+	in.segments = segments;
+	in.checkpoints = checkpoints;
+	switch (ara_rtm_verify(&in, mc, fig, why, cap)) {
+	case ARA_RTM_VERDICT_OK: rc = EXIT_VERIFIED; break;
+	case ARA_RTM_VERDICT_REJECTED: rc = EXIT_REJECTED; break;
+	default:
+		ara_msg("%s", why);
+		rc = EXIT_NO_DECISION;
+		break;
+	}
+out:
+	free(attest);
+	free(report);
+	free(segments);
+	free(checkpoints);
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
-	uint8_t key[ARA_RTM_PUB_BYTES], nonce[ARA_RTM_NONCE_BYTES], app[ARA_RTM_HASH_BYTES];
-	struct ara_rtm_module_override overrides[MODULES_MAX];
-	struct ara_rtm_modcache mc = { .overrides = overrides };
-	struct ara_rtm_verify_in in = { 0 };
-	struct input report = { 0 }, segments = { 0 }, checkpoints = { 0 }, attest = { 0 };
-	const char *policy_path = NULL, *app_file = NULL;
-	const uint8_t *attest_buf = NULL;
-	size_t attest_len = 0;
-	int have_key = 0, have_nonce = 0, rc;
-	enum ara_rtm_verdict v;
-	char msg[1024];
+	static struct options o;
+	struct ara_rtm_modcache mc = { 0 };
+	struct ara_rtm_verify_figures fig = { 0 };
+	char why[1024];
+	int rc;
 
-	for (int i = 1; i < argc; i += 2) {
-		const char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (strcmp(opt, "--interim") == 0) {
-			in.interim = 1;
-			i--; /* no value */
-			continue;
-		}
-		if (val == NULL)
-			return fail("%s: needs a value", opt);
-		if (strcmp(opt, "--instance-key") == 0) {
-			if (ara_hex_decode(val, key, sizeof(key)) != sizeof(key) || ara_p256_check_public(key))
-				return fail("--instance-key %s: not a P-256 point in 65-byte "
-					    "uncompressed hex", val);
-			have_key = 1;
-		} else if (strcmp(opt, "--nonce") == 0) {
-			if (ara_hex_decode(val, nonce, sizeof(nonce)) != sizeof(nonce))
-				return fail("--nonce %s: not 32 bytes of hex", val);
-			have_nonce = 1;
-		} else if (strcmp(opt, "--app-sha256") == 0) {
-			if (ara_hex_decode(val, app, sizeof(app)) != sizeof(app))
-				return fail("--app-sha256 %s: not 32 bytes of hex", val);
-			in.app_sha256 = app;
-		} else if (strcmp(opt, "--attest") == 0) {
-			attest.path = val;
-		} else if (strcmp(opt, "--policy") == 0) {
-			policy_path = val;
-		} else if (strcmp(opt, "--app") == 0) {
-			app_file = val;
-		} else if (strcmp(opt, "--report") == 0) {
-			report.path = val;
-		} else if (strcmp(opt, "--segments") == 0) {
-			segments.path = val;
-		} else if (strcmp(opt, "--checkpoints") == 0) {
-			checkpoints.path = val;
-		} else if (strcmp(opt, "--root") == 0) {
-			mc.root = val;
-		} else if (strcmp(opt, "--module") == 0) {
-			/* The last '=': a report's path may hold one, rarely a file name given here. */
-			char *eq = strrchr(val, '=');
-
-			if (eq == NULL || eq == val || eq[1] == '\0')
-				return fail("--module %s: not PATH=FILE", val);
-			if (mc.noverrides == MODULES_MAX)
-				return fail("--module %s: more than %d modules", val, MODULES_MAX);
-			*eq = '\0';
-			if (module_given(&mc, val))
-				return fail("--module %s: given twice", val);
-			overrides[mc.noverrides++] = (struct ara_rtm_module_override){
-				.path = val, .file = eq + 1 };
-		} else {
-			return fail("unknown option %s", opt);
-		}
-	}
-	if (!!have_key + !!attest.path != 1 || !attest.path != !policy_path || !have_nonce ||
-	    (report.path == NULL && checkpoints.path == NULL))
-		return fail("--instance-key or --attest with --policy, --nonce, and --report or "
-			    "--checkpoints are needed");
-	if (attest.path) {
-		struct ara_attested_key k;
-		char why[512];
-
-		if ((rc = load(&attest, &attest_buf, &attest_len)) != 0)
-			goto out;
-		if (in.app_sha256)
-			return fail("--app-sha256 and --attest: the attestation names the App");
-		if (ara_verify_attested_key(policy_path, nonce, attest_buf, attest_len, &k, why,
-					    sizeof(why))) {
-			printf("ara-verify: REJECTED: %s\n", why);
-			rc = 1;
-			goto out;
-		}
-		memcpy(key, k.instance_pub, sizeof(key));
-		memcpy(app, k.app_sha256, sizeof(app));
-		in.app_sha256 = app;
-	}
-	if (!app_file && !in.app_sha256)
-		return fail("--app or --app-sha256 is needed with --instance-key: which App ran?");
-	if (app_file) {
-		if (module_given(&mc, APP_MODULE_PATH))
-			return fail("--app %s and --module '" APP_MODULE_PATH "=...': one App file",
-				    app_file);
-		if ((rc = check_app_file(app_file, &in, app)) != 0)
-			goto out;
-		if (mc.noverrides == MODULES_MAX)
-			return fail("--app %s: more than %d modules", app_file, MODULES_MAX);
-		overrides[mc.noverrides++] =
-			(struct ara_rtm_module_override){ .path = APP_MODULE_PATH, .file = app_file };
-	}
-	in.key = key;
-	in.nonce = nonce;
-	if ((rc = load(&report, &in.report, &in.report_len)) != 0 ||
-	    (rc = load(&segments, &in.segments, &in.segments_len)) != 0 ||
-	    (rc = load(&checkpoints, &in.checkpoints, &in.checkpoints_len)) != 0)
-		goto out;
-	v = ara_rtm_verify(&in, &mc, msg, sizeof(msg));
-	if (v == ARA_RTM_VERDICT_ERROR)
-		fprintf(stderr, "ara-verify: %s\n", msg);
-	else
-		printf("ara-verify: %s\n", msg);
-	rc = (int)v;
-out:
+	ara_cli_init("ara-verify");
+	parse_options(argc, argv, &o);
+	rc = decide(&o, &mc, &fig, why, sizeof(why));
 	ara_rtm_modcache_free(&mc);
-	free(report.buf);
-	free(segments.buf);
-	free(checkpoints.buf);
-	free(attest.buf);
-	return rc;
+	if (rc == EXIT_NO_DECISION)
+		return rc;
+	return ara_verdict_print(stdout, o.json, rc == EXIT_VERIFIED, why, &fig) ? EXIT_NO_DECISION
+										 : rc;
 }

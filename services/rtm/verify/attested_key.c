@@ -16,9 +16,11 @@
 #include "policy.h"
 #include "wire.h"
 
-int ara_verify_attested_key(const char *policy_path, const uint8_t nonce[ARA_WIRE_NONCE],
-			    const uint8_t *attest, size_t attest_len, struct ara_attested_key *out,
-			    char *why, size_t why_cap)
+enum ara_attested_key_result ara_verify_attested_key(const char *policy_path,
+						     const uint8_t nonce[ARA_WIRE_NONCE],
+						     const uint8_t *attest, size_t attest_len,
+						     struct ara_attested_key *out, char *why,
+						     size_t why_cap)
 {
 	static struct ara_policy policy; /* large: secrets */
 	uint8_t challenge[64];
@@ -28,11 +30,12 @@ int ara_verify_attested_key(const char *policy_path, const uint8_t nonce[ARA_WIR
 	int r;
 
 	if (ara_policy_load(policy_path, &policy, why, why_cap))
-		return -1;
+		return ARA_ATTESTED_KEY_ERROR;
 	if (ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &challenge_len) !=
 	    ARA_WIRE_OK) {
+		memset(&policy, 0, sizeof(policy));
 		snprintf(why, why_cap, "cannot encode the CHALLENGE");
-		return -1;
+		return ARA_ATTESTED_KEY_ERROR;
 	}
 	r = ara_check_instance(&policy, challenge, challenge_len, attest, attest_len,
 			       (uint64_t)time(NULL), &a, reason, sizeof(reason));
@@ -40,9 +43,9 @@ int ara_verify_attested_key(const char *policy_path, const uint8_t nonce[ARA_WIR
 	if (r) {
 		snprintf(why, why_cap, "the attestation is refused (%s): %s", ara_refusal_name(r),
 			 reason);
-		return -1;
+		return ARA_ATTESTED_KEY_REFUSED;
 	}
 	memcpy(out->instance_pub, a.instance_pub, sizeof(out->instance_pub));
 	memcpy(out->app_sha256, a.digests.app, sizeof(out->app_sha256));
-	return 0;
+	return ARA_ATTESTED_KEY_OK;
 }

@@ -10,13 +10,20 @@ struct ara_attested_key {
 	uint8_t app_sha256[32];	  /* the App the evidence measured */
 };
 
+enum ara_attested_key_result {
+	ARA_ATTESTED_KEY_OK = 0,
+	ARA_ATTESTED_KEY_REFUSED = 1, /* the ATTEST does not pass the policy */
+	ARA_ATTESTED_KEY_ERROR = 2,   /* no decision: the policy cannot be read or parsed */
+};
+
 /*
  * Checks the ATTEST (attest_len bytes) answering a CHALLENGE of nonce under
- * the ara-provision policy file policy_path. 0 with *out filled, or -1 with
- * one line in why.
+ * the ara-provision policy file policy_path: OK with *out filled, or
+ * another result with one line in why.
  */
-int ara_verify_attested_key(const char *policy_path, const uint8_t nonce[32],
-			    const uint8_t *attest, size_t attest_len, struct ara_attested_key *out,
-			    char *why, size_t why_cap);
+enum ara_attested_key_result ara_verify_attested_key(const char *policy_path,
+						     const uint8_t nonce[32], const uint8_t *attest,
+						     size_t attest_len, struct ara_attested_key *out,
+						     char *why, size_t why_cap);
 
 #endif

@@ -310,12 +310,11 @@ static enum ara_rtm_verdict check_entries(struct run *r, uint64_t nseg)
 	return ARA_RTM_VERDICT_OK;
 }
 
-static enum ara_rtm_verdict verify(struct run *r)
+static enum ara_rtm_verdict verify(struct run *r, struct ara_rtm_verify_figures *fig)
 {
 	const struct ara_rtm_verify_in *in = r->in;
 	const struct slot *last;
 	uint64_t nseg = in->segments_len / ARA_RTM_SEGMENT_BYTES;
-	uint32_t pending;
 	enum ara_rtm_verdict v;
 	char counts[64] = "";
 
@@ -348,25 +347,32 @@ static enum ara_rtm_verdict verify(struct run *r)
 		v = check_entries(r, nseg);
 	if (v != ARA_RTM_VERDICT_OK)
 		return v;
-	pending = in->report != NULL ? last->d.pending_count : 0;
+	fig->segments = nseg;
+	fig->pending = in->report != NULL ? last->d.pending_count : 0;
+	fig->entries = nseg * ARA_RTM_SEGMENT_ENTRIES + fig->pending;
+	fig->checkpoints = in->checkpoints == NULL ? 0
+			   : in->report != NULL	   ? r->ndocs - 1
+						   : r->ndocs;
+	fig->final = in->report != NULL && (last->d.flags & ARA_RTM_DOC_FINAL);
 	if (in->checkpoints != NULL)
-		snprintf(counts, sizeof(counts), ", %zu checkpoints",
-			 in->report != NULL ? r->ndocs - 1 : r->ndocs);
+		snprintf(counts, sizeof(counts), ", %zu checkpoints", fig->checkpoints);
 	return say(r, ARA_RTM_VERDICT_OK,
 		   "OK: %llu entries (%llu segments, %u pending%s), all targets valid%s",
-		   (unsigned long long)(nseg * ARA_RTM_SEGMENT_ENTRIES + pending),
-		   (unsigned long long)nseg, pending, counts,
-		   in->report != NULL && (last->d.flags & ARA_RTM_DOC_FINAL)
-			   ? ", the whole run (final report)"
-			   : "; interim: the run after this evidence is not covered");
+		   (unsigned long long)fig->entries, (unsigned long long)fig->segments,
+		   fig->pending, counts,
+		   fig->final ? ", the whole run (final report)"
+			      : "; interim: the run after this evidence is not covered");
 }
 
 enum ara_rtm_verdict ara_rtm_verify(const struct ara_rtm_verify_in *in, struct ara_rtm_modcache *mc,
-				    char *msg, size_t cap)
+				    struct ara_rtm_verify_figures *fig, char *msg, size_t cap)
 {
 	struct run r = { .in = in, .mc = mc, .msg = msg, .cap = cap };
-	enum ara_rtm_verdict v = verify(&r);
+	struct ara_rtm_verify_figures figures = { 0 };
+	enum ara_rtm_verdict v = verify(&r, &figures);
 
 	free(r.docs);
+	if (fig != NULL)
+		*fig = figures; /* set only on the way to OK */
 	return v;
 }

@@ -40,11 +40,21 @@ enum ara_rtm_verdict {
 	ARA_RTM_VERDICT_ERROR = 2, /* no decision: a module could not be read or parsed */
 };
 
+/* What an accepted run's evidence covers: the figures of the "OK:" line. */
+struct ara_rtm_verify_figures {
+	uint64_t entries;   /* every entry checked: the segments' and the pending ones */
+	uint64_t segments;  /* sealed segments given */
+	uint32_t pending;   /* the report's pending entries; 0 without a report */
+	size_t checkpoints; /* checkpoints given; 0 without any */
+	int final;	    /* 1: the evidence ends with a final report (the whole run) */
+};
+
 /*
  * The verdict, with msg (up to cap bytes, NUL-terminated) saying
- * "OK: ...", "REJECTED: ..." or what stopped the decision.
+ * "OK: ...", "REJECTED: ..." or what stopped the decision; on OK, *fig
+ * (if not NULL) holds the figures, otherwise it is zeroed.
  */
 enum ara_rtm_verdict ara_rtm_verify(const struct ara_rtm_verify_in *in, struct ara_rtm_modcache *mc,
-				    char *msg, size_t cap);
+				    struct ara_rtm_verify_figures *fig, char *msg, size_t cap);
 
 #endif

@@ -17,7 +17,6 @@ fail() {
 	echo "rtm_threads: FAILED: $*"
 	exit 1
 }
-digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
 
 rm -rf "$ev"
 mkdir -p "$ev" || fail "mkdir $ev"
@@ -30,15 +29,8 @@ sed 's/^/  app: /' "$ev/out" "$ev/err"
 [ "$st" = 0 ] || fail "the App exited with $st"
 grep -q '^rtm_instrumented: PASS' "$ev/out" || fail "the App's own checks"
 
-m=$app.ara-manifest
-{
-	echo "backend dev-insecure"
-	echo "max-age 3600"
-	echo "loader $(sha256sum "$loader" | cut -d' ' -f1)"
-	echo "libara $(digest_of libara "$m")"
-	echo "entry $(digest_of entry "$m")"
-	echo "app $(digest_of app "$m")"
-} >"$ev/policy"
+"$build/services/ara-policy" --manifest "$app.ara-manifest" --loader "$loader" \
+	--backend dev-insecure --max-age 3600 -o "$ev/policy" || fail "ara-policy"
 "$verify" --nonce "$nonce" --report "$ev/report" --segments "$ev/segments" \
 	--attest "$ev/attest" --policy "$ev/policy" --app "$app" >"$ev/verdict" 2>&1
 vst=$?

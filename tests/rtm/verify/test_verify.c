@@ -101,6 +101,7 @@ struct run {
 	struct ara_rtm_verify_in in;
 	struct ara_rtm_module_override override;
 	struct ara_rtm_modcache mc;
+	struct ara_rtm_verify_figures fig; /* the last verdict's */
 	char msg[1024];
 };
 
@@ -216,7 +217,7 @@ static void add_checkpoint(struct run *r, uint64_t sequence, uint64_t sealed)
 
 static enum ara_rtm_verdict verify(struct run *r)
 {
-	enum ara_rtm_verdict v = ara_rtm_verify(&r->in, &r->mc, r->msg, sizeof(r->msg));
+	enum ara_rtm_verdict v = ara_rtm_verify(&r->in, &r->mc, &r->fig, r->msg, sizeof(r->msg));
 
 	print_message("  %s\n", r->msg);
 	return v;
@@ -535,13 +536,24 @@ static void test_batch(void **state)
 	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: checkpoints: no final report");
 	r.in.interim = 1;
 	expect(&r, ARA_RTM_VERDICT_OK, "OK: 393216 entries (3 segments, 0 pending, 3 checkpoints)");
+	/* The figures (ara-verify --json's) are the line's. */
+	assert_int_equal(r.fig.entries, 393216);
+	assert_int_equal(r.fig.segments, 3);
+	assert_int_equal(r.fig.pending, 0);
+	assert_int_equal(r.fig.checkpoints, 3);
+	assert_int_equal(r.fig.final, 0);
 	r.w.sequence = 4;
 	seal_report(&r);
 	expect(&r, ARA_RTM_VERDICT_OK, "OK: 393218 entries (3 segments, 2 pending, 3 checkpoints)");
+	assert_int_equal(r.fig.entries, 393218);
+	assert_int_equal(r.fig.pending, 2);
+	assert_int_equal(r.fig.checkpoints, 3);
+	assert_int_equal(r.fig.final, 1);
 	/* A report that does not end the checkpoints: an older sequence. */
 	r.w.sequence = 3;
 	seal_report(&r);
 	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: report: sequence 3 sealing 3 segments");
+	assert_int_equal(r.fig.entries, 0); /* no figures without a verdict of OK */
 	r.in.report = NULL;
 	/* The second checkpoint missing. */
 	memmove(r.checkpoints + one, r.checkpoints + 2 * one, one);
@@ -695,6 +707,11 @@ static void test_command_line(void **state)
 	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
 	assert_string_equal(out, "ara-verify: OK: 131075 entries (1 segments, 3 pending), all "
 				 "targets valid, the whole run (final report)\n");
+	/* --json: the same verdict and figures, as one object (docs/man/ara-verify.1). */
+	strcat(args, " --json");
+	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
+	assert_string_equal(out, "{\"verdict\":\"ok\",\"reason\":null,\"entries\":131075,"
+				 "\"segments\":1,\"pending\":3,\"checkpoints\":0,\"final\":true}\n");
 	/* A module given twice: refused. */
 	snprintf(args, sizeof(args),
 		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s "
@@ -716,6 +733,12 @@ static void test_command_line(void **state)
 		 k, other, rep, seg, MODULE_PATH, f->file, a);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
 	assert_non_null(strstr(out, "ara-verify: REJECTED: report: nonce"));
+	strcat(args, " --json");
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_string_equal(out, "{\"verdict\":\"rejected\",\"reason\":\"report: nonce is not the "
+				 "verifier's (a replayed or foreign document)\",\"entries\":null,"
+				 "\"segments\":null,\"pending\":null,\"checkpoints\":null,"
+				 "\"final\":null}\n");
 	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s/none --app-sha256 %s",
 		 k, nc, dir, a);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
@@ -725,7 +748,7 @@ static void test_command_line(void **state)
 	assert_non_null(strstr(out, "not a P-256 point"));
 	assert_int_equal(run_tool("--nonce", out, sizeof(out)), 2);
 	assert_int_equal(run_tool("", out, sizeof(out)), 2);
-	assert_non_null(strstr(out, "usage:"));
+	assert_non_null(strstr(out, "try 'ara-verify --help'"));
 	unlink(rep);
 	unlink(seg);
 	rmdir(dir);
