@@ -12,7 +12,7 @@
 include(CMakePackageConfigHelpers)
 
 # The tools of both machines (the provisioner and the packager run on servers).
-install(TARGETS ara-manifest ara-verify ara-provision ara-seal-chunks
+install(TARGETS ara-manifest ara-policy ara-verify ara-provision ara-seal-chunks
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 if(ARA_TARGET_ARM64)

@@ -40,8 +40,9 @@ def strip_c_comments(text):
     return re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.S)
 
 
-def header_values(text, enum, prefix, excluded):
-    """{name: value} from enum `enum`, or the #defines starting with prefix."""
+def header_values(text, enum, prefix, excluded, known):
+    """{name: value} from enum `enum`, or the #defines starting with prefix;
+    an enumerator may be set to a name of `known` (an earlier --codes's)."""
     values = {}
     if enum:
         m = re.search(r"\benum\s+" + re.escape(enum) + r"\s*\{(.*?)\}", strip_c_comments(text), re.S)
@@ -52,10 +53,11 @@ def header_values(text, enum, prefix, excluded):
             item = item.strip()
             if not item:
                 continue
-            im = re.fullmatch(r"([A-Za-z_]\w*)\s*(?:=\s*(0x[0-9A-Fa-f]+|\d+))?", item)
-            if not im:
+            im = re.fullmatch(r"([A-Za-z_]\w*)\s*(?:=\s*(0x[0-9A-Fa-f]+|\d+|[A-Za-z_]\w*))?", item)
+            if not im or (im.group(2) and im.group(2)[0].isalpha() and im.group(2) not in known):
                 die(f"enum {enum}: cannot read the enumerator '{item}'")
-            nxt = int(im.group(2), 0) if im.group(2) else nxt
+            if im.group(2):
+                nxt = known[im.group(2)] if im.group(2)[0].isalpha() else int(im.group(2), 0)
             values[im.group(1)] = nxt
             nxt += 1
     else:
@@ -132,19 +134,26 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--codes", action="append", required=True, metavar="HEADER:enum|prefix:NAME")
     ap.add_argument("--except", dest="excluded", action="append", default=[])
+    ap.add_argument("--resolve", action="append", default=[],
+                    help="HEADER:enum:NAME whose enumerators --codes may be set to, not checked")
     ap.add_argument("--doc", required=True)
     ap.add_argument("--section", required=True)
     ap.add_argument("--names", action="store_true")
     a = ap.parse_args()
 
     values = []  # (name, value, header)
+    resolved = {}
+    for spec in a.resolve:
+        header, _, what = spec.partition(":enum:")
+        resolved.update(header_values(read(header), what, None, [], {}) or die(f"{header}: no enum {what}"))
     for spec in a.codes:
         header, sep, rest = spec.partition(":")
         kind, sep2, what = rest.partition(":")
         if not (sep and sep2 and kind in ("enum", "prefix") and what):
             die(f"--codes {spec}: not HEADER:enum:NAME or HEADER:prefix:PREFIX")
         found = header_values(read(header), what if kind == "enum" else None,
-                              what if kind == "prefix" else None, a.excluded)
+                              what if kind == "prefix" else None, a.excluded,
+                              {**resolved, **{n: v for n, v, _ in values}})
         if not found:
             die(f"{header}: no " + (f"enum {what}" if kind == "enum" else f"{what}* #define with a number"))
         values += [(n, v, header) for n, v in found.items()]

@@ -50,7 +50,7 @@ static const char usage_text[] =
 	"parsed, 3 OUT cannot be written.\n";
 
 /* 2 also for an input that cannot be read or parsed. */
-enum { EXIT_WRITTEN = ARA_CLI_OK, EXIT_INPUT = ARA_CLI_USAGE, EXIT_OUTPUT = 3 };
+enum ara_policy_exit { EXIT_WRITTEN = ARA_CLI_OK, EXIT_INPUT = ARA_CLI_USAGE, EXIT_OUTPUT = 3 };
 
 #define DEFAULT_MAX_AGE 300u
 

@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"opened.\n";
 
 /* 2 also for a policy that cannot be read or parsed. */
-enum { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
+enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
 
 struct listener {
 	int fd;

@@ -64,7 +64,7 @@ static const char usage_text[] =
 #define APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
 
 /* 2 also when an input cannot be read or parsed: no decision is made. */
-enum { EXIT_VERIFIED = ARA_CLI_OK, EXIT_REJECTED = ARA_CLI_REFUSED, EXIT_NO_DECISION = ARA_CLI_USAGE };
+enum ara_verify_exit { EXIT_VERIFIED = ARA_CLI_OK, EXIT_REJECTED = ARA_CLI_REFUSED, EXIT_NO_DECISION = ARA_CLI_USAGE };
 
 struct options {
 	uint8_t key[ARA_RTM_PUB_BYTES], nonce[ARA_RTM_NONCE_BYTES], app[ARA_RTM_HASH_BYTES];
