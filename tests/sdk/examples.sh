@@ -34,7 +34,7 @@ tools=$(cd "$2" && pwd -P) || die "no tools prefix $2"
 toolchain=$dev/lib/cmake/ara/aarch64-linux-gnu.cmake
 pc=$(find "$dev" -name ara.pc -print -quit)
 for f in "$dev/bin/ara-loader" "$dev/bin/ara-provision" "$dev/bin/ara-verify" "$toolchain" \
-	"$tools/bin/ara-manifest" "$tools/bin/ara-seal-chunks" "$pc"; do
+	"$tools/bin/ara-manifest" "$tools/bin/ara-policy" "$tools/bin/ara-seal-chunks" "$pc"; do
 	[ -f "$f" ] || die "${f:-ara.pc}: missing from the installed SDK (cmake --install of both trees; docs/sdk.md)"
 done
 examples=$ARA_SRC_DIR/examples
@@ -104,25 +104,25 @@ done
 rnd() { od -An -tu4 -N4 /dev/urandom | tr -d ' '; }
 echo_of() { printf '%#x' $((~$1 ^ 0x4152412d4543484f)); } # ara_echo_expect
 digest_of() { awk -v k="$1" '$1 == k { print $2 }' "$2"; }
-# policy MANIFEST: an ara-provision policy for that App under DEV's loader.
+# policy MANIFEST OUT [ara-policy option...]: an ara-provision policy for
+# that App under DEV's loader, by TOOLS' ara-policy.
 policy() {
-	echo "backend dev-insecure"
-	echo "max-age 3600"
-	echo "loader $(sha256sum "$dev/bin/ara-loader" | cut -d' ' -f1)"
-	for role in libara entry app; do echo "$role $(digest_of $role "$1")"; done
+	"$tools/bin/ara-policy" --manifest "$1" --loader "$dev/bin/ara-loader" \
+		--backend dev-insecure --max-age 3600 -o "$2" "${@:3}" ||
+		die "ara-policy (the tools prefix's) failed for $1"
 }
 n_hello=$(( $(rnd) + 1 )) n_make=$(( $(rnd) + 1 )) n_cxx1=$(( $(rnd) + 1 )) n_cxx2=$(( $(rnd) + 1 ))
 # The RTS stream: 200000 random bytes sealed under a random key.
 key=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n') key_id=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
 head -c 200000 /dev/urandom >"$work/in/clip"
-"$tools/bin/ara-seal-chunks" --key "$key" --key-id "$key_id" "$work/in/clip" "$work/in/clip.sealed" \
-	>/dev/null || die "ara-seal-chunks (the tools prefix's) failed"
+echo "$key" | "$tools/bin/ara-seal-chunks" --key-file - --key-id "$key_id" "$work/in/clip" \
+	"$work/in/clip.sealed" >/dev/null || die "ara-seal-chunks (the tools prefix's) failed"
 echo "kid-$key_id $key" >"$work/in/secrets"
-{ policy "$B/provision_rts/provision_rts.ara-manifest"; echo "secrets secrets"; } >"$work/in/policy"
+policy "$B/provision_rts/provision_rts.ara-manifest" "$work/in/policy" --secrets "$work/in/secrets"
 # The RTM run: a random expression, a fresh nonce, ara-verify's policy.
 a=$(( $(rnd) % 100000 )) b=$(( $(rnd) % 100000 )) c=$(( $(rnd) % 100000 ))
 nonce=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
-policy "$B/rtm/rtm_calc.ara-manifest" >"$work/in/rtm-policy"
+policy "$B/rtm/rtm_calc.ara-manifest" "$work/in/rtm-policy"
 
 # --- one boot: every example ------------------------------------------------
 R=$work/results
