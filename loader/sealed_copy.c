@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+#include "ara_cli.h"
 #include "sealed_copy.h"
 
 #include <errno.h>
@@ -17,21 +18,6 @@
 #endif
 
 #define SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
-
-static int write_all(int fd, const uint8_t *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* Seals fd and reads the seals back: all of SEALS, or an error. */
 static int seal(int fd)
@@ -92,7 +78,7 @@ int ara_sealed_copy(int src_fd, const char *name, const char **failed)
 			return fail(fd, "read", failed);
 		if (n == 0)
 			break;
-		if (write_all(fd, buf, (size_t)n) != 0)
+		if (ara_write_all(fd, buf, (size_t)n) != 0)
 			return fail(fd, "write", failed);
 	}
 	return finish(fd, failed);
@@ -105,7 +91,7 @@ int ara_sealed_buffer(const void *buf, size_t len, const char *name,
 
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, buf, len) != 0)
+	if (ara_write_all(fd, buf, len) != 0)
 		return fail(fd, "write", failed);
 	return finish(fd, failed);
 }
