@@ -7,7 +7,8 @@
  * attestation: the instance's ATTEST for a CHALLENGE of the nonce, checked
  * under an ara-provision policy (--attest, --policy), which also gives the
  * measured App's digest. --app names the App's file: the module ara-loader
- * mapped from its sealed copy, whose digest must be the measured one.
+ * mapped from its sealed copy; the App's checks (its digest, full RELRO)
+ * apply to that module however its file is found (modules.h).
  * Without --interim the run must end with a final report (docs/rtm.md).
  *
  * Exit 0: the run verifies; 1: rejected (the one line, or --json's object,
@@ -15,21 +16,19 @@
  * App or module file) or any file that cannot be read or parsed: no
  * decision, nothing on stdout.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <mbedtls/sha256.h>
-
-#include "ara/boot.h"
 #include "ara_cli.h"
 #include "attested_key.h"
-#include "elf_image.h"
 #include "file_io.h"
 #include "hex.h"
 #include "p256.h"
 #include "verdict_out.h"
 #include "verify.h"
+#include "wire.h"
 
 #define MODULES_MAX 64
 
@@ -59,9 +58,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 verified, 1 rejected, 2 usage error or an input that cannot\n"
 	"be read or parsed (no decision).\n";
-
-/* How the App's sealed copy appears in /proc/self/maps (loader/sealed_copy.c). */
-#define APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
 
 /* 2 also when an input cannot be read or parsed: no decision is made. */
 enum ara_verify_exit { EXIT_VERIFIED = ARA_CLI_OK, EXIT_REJECTED = ARA_CLI_REFUSED, EXIT_NO_DECISION = ARA_CLI_USAGE };
@@ -163,72 +159,49 @@ static void parse_options(int argc, char **argv, struct options *o)
 				"--checkpoints are needed");
 	if (o->attest && o->have_app_sha256)
 		ara_usage_error("--app-sha256 and --attest: the attestation names the App");
-	if (!o->attest && !o->app_file && !o->have_app_sha256)
-		ara_usage_error("--app or --app-sha256 is needed with --instance-key: which App ran?");
-	if (o->app_file && module_given(o, APP_MODULE_PATH))
-		ara_usage_error("--app %s and --module '" APP_MODULE_PATH "=...': one App file",
+	if (o->app_file && module_given(o, ARA_RTM_APP_MODULE_PATH))
+		ara_usage_error("--app %s and --module '" ARA_RTM_APP_MODULE_PATH "=...': one App file",
 				o->app_file);
+	if (!o->attest && !o->app_file && !o->have_app_sha256 &&
+	    !module_given(o, ARA_RTM_APP_MODULE_PATH))
+		ara_usage_error("--app or --app-sha256 is needed with --instance-key: which App ran?");
 	if (o->app_file && o->noverrides == MODULES_MAX)
 		ara_usage_error("--app %s: more than %d modules", o->app_file, MODULES_MAX);
 }
 
-/* A file into *buf (NULL path: none); 0, or EXIT_NO_DECISION with the reason said. */
-static int load(const char *path, uint8_t **buf, size_t *len)
+/* A file of at most max bytes into *buf (NULL path: none); 0, or EXIT_NO_DECISION with the reason said. */
+static int load(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
-	if (path != NULL && ara_rtm_read_file(path, buf, len)) {
-		ara_file_error(path, "cannot read");
+	if (path != NULL && ara_rtm_read_file(path, max, buf, len)) {
+		if (errno == EFBIG)
+			ara_msg("%s: over %zu bytes, the most ara-verify reads there", path, max);
+		else
+			ara_file_error(path, "cannot read");
 		return EXIT_NO_DECISION;
 	}
 	return 0;
 }
 
 /*
- * --app FILE: its digest must be the measured App's (attested, or given);
- * with neither, it becomes the digest the report must carry. 0,
- * EXIT_REJECTED (not the measured App, or not full RELRO) with why, or
- * EXIT_NO_DECISION (unreadable, or not an ELF file).
+ * An App file given on the command line (--app, or --module for the App's
+ * path) is checked before the evidence, whether or not an entry reaches
+ * it: the module cache applies the App's checks (modules.h). 0,
+ * EXIT_REJECTED with why, or EXIT_NO_DECISION said on stderr.
  */
-static int check_app_file(struct options *o, char *why, size_t cap)
+static int check_given_app(struct ara_rtm_modcache *mc, char *why, size_t cap)
 {
-	uint8_t got[ARA_RTM_HASH_BYTES], *buf;
-	struct ara_rtm_elf elf;
-	enum ara_rtm_elf_err err;
-	size_t len;
-	int rc = 0;
+	const char *reason;
+	int rejected;
 
-	if (load(o->app_file, &buf, &len))
-		return EXIT_NO_DECISION;
-	if (mbedtls_sha256(buf, len, got, 0)) {
-		free(buf);
-		ara_msg("%s: SHA-256 failed", o->app_file);
-		return EXIT_NO_DECISION;
+	if (ara_rtm_modcache_get(mc, (const uint8_t *)ARA_RTM_APP_MODULE_PATH,
+				 (uint32_t)strlen(ARA_RTM_APP_MODULE_PATH), &reason, &rejected))
+		return 0;
+	if (rejected) {
+		snprintf(why, cap, "REJECTED: %s", reason);
+		return EXIT_REJECTED;
 	}
-	err = ara_rtm_elf_open(&elf, buf, len);
-	if (err != ARA_RTM_ELF_OK) {
-		ara_msg("--app %s: %s", o->app_file, ara_rtm_elf_strerror(err));
-		rc = EXIT_NO_DECISION;
-	} else if (o->have_app_sha256 && memcmp(o->app, got, sizeof(got)) != 0) {
-		snprintf(why, cap, "REJECTED: --app %s is not the App the evidence measured",
-			 o->app_file);
-		rc = EXIT_REJECTED;
-	} else if (!ara_rtm_elf_full_relro(&elf)) {
-		/*
-		 * The runtime reaches secure_call through the App's GOT: were it
-		 * writable, a data-only write could silence the log without a
-		 * single illegal transfer (docs/rtm.md, "Attacks").
-		 */
-		snprintf(why, cap,
-			 "REJECTED: --app %s is not linked with full RELRO (-z relro -z now): its "
-			 "GOT, through which the RTM runtime calls secure_call, stays writable",
-			 o->app_file);
-		rc = EXIT_REJECTED;
-	}
-	free(buf);
-	if (rc == 0) {
-		memcpy(o->app, got, sizeof(got));
-		o->have_app_sha256 = 1;
-	}
-	return rc;
+	ara_msg("%s", reason);
+	return EXIT_NO_DECISION;
 }
 
 /*
@@ -247,7 +220,8 @@ static int decide(struct options *o, struct ara_rtm_modcache *mc,
 		struct ara_attested_key k;
 		char reason[512];
 
-		if ((rc = load(o->attest, &attest, &attest_len)) != 0)
+		if ((rc = load(o->attest, ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX, &attest,
+			       &attest_len)) != 0)
 			goto out;
 		switch (ara_verify_attested_key(o->policy, o->nonce, attest, attest_len, &k, reason,
 						sizeof(reason))) {
@@ -265,21 +239,24 @@ static int decide(struct options *o, struct ara_rtm_modcache *mc,
 		memcpy(o->app, k.app_sha256, sizeof(o->app));
 		o->have_app_sha256 = 1;
 	}
-	if (o->app_file) {
-		if ((rc = check_app_file(o, why, cap)) != 0)
-			goto out;
+	if (o->app_file)
 		o->overrides[o->noverrides++] = (struct ara_rtm_module_override){
-			.path = APP_MODULE_PATH, .file = o->app_file };
-	}
+			.path = ARA_RTM_APP_MODULE_PATH, .file = o->app_file };
 	mc->overrides = o->overrides;
 	mc->noverrides = o->noverrides;
 	mc->root = o->root;
+	memcpy(mc->app_sha256, o->app, sizeof(mc->app_sha256));
+	mc->app_known = o->have_app_sha256;
+	if (module_given(o, ARA_RTM_APP_MODULE_PATH) && (rc = check_given_app(mc, why, cap)) != 0)
+		goto out;
+	/* Without --app-sha256 or --attest, the App file given set the digest. */
 	in.key = o->key;
 	in.nonce = o->nonce;
-	in.app_sha256 = o->app;
-	if ((rc = load(o->report, &report, &in.report_len)) != 0 ||
-	    (rc = load(o->segments, &segments, &in.segments_len)) != 0 ||
-	    (rc = load(o->checkpoints, &checkpoints, &in.checkpoints_len)) != 0)
+	in.app_sha256 = mc->app_sha256;
+	if ((rc = load(o->report, ARA_RTM_REPORT_FILE_MAX, &report, &in.report_len)) != 0 ||
+	    (rc = load(o->segments, ARA_RTM_SEGMENTS_FILE_MAX, &segments, &in.segments_len)) != 0 ||
+	    (rc = load(o->checkpoints, ARA_RTM_CHECKPOINTS_FILE_MAX, &checkpoints,
+		       &in.checkpoints_len)) != 0)
 		goto out;
 	in.report = report;
 	in.segments = segments;

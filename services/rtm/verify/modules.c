@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <mbedtls/sha256.h>
+
 #include "file_io.h"
 
 static char *join(const char *a, const char *b)
@@ -30,9 +32,52 @@ static char *where(const struct ara_rtm_modcache *mc, const char *path)
 	return strdup(path);
 }
 
-static void load(const struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
+/*
+ * The App's checks on its file, however it was found: the measured App's
+ * digest, and full RELRO (the runtime reaches secure_call through the
+ * App's GOT: were it writable, a data-only write could silence the log
+ * without a single illegal transfer; docs/rtm.md, "Attacks"). 0, or -1
+ * with m->why set (and m->rejected where the file is not acceptable).
+ */
+static int check_app(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
+{
+	uint8_t got[ARA_RTM_HASH_BYTES];
+	struct ara_rtm_elf elf;
+	enum ara_rtm_elf_err err;
+
+	if (mbedtls_sha256(m->mem, m->size, got, 0)) {
+		snprintf(m->why, sizeof(m->why), "the App's file %s: SHA-256 failed", m->file);
+		return -1;
+	}
+	err = ara_rtm_elf_open(&elf, m->mem, m->size);
+	if (err != ARA_RTM_ELF_OK) {
+		snprintf(m->why, sizeof(m->why), "the App's file %s: %s", m->file,
+			 ara_rtm_elf_strerror(err));
+		return -1;
+	}
+	m->rejected = 1;
+	if (mc->app_known && memcmp(mc->app_sha256, got, sizeof(got)) != 0) {
+		snprintf(m->why, sizeof(m->why),
+			 "the App's file %s is not the App the evidence measured", m->file);
+		return -1;
+	}
+	if (!ara_rtm_elf_full_relro(&elf)) {
+		snprintf(m->why, sizeof(m->why),
+			 "the App's file %s is not linked with full RELRO (-z relro -z now): its "
+			 "GOT, through which the RTM runtime calls secure_call, stays writable",
+			 m->file);
+		return -1;
+	}
+	m->rejected = 0;
+	memcpy(mc->app_sha256, got, sizeof(got));
+	mc->app_known = 1;
+	return 0;
+}
+
+static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 {
 	const char *why;
+	int app = strcmp(m->path, ARA_RTM_APP_MODULE_PATH) == 0;
 
 	m->file = where(mc, m->path);
 	if (m->file == NULL) {
@@ -40,10 +85,18 @@ static void load(const struct ara_rtm_modcache *mc, struct ara_rtm_module_file *
 		snprintf(m->why, sizeof(m->why), "module %s: out of memory", m->path);
 		return;
 	}
-	if (ara_rtm_read_file(m->file, &m->mem, &m->size)) {
+	if (ara_rtm_read_file(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size)) {
 		m->failed = 1;
-		snprintf(m->why, sizeof(m->why), "module %s: cannot read %s: %s", m->path, m->file,
-			 strerror(errno));
+		if (app)
+			snprintf(m->why, sizeof(m->why), "the App's file %s: cannot read: %s",
+				 m->file, strerror(errno));
+		else
+			snprintf(m->why, sizeof(m->why), "module %s: cannot read %s: %s", m->path,
+				 m->file, strerror(errno));
+		return;
+	}
+	if (app && check_app(mc, m)) {
+		m->failed = 1;
 		return;
 	}
 	if (ara_rtm_targets_build(&m->targets, m->mem, m->size, &why)) {
@@ -53,7 +106,7 @@ static void load(const struct ara_rtm_modcache *mc, struct ara_rtm_module_file *
 }
 
 struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, const uint8_t *path,
-						 uint32_t path_len, const char **why)
+						 uint32_t path_len, const char **why, int *rejected)
 {
 	struct ara_rtm_module_file *m, **files;
 
@@ -65,6 +118,7 @@ struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, co
 	files = realloc(mc->files, (mc->nfiles + 1) * sizeof(*files));
 	if (files == NULL) {
 		*why = "out of memory";
+		*rejected = 0;
 		return NULL;
 	}
 	mc->files = files;
@@ -72,12 +126,14 @@ struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, co
 	if (m == NULL || (m->path = strndup((const char *)path, path_len)) == NULL) {
 		free(m);
 		*why = "out of memory";
+		*rejected = 0;
 		return NULL;
 	}
 	mc->files[mc->nfiles++] = m;
 	load(mc, m);
 found:
 	*why = m->why;
+	*rejected = m->rejected;
 	return m->failed ? NULL : m;
 }
 

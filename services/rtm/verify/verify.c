@@ -243,6 +243,7 @@ static enum ara_rtm_verdict check_entry(struct run *r, const struct slot *s, uin
 	const struct ara_rtm_sym *sym;
 	const char *why;
 	char symtext[300];
+	int rejected;
 
 	if (kind != ARA_RTM_ICALL && kind != ARA_RTM_RET && kind != ARA_RTM_IJMP)
 		return say(r, ARA_RTM_VERDICT_REJECTED, "entry #%llu: unknown kind %u (0x%016llx)",
@@ -251,9 +252,9 @@ static enum ara_rtm_verdict check_entry(struct run *r, const struct slot *s, uin
 	if (m == NULL)
 		return say(r, ARA_RTM_VERDICT_REJECTED, "entry #%llu: %s 0x%llx is in no code module",
 			   (unsigned long long)n, kind_text[kind], (unsigned long long)addr);
-	f = ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why);
+	f = ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why, &rejected);
 	if (f == NULL)
-		return say(r, ARA_RTM_VERDICT_ERROR, "%s", why);
+		return say(r, rejected ? ARA_RTM_VERDICT_REJECTED : ARA_RTM_VERDICT_ERROR, "%s", why);
 	if (ara_rtm_targets_vaddr(&f->targets, m->start, m->offset, addr, &vaddr))
 		return say(r, ARA_RTM_VERDICT_REJECTED,
 			   "entry #%llu: %s 0x%llx (%s at file offset 0x%llx) is outside the "
@@ -310,6 +311,35 @@ static enum ara_rtm_verdict check_entries(struct run *r, uint64_t nseg)
 	return ARA_RTM_VERDICT_OK;
 }
 
+/*
+ * The App's file, wherever the module cache finds it, gets the App's
+ * checks (modules.h) as soon as a document names the App's module, whether
+ * or not an entry lands in it.
+ */
+static enum ara_rtm_verdict check_app_module(struct run *r)
+{
+	static const char app[] = ARA_RTM_APP_MODULE_PATH;
+	const char *why;
+	int rejected;
+
+	if (!r->mc->app_known && r->in->app_sha256 != NULL) {
+		memcpy(r->mc->app_sha256, r->in->app_sha256, ARA_RTM_HASH_BYTES);
+		r->mc->app_known = 1;
+	}
+	for (size_t i = 0; i < r->ndocs; i++)
+		for (uint32_t k = 0; k < r->docs[i].d.module_count; k++) {
+			const struct ara_rtm_module *m = &r->docs[i].d.modules[k];
+
+			if (m->path_len != sizeof(app) - 1 || memcmp(m->path, app, m->path_len) != 0)
+				continue;
+			if (ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why, &rejected))
+				return ARA_RTM_VERDICT_OK;
+			return say(r, rejected ? ARA_RTM_VERDICT_REJECTED : ARA_RTM_VERDICT_ERROR,
+				   "%s", why);
+		}
+	return ARA_RTM_VERDICT_OK;
+}
+
 static enum ara_rtm_verdict verify(struct run *r, struct ara_rtm_verify_figures *fig)
 {
 	const struct ara_rtm_verify_in *in = r->in;
@@ -321,6 +351,8 @@ static enum ara_rtm_verdict verify(struct run *r, struct ara_rtm_verify_figures 
 	if (in->report == NULL && in->checkpoints == NULL)
 		return say(r, ARA_RTM_VERDICT_ERROR, "neither a report nor checkpoints to verify");
 	v = read_docs(r);
+	if (v == ARA_RTM_VERDICT_OK)
+		v = check_app_module(r);
 	if (v != ARA_RTM_VERDICT_OK)
 		return v;
 	last = &r->docs[r->ndocs - 1];

@@ -20,12 +20,14 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <mbedtls/sha256.h>
 
 #include "chain.h"
 #include "doc_double.h"
 #include "file_io.h"
 #include "hpke.h"
 #include "fixture_exec.h"
+#include "fixture_now.h"
 #include "fixture_pie.h"
 #include "fixture_relr.h"
 #include "verify.h"
@@ -51,8 +53,11 @@ static const struct fixture fixtures[] = {
 	FIXTURE(PIE, "pie", 1, 0x5555550000ull),
 	FIXTURE(EXEC, "exec", 0, 0),
 	FIXTURE(RELR, "relr", 1, 0xaaaa00000ull),
+	FIXTURE(NOW, "now", 1, 0x5555550000ull),
 };
+#define PIE_FIXTURE (&fixtures[0]) /* without full RELRO */
 #define RELR_FIXTURE (&fixtures[2])
+#define NOW_FIXTURE (&fixtures[3]) /* with full RELRO: an App's */
 
 static uint8_t sk[32], key[ARA_RTM_PUB_BYTES];
 static const uint8_t nonce[32] = { 0x11, 0x22 }, run_id[32] = { 0x33 }, app[32] = { 0x44 },
@@ -66,7 +71,7 @@ static struct ara_rtm_module fixture_module(const struct fixture *f)
 	Elf64_Ehdr eh;
 	struct ara_rtm_module m = { 0 };
 
-	assert_int_equal(ara_rtm_read_file(f->file, &elf, &size), 0);
+	assert_int_equal(ara_rtm_read_file(f->file, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
 	memcpy(&eh, elf, sizeof(eh));
 	for (unsigned int i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
@@ -273,7 +278,7 @@ static void test_relr_fixture_is_packed(void **state)
 	int relr = 0, relative_rela = 0;
 
 	(void)state;
-	assert_int_equal(ara_rtm_read_file(RELR_FIXTURE->file, &elf, &size), 0);
+	assert_int_equal(ara_rtm_read_file(RELR_FIXTURE->file, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
 	memcpy(&eh, elf, sizeof(eh));
 	for (unsigned int i = 0; i < eh.e_shnum; i++) {
 		Elf64_Shdr sh;
@@ -755,6 +760,180 @@ static void test_command_line(void **state)
 	run_free(&r);
 }
 
+/* SHA-256 of a file, in binary and in hex. */
+static void file_sha256(const char *path, uint8_t d[32], char h[65])
+{
+	uint8_t *b;
+	size_t n;
+
+	assert_int_equal(ara_rtm_read_file(path, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
+	assert_int_equal(mbedtls_sha256(b, n, d, 0), 0);
+	free(b);
+	hex(d, 32, h);
+}
+
+/*
+ * A report whose module table names the App's module (the layout of the
+ * full-RELRO fixture), measuring the App of digest d; the module's file is
+ * left to the caller (override, root, or the tool's command line).
+ */
+static void app_run(struct run *r, const uint8_t d[32])
+{
+	run_init(r, NOW_FIXTURE, 1, 3);
+	r->w.modules[0].path = (const uint8_t *)ARA_RTM_APP_MODULE_PATH;
+	r->w.modules[0].path_len = strlen(ARA_RTM_APP_MODULE_PATH);
+	r->w.app_sha256 = d;
+	r->override.path = ARA_RTM_APP_MODULE_PATH;
+	r->in.app_sha256 = d;
+	seal_report(r);
+}
+
+/* A copy of src at dst. */
+static void copy_file(const char *src, const char *dst)
+{
+	uint8_t *b;
+	size_t n;
+
+	assert_int_equal(ara_rtm_read_file(src, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
+	write_file(dst, b, n);
+	free(b);
+}
+
+/*
+ * The App's checks (its digest, full RELRO) apply to the App's module
+ * however its file is found: given for its path, under the root, and even
+ * when no entry lands in it.
+ */
+static void test_app_checks_every_way(void **state)
+{
+	uint8_t now_d[32], pie_d[32];
+	char now_h[65], pie_h[65], dir[] = "/tmp/rtm-app-XXXXXX", app_at[128];
+	struct run r;
+
+	(void)state;
+	file_sha256(NOW_FIXTURE->file, now_d, now_h);
+	file_sha256(PIE_FIXTURE->file, pie_d, pie_h);
+	/* Given for the App's path: the measured, full-RELRO App verifies. */
+	app_run(&r, now_d);
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: ");
+	run_free(&r);
+	app_run(&r, now_d);
+	r.override.file = PIE_FIXTURE->file;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "is not the App the evidence measured");
+	run_free(&r);
+	app_run(&r, pie_d);
+	r.override.file = PIE_FIXTURE->file;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "is not linked with full RELRO");
+	run_free(&r);
+	/* Under the root. */
+	assert_non_null(mkdtemp(dir));
+	snprintf(app_at, sizeof(app_at), "%s%s", dir, ARA_RTM_APP_MODULE_PATH);
+	copy_file(PIE_FIXTURE->file, app_at);
+	app_run(&r, pie_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "is not linked with full RELRO");
+	run_free(&r);
+	app_run(&r, now_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "is not the App the evidence measured");
+	run_free(&r);
+	/* No entry in the App: its module is named, so it is checked all the same. */
+	run_init(&r, NOW_FIXTURE, 1, 3);
+	r.w.module_count = 2;
+	r.w.modules[1] = r.w.modules[0];
+	r.w.modules[1].start += 1ull << 32;
+	r.w.modules[1].end += 1ull << 32;
+	r.w.modules[1].path = (const uint8_t *)ARA_RTM_APP_MODULE_PATH;
+	r.w.modules[1].path_len = strlen(ARA_RTM_APP_MODULE_PATH);
+	r.w.app_sha256 = pie_d;
+	r.in.app_sha256 = pie_d;
+	r.mc.root = dir;
+	seal_report(&r);
+	expect(&r, ARA_RTM_VERDICT_REJECTED, "REJECTED: the App's file ");
+	assert_non_null(strstr(r.msg, "is not linked with full RELRO"));
+	run_free(&r);
+	unlink(app_at);
+	rmdir(dir);
+}
+
+/* The same on ara-verify's command line: every way it takes the App's file. */
+static void test_app_checks_command_line(void **state)
+{
+	uint8_t now_d[32], pie_d[32];
+	char now_h[65], pie_h[65], dir[] = "/tmp/rtm-app-XXXXXX", rep[64], seg[64], app_at[128],
+	     base[1024], args[2048], out[2048], k[131], nc[65];
+	struct run r;
+
+	(void)state;
+	file_sha256(NOW_FIXTURE->file, now_d, now_h);
+	file_sha256(PIE_FIXTURE->file, pie_d, pie_h);
+	assert_non_null(mkdtemp(dir));
+	snprintf(rep, sizeof(rep), "%s/report", dir);
+	snprintf(seg, sizeof(seg), "%s/segments", dir);
+	snprintf(app_at, sizeof(app_at), "%s%s", dir, ARA_RTM_APP_MODULE_PATH);
+	hex(key, sizeof(key), k);
+	hex(nonce, sizeof(nonce), nc);
+	snprintf(base, sizeof(base), "--instance-key %s --nonce %s --report %s --segments %s", k,
+		 nc, rep, seg);
+
+	/* The full-RELRO App, measured: accepted by --app, --module and --root alike. */
+	app_run(&r, now_d);
+	write_file(rep, r.report, r.report_len);
+	write_file(seg, r.segments, SEG);
+	copy_file(NOW_FIXTURE->file, app_at);
+	snprintf(args, sizeof(args), "%s --app %s", base, NOW_FIXTURE->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
+	snprintf(args, sizeof(args), "%s --module '%s=%s'", base, ARA_RTM_APP_MODULE_PATH,
+		 NOW_FIXTURE->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
+	snprintf(args, sizeof(args), "%s --root %s --app-sha256 %s", base, dir, now_h);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
+	/* Another file than the measured App: rejected, however given. */
+	snprintf(args, sizeof(args), "%s --app %s --app-sha256 %s", base, PIE_FIXTURE->file, now_h);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not the App the evidence measured"));
+	run_free(&r);
+
+	/* The App without full RELRO, measured as such: rejected every way. */
+	app_run(&r, pie_d);
+	write_file(rep, r.report, r.report_len);
+	copy_file(PIE_FIXTURE->file, app_at);
+	snprintf(args, sizeof(args), "%s --app %s", base, PIE_FIXTURE->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not linked with full RELRO"));
+	snprintf(args, sizeof(args), "%s --module '%s=%s'", base, ARA_RTM_APP_MODULE_PATH,
+		 PIE_FIXTURE->file);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not linked with full RELRO"));
+	snprintf(args, sizeof(args), "%s --module '%s=%s' --app-sha256 %s", base,
+		 ARA_RTM_APP_MODULE_PATH, PIE_FIXTURE->file, pie_h);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not linked with full RELRO"));
+	snprintf(args, sizeof(args), "%s --root %s --app-sha256 %s", base, dir, pie_h);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not linked with full RELRO"));
+	run_free(&r);
+
+	/* A full-RELRO file that is not the measured App: rejected every way. */
+	app_run(&r, now_d);
+	write_file(rep, r.report, r.report_len);
+	copy_file(PIE_FIXTURE->file, app_at);
+	snprintf(args, sizeof(args), "%s --module '%s=%s' --app-sha256 %s", base,
+		 ARA_RTM_APP_MODULE_PATH, PIE_FIXTURE->file, now_h);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not the App the evidence measured"));
+	snprintf(args, sizeof(args), "%s --root %s --app-sha256 %s", base, dir, now_h);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "is not the App the evidence measured"));
+	run_free(&r);
+	unlink(app_at);
+	unlink(rep);
+	unlink(seg);
+	rmdir(dir);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -780,6 +959,8 @@ int main(void)
 		cmocka_unit_test(test_batch),
 		cmocka_unit_test(test_final_and_modules),
 		cmocka_unit_test(test_command_line),
+		cmocka_unit_test(test_app_checks_every_way),
+		cmocka_unit_test(test_app_checks_command_line),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
