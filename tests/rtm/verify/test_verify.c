@@ -934,6 +934,53 @@ static void test_app_checks_command_line(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Inputs over their bounds (file_io.h) are refused from their size alone,
+ * before a byte is read: sparse files cost no disk and, here, no memory.
+ */
+static void test_input_bounds(void **state)
+{
+	char dir[] = "/tmp/rtm-bounds-XXXXXX", rep[64], big[64], args[2048], out[2048], k[131],
+	     nc[65], a[65], want[128];
+	struct run r;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(rep, sizeof(rep), "%s/report", dir);
+	snprintf(big, sizeof(big), "%s/big", dir);
+	run_init(&r, &fixtures[0], 0, 1);
+	seal_report(&r);
+	write_file(rep, r.report, r.report_len);
+	hex(key, sizeof(key), k);
+	hex(nonce, sizeof(nonce), nc);
+	hex(app, sizeof(app), a);
+	write_file(big, nonce, 1);
+	assert_int_equal(truncate(big, (off_t)ARA_RTM_SEGMENTS_FILE_MAX + 1), 0);
+	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s --segments %s "
+		 "--app-sha256 %s", k, nc, rep, big, a);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	snprintf(want, sizeof(want), "%s: over %zu bytes", big, ARA_RTM_SEGMENTS_FILE_MAX);
+	assert_non_null(strstr(out, want));
+	assert_int_equal(truncate(big, (off_t)ARA_RTM_REPORT_FILE_MAX + 1), 0);
+	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s --app-sha256 %s", k,
+		 nc, big, a);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	snprintf(want, sizeof(want), "%s: over %zu bytes", big, ARA_RTM_REPORT_FILE_MAX);
+	assert_non_null(strstr(out, want));
+	/* At the bound: read (and then rejected as a report). */
+	assert_int_equal(truncate(big, (off_t)ARA_RTM_REPORT_FILE_MAX), 0);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	assert_non_null(strstr(out, "REJECTED: report: "));
+	/* A module over its bound: no decision. */
+	assert_int_equal(truncate(big, (off_t)ARA_RTM_MODULE_FILE_MAX + 1), 0);
+	r.override.file = big;
+	expect(&r, ARA_RTM_VERDICT_ERROR, "File too large");
+	run_free(&r);
+	unlink(big);
+	unlink(rep);
+	rmdir(dir);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -961,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_app_checks_every_way),
 		cmocka_unit_test(test_app_checks_command_line),
+		cmocka_unit_test(test_input_bounds),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
