@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(text);
 	memcpy(text, data, size);
 	text[size] = '\0';
-	if (ara_policy_parse("fuzz.policy", text, &policy, why, sizeof(why)) == 0) {
+	if (ara_policy_parse("fuzz.policy", text, size, &policy, why, sizeof(why)) == 0) {
 		FUZZ_CHECK(policy.backends != 0 && policy.max_age > 0);
 		FUZZ_CHECK(!(policy.backends & 1u << ARA_EVIDENCE_TPM) ||
 			   memcmp(policy.tpm.ak_pub, zero_key, sizeof(zero_key)) != 0);

@@ -217,7 +217,7 @@ static void check_policy(const char *out, const char *text, size_t len)
 	int r;
 
 	memcpy(copy, text, len + 1);
-	r = ara_policy_parse(out, copy, &p, why, sizeof(why));
+	r = ara_policy_parse(out, copy, len, &p, why, sizeof(why));
 	ara_policy_wipe(&p);
 	if (r)
 		ara_die(EXIT_INPUT, "the policy would not load: %s", why);

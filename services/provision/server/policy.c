@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The provisioner's policy file (policy.h; the format is in
- * docs/provisioning.md). One directive per line, '#' starts a comment;
- * anything not understood is an error, never ignored: a typo must not
- * weaken the policy.
+ * docs/provisioning.md). One directive per line (text_lines.h), each at
+ * most once; anything not understood is an error, never ignored, and the
+ * whole file is refused: a typo must not weaken the policy.
  */
 #include <errno.h>
 #include <limits.h>
@@ -16,13 +16,11 @@
 
 #include "hex.h"
 #include "policy.h"
-
-#define LINE_MAX_BYTES 4096
-#define FILE_MAX_BYTES (1u << 20)
+#include "read_whole.h"
+#include "text_lines.h"
 
 struct where {
-	const char *file;
-	unsigned line;
+	const struct ara_text_lines *l; /* the file and the line */
 	char *why;
 	size_t cap;
 };
@@ -32,7 +30,7 @@ static int fail(const struct where *w, const char *fmt, ...) __attribute__((form
 static int fail(const struct where *w, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(w->why, w->cap, "%s:%u: ", w->file, w->line);
+	int n = snprintf(w->why, w->cap, "%s:%u: ", w->l->file, w->l->line);
 
 	va_start(ap, fmt);
 	if (n >= 0 && (size_t)n < w->cap)
@@ -41,105 +39,78 @@ static int fail(const struct where *w, const char *fmt, ...)
 	return -1;
 }
 
-/* A file's contents, NUL-terminated, at most FILE_MAX_BYTES; NULL with why. */
-static char *read_file(const struct where *w, const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
-
-	if (!f) {
-		fail(w, "cannot open %s: %s", path, strerror(errno));
-		return NULL;
-	}
-	buf = calloc(1, FILE_MAX_BYTES + 1);
-	n = buf ? fread(buf, 1, FILE_MAX_BYTES + 1, f) : 0;
-	if (!buf || ferror(f) || n > FILE_MAX_BYTES) {
-		fail(w, "cannot read %s (or it is over %u bytes)", path, FILE_MAX_BYTES);
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 /* path relative to the directory of the policy file, unless absolute. */
 static int resolve(const struct where *w, const char *path, char out[PATH_MAX])
 {
-	const char *slash = strrchr(w->file, '/');
+	const char *slash = strrchr(w->l->file, '/');
 	int n;
 
 	if (path[0] == '/' || !slash)
 		n = snprintf(out, PATH_MAX, "%s", path);
 	else
-		n = snprintf(out, PATH_MAX, "%.*s/%s", (int)(slash - w->file), w->file, path);
+		n = snprintf(out, PATH_MAX, "%.*s/%s", (int)(slash - w->l->file), w->l->file, path);
 	return n < 0 || n >= PATH_MAX ? fail(w, "path too long: %s", path) : 0;
 }
 
 static int load_ak(const struct where *w, const char *arg, struct ara_policy *p)
 {
 	char path[PATH_MAX], why[200];
+	uint8_t *pem;
 	size_t len;
-	char *pem;
 	int r;
 
 	if (resolve(w, arg, path))
 		return -1;
-	if (!(pem = read_file(w, path, &len)))
-		return -1;
-	r = ara_tpm_ak_from_pem(pem, len, p->tpm.ak_pub, why, sizeof(why));
+	if (ara_read_whole(path, ARA_POLICY_FILE_MAX, &pem, &len))
+		return fail(w, "cannot open %s (or it is over %u bytes): %s", path,
+			    ARA_POLICY_FILE_MAX, strerror(errno));
+	r = ara_tpm_ak_from_pem((const char *)pem, len, p->tpm.ak_pub, why, sizeof(why));
 	free(pem);
 	return r ? fail(w, "tpm-ak %s: %s", path, why) : 0;
 }
 
-/* The secrets file: "NAME HEX" per line, '#' comments. */
+/* One line of the secrets file: NAME HEX. */
+static int add_secret(const struct where *w, char **field, int fields, struct ara_policy *p)
+{
+	struct ara_policy_secret *s;
+	size_t name_len = fields == 2 ? strlen(field[0]) : 0;
+	long n;
+
+	if (fields != 2 || name_len > ARA_WIRE_NAME_MAX ||
+	    !ara_wire_name_ok((const uint8_t *)field[0], name_len))
+		return fail(w, "expected 'NAME HEX' with NAME of [A-Za-z0-9._-]{1,64}");
+	if (ara_policy_secret(p, (const uint8_t *)field[0], name_len))
+		return fail(w, "secret '%s' is named twice", field[0]);
+	if (p->n_secrets == ARA_POLICY_SECRETS_MAX)
+		return fail(w, "more than %u secrets", ARA_POLICY_SECRETS_MAX);
+	s = &p->secrets[p->n_secrets];
+	n = ara_hex_decode(field[1], s->value, sizeof(s->value));
+	if (n < 0) {
+		mbedtls_platform_zeroize(s->value, sizeof(s->value));
+		return fail(w, "the value of '%s' is not 1..%u bytes of hex", field[0],
+			    ARA_WIRE_SECRET_MAX);
+	}
+	memcpy(s->name, field[0], name_len + 1);
+	s->name_len = name_len;
+	s->len = (size_t)n;
+	p->n_secrets++;
+	return 0;
+}
+
+/* The secrets file: "NAME HEX" per line (text_lines.h), wiped once read. */
 static int load_secrets(const struct where *pw, const char *arg, struct ara_policy *p)
 {
-	char path[PATH_MAX];
-	size_t len;
-	char *text, *line, *save = NULL;
-	struct where w = *pw;
-	int r = 0;
+	char path[PATH_MAX], *field[3];
+	struct ara_text_lines l;
+	struct where w = { &l, pw->why, pw->cap };
+	int fields, r = 0;
 
-	if (resolve(pw, arg, path) || !(text = read_file(pw, path, &len)))
+	if (resolve(pw, arg, path) ||
+	    ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, pw->why, pw->cap))
 		return -1;
-	w.file = path;
-	w.line = 0;
-	for (line = strtok_r(text, "\n", &save); line && !r; line = strtok_r(NULL, "\n", &save)) {
-		char name[ARA_WIRE_NAME_MAX + 2], hex[2 * ARA_WIRE_SECRET_MAX + 2], extra[2];
-		struct ara_policy_secret *s;
-		int fields;
-		long n;
-
-		w.line++;
-		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
-			continue;
-		fields = sscanf(line, "%65s %2049s %1s", name, hex, extra);
-		if (fields != 2 || strlen(name) > ARA_WIRE_NAME_MAX ||
-		    !ara_wire_name_ok((const uint8_t *)name, strlen(name))) {
-			r = fail(&w, "expected 'NAME HEX' with NAME of [A-Za-z0-9._-]{1,64}");
-		} else if (ara_policy_secret(p, (const uint8_t *)name, strlen(name))) {
-			r = fail(&w, "secret '%s' is named twice", name);
-		} else if (p->n_secrets == ARA_POLICY_SECRETS_MAX) {
-			r = fail(&w, "more than %u secrets", ARA_POLICY_SECRETS_MAX);
-		} else {
-			s = &p->secrets[p->n_secrets];
-			n = ara_hex_decode(hex, s->value, sizeof(s->value));
-			if (n < 0) {
-				r = fail(&w, "the value of '%s' is not 1..%u bytes of hex", name,
-					 ARA_WIRE_SECRET_MAX);
-			} else {
-				memcpy(s->name, name, strlen(name) + 1);
-				s->name_len = strlen(name);
-				s->len = (size_t)n;
-				p->n_secrets++;
-			}
-		}
-		mbedtls_platform_zeroize(hex, sizeof(hex));
-	}
-	mbedtls_platform_zeroize(text, len);
-	free(text);
+	while (!r && (fields = ara_text_lines_next(&l, field, 2, pw->why, pw->cap)) != 0)
+		r = fields < 0 ? -1 : add_secret(&w, field, fields, p);
+	ara_text_lines_close(&l);
 	return r;
 }
 
@@ -150,19 +121,41 @@ static int digest(const struct where *w, const char *key, const char *arg, uint8
 	return 0;
 }
 
-enum seen { SEEN_LOADER = 1, SEEN_LIBARA = 2, SEEN_ENTRY = 4, SEEN_APP = 8, SEEN_AGE = 16 };
+/*
+ * The directives, each given at most once (backend: once per value); the
+ * line each was first given on, for the message on a repeat.
+ */
+enum directive {
+	D_BACKEND_TPM, D_BACKEND_DEV, D_MAX_AGE, D_LOADER, D_LIBARA, D_ENTRY, D_APP, D_MANIFEST,
+	D_TPM_AK, D_SECRETS, D_COUNT
+};
+
+struct seen {
+	unsigned line[D_COUNT]; /* 0: not given yet */
+};
+
+static int once(const struct where *w, struct seen *seen, enum directive d, const char *what)
+{
+	if (seen->line[d] != 0)
+		return fail(w, "%s is given twice (first on line %u): each is given once", what,
+			    seen->line[d]);
+	seen->line[d] = w->l->line;
+	return 0;
+}
 
 static int directive(const struct where *w, const char *key, const char *arg,
-		     struct ara_policy *p, unsigned *seen)
+		     struct ara_policy *p, struct seen *seen)
 {
 	if (strcmp(key, "backend") == 0) {
-		if (strcmp(arg, "tpm") == 0)
+		if (strcmp(arg, "tpm") == 0) {
 			p->backends |= 1u << ARA_EVIDENCE_TPM;
-		else if (strcmp(arg, "dev-insecure") == 0)
+			return once(w, seen, D_BACKEND_TPM, "backend tpm");
+		}
+		if (strcmp(arg, "dev-insecure") == 0) {
 			p->backends |= 1u << ARA_EVIDENCE_DEV_INSECURE;
-		else
-			return fail(w, "backend is tpm or dev-insecure, not '%s'", arg);
-		return 0;
+			return once(w, seen, D_BACKEND_DEV, "backend dev-insecure");
+		}
+		return fail(w, "backend is tpm or dev-insecure, not '%s'", arg);
 	}
 	if (strcmp(key, "max-age") == 0) {
 		char *end;
@@ -173,60 +166,64 @@ static int directive(const struct where *w, const char *key, const char *arg,
 		if (errno || *end || arg[0] == '-' || v == 0 || v > 86400)
 			return fail(w, "max-age is 1..86400 seconds, not '%s'", arg);
 		p->max_age = (uint32_t)v;
-		*seen |= SEEN_AGE;
-		return 0;
+		return once(w, seen, D_MAX_AGE, key);
 	}
 	if (strcmp(key, "loader") == 0)
-		return *seen |= SEEN_LOADER, digest(w, key, arg, p->expect.loader);
+		return once(w, seen, D_LOADER, key) || digest(w, key, arg, p->expect.loader) ? -1 : 0;
 	if (strcmp(key, "libara") == 0)
-		return *seen |= SEEN_LIBARA, digest(w, key, arg, p->expect.libara);
+		return once(w, seen, D_LIBARA, key) || digest(w, key, arg, p->expect.libara) ? -1 : 0;
 	if (strcmp(key, "entry") == 0)
-		return *seen |= SEEN_ENTRY, digest(w, key, arg, p->expect.entry);
+		return once(w, seen, D_ENTRY, key) || digest(w, key, arg, p->expect.entry) ? -1 : 0;
 	if (strcmp(key, "app") == 0)
-		return *seen |= SEEN_APP, digest(w, key, arg, p->expect.app);
-	if (strcmp(key, "manifest") == 0)
-		return p->expect_manifest = 1, digest(w, key, arg, p->expect.manifest);
+		return once(w, seen, D_APP, key) || digest(w, key, arg, p->expect.app) ? -1 : 0;
+	if (strcmp(key, "manifest") == 0) {
+		p->expect_manifest = 1;
+		return once(w, seen, D_MANIFEST, key) || digest(w, key, arg, p->expect.manifest)
+			       ? -1
+			       : 0;
+	}
 	if (strcmp(key, "tpm-ak") == 0)
-		return load_ak(w, arg, p);
+		return once(w, seen, D_TPM_AK, key) || load_ak(w, arg, p) ? -1 : 0;
 	if (strcmp(key, "secrets") == 0)
-		return load_secrets(w, arg, p);
+		return once(w, seen, D_SECRETS, key) || load_secrets(w, arg, p) ? -1 : 0;
 	return fail(w, "unknown directive '%s'", key);
 }
 
-int ara_policy_parse(const char *name, char *text, struct ara_policy *p, char *why, size_t cap)
+/* The policy's lines, then what a whole policy needs. */
+static int parse(struct ara_text_lines *l, struct ara_policy *p, char *why, size_t cap)
 {
-	struct where w = { name, 0, why, cap };
 	static const uint8_t no_key[ARA_TPM_AK_PUB_LEN];
-	const unsigned required = SEEN_LOADER | SEEN_LIBARA | SEEN_ENTRY | SEEN_APP | SEEN_AGE;
-	unsigned seen = 0;
-	char *line, *save = NULL;
-	int r = 0;
+	static const enum directive required[] = { D_LOADER, D_LIBARA, D_ENTRY, D_APP, D_MAX_AGE };
+	struct where w = { l, why, cap };
+	struct seen seen = { { 0 } };
+	char *field[3];
+	int fields, r = 0;
 
-	memset(p, 0, sizeof(*p));
-	for (line = strtok_r(text, "\n", &save); line && !r; line = strtok_r(NULL, "\n", &save)) {
-		char key[32], arg[PATH_MAX], extra[2];
-		int fields;
-
-		w.line++;
-		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
-			continue;
-		if (strlen(line) > LINE_MAX_BYTES) {
-			r = fail(&w, "line longer than %u bytes", LINE_MAX_BYTES);
-			break;
-		}
-		fields = sscanf(line, "%31s %4095s %1s", key, arg, extra);
-		r = fields != 2 ? fail(&w, "expected 'DIRECTIVE VALUE'")
-				: directive(&w, key, arg, p, &seen);
-	}
-	w.line = 0;
+	while (!r && (fields = ara_text_lines_next(l, field, 2, why, cap)) != 0)
+		r = fields < 0	  ? -1
+		    : fields != 2 ? fail(&w, "expected 'DIRECTIVE VALUE'")
+				  : directive(&w, field[0], field[1], p, &seen);
+	l->line = 0;
 	if (!r && !p->backends)
 		r = fail(&w, "no 'backend' line: the policy accepts no evidence");
-	if (!r && (seen & required) != required)
-		r = fail(&w, "loader, libara, entry, app and max-age are all required");
+	for (size_t i = 0; !r && i < sizeof(required) / sizeof(required[0]); i++)
+		if (seen.line[required[i]] == 0)
+			r = fail(&w, "loader, libara, entry, app and max-age are all required");
 	if (!r && (p->backends & 1u << ARA_EVIDENCE_TPM) &&
 	    memcmp(p->tpm.ak_pub, no_key, sizeof(no_key)) == 0)
 		r = fail(&w, "backend tpm needs 'tpm-ak', the enrolled attestation key");
 	memcpy(p->tpm.loader_sha256, p->expect.loader, sizeof(p->tpm.loader_sha256));
+	return r;
+}
+
+int ara_policy_parse(const char *name, char *text, size_t len, struct ara_policy *p, char *why,
+		     size_t cap)
+{
+	struct ara_text_lines l;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	r = ara_text_lines_over(&l, name, text, len, why, cap) ? -1 : parse(&l, p, why, cap);
 	if (r)
 		ara_policy_wipe(p);
 	return r;
@@ -234,17 +231,16 @@ int ara_policy_parse(const char *name, char *text, struct ara_policy *p, char *w
 
 int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t cap)
 {
-	struct where w = { path, 0, why, cap };
-	size_t len;
-	char *text = read_file(&w, path, &len);
+	struct ara_text_lines l;
 	int r;
 
-	if (!text) {
-		memset(p, 0, sizeof(*p));
+	memset(p, 0, sizeof(*p));
+	if (ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, why, cap))
 		return -1;
-	}
-	r = ara_policy_parse(path, text, p, why, cap);
-	free(text);
+	r = parse(&l, p, why, cap);
+	ara_text_lines_close(&l);
+	if (r)
+		ara_policy_wipe(p);
 	return r;
 }
 

@@ -15,6 +15,8 @@
 #include "wire.h"
 
 #define ARA_POLICY_SECRETS_MAX 64u
+/* The largest policy, secrets or tpm-ak file, checked before it is read. */
+#define ARA_POLICY_FILE_MAX (1u << 20)
 
 struct ara_policy_secret {
 	char name[ARA_WIRE_NAME_MAX + 1];
@@ -43,10 +45,11 @@ struct ara_policy {
 int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t why_cap);
 
 /*
- * The same from text (NUL-terminated, changed in place); name is the file
- * name for messages and the directory that relative paths start from.
+ * The same from text (len bytes and a NUL after them, changed in place);
+ * name is the file name for messages and the directory that relative
+ * paths start from.
  */
-int ara_policy_parse(const char *name, char *text, struct ara_policy *p, char *why,
+int ara_policy_parse(const char *name, char *text, size_t len, struct ara_policy *p, char *why,
 		     size_t why_cap);
 
 /* The secret of that name, or NULL. */

@@ -23,7 +23,7 @@
 
 #include "ara_cli.h"
 #include "attested_key.h"
-#include "file_io.h"
+#include "bounds.h"
 #include "hex.h"
 #include "p256.h"
 #include "verdict_out.h"
@@ -172,7 +172,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 /* A file of at most max bytes into *buf (NULL path: none); 0, or EXIT_NO_DECISION with the reason said. */
 static int load(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
-	if (path != NULL && ara_rtm_read_file(path, max, buf, len)) {
+	if (path != NULL && ara_read_whole(path, max, buf, len)) {
 		if (errno == EFBIG)
 			ara_msg("%s: over %zu bytes, the most ara-verify reads there", path, max);
 		else

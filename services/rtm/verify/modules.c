@@ -9,7 +9,7 @@
 
 #include <mbedtls/sha256.h>
 
-#include "file_io.h"
+#include "bounds.h"
 
 static char *join(const char *a, const char *b)
 {
@@ -85,7 +85,7 @@ static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 		snprintf(m->why, sizeof(m->why), "module %s: out of memory", m->path);
 		return;
 	}
-	if (ara_rtm_read_file(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size)) {
+	if (ara_read_whole(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size)) {
 		m->failed = 1;
 		if (app)
 			snprintf(m->why, sizeof(m->why), "the App's file %s: cannot read: %s",

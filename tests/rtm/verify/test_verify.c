@@ -24,7 +24,7 @@
 
 #include "chain.h"
 #include "doc_double.h"
-#include "file_io.h"
+#include "bounds.h"
 #include "hpke.h"
 #include "fixture_exec.h"
 #include "fixture_now.h"
@@ -71,7 +71,7 @@ static struct ara_rtm_module fixture_module(const struct fixture *f)
 	Elf64_Ehdr eh;
 	struct ara_rtm_module m = { 0 };
 
-	assert_int_equal(ara_rtm_read_file(f->file, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
+	assert_int_equal(ara_read_whole(f->file, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
 	memcpy(&eh, elf, sizeof(eh));
 	for (unsigned int i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
@@ -278,7 +278,7 @@ static void test_relr_fixture_is_packed(void **state)
 	int relr = 0, relative_rela = 0;
 
 	(void)state;
-	assert_int_equal(ara_rtm_read_file(RELR_FIXTURE->file, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
+	assert_int_equal(ara_read_whole(RELR_FIXTURE->file, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
 	memcpy(&eh, elf, sizeof(eh));
 	for (unsigned int i = 0; i < eh.e_shnum; i++) {
 		Elf64_Shdr sh;
@@ -766,7 +766,7 @@ static void file_sha256(const char *path, uint8_t d[32], char h[65])
 	uint8_t *b;
 	size_t n;
 
-	assert_int_equal(ara_rtm_read_file(path, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
+	assert_int_equal(ara_read_whole(path, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
 	assert_int_equal(mbedtls_sha256(b, n, d, 0), 0);
 	free(b);
 	hex(d, 32, h);
@@ -794,7 +794,7 @@ static void copy_file(const char *src, const char *dst)
 	uint8_t *b;
 	size_t n;
 
-	assert_int_equal(ara_rtm_read_file(src, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
+	assert_int_equal(ara_read_whole(src, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
 	write_file(dst, b, n);
 	free(b);
 }
@@ -935,7 +935,7 @@ static void test_app_checks_command_line(void **state)
 }
 
 /*
- * Inputs over their bounds (file_io.h) are refused from their size alone,
+ * Inputs over their bounds (bounds.h) are refused from their size alone,
  * before a byte is read: sparse files cost no disk and, here, no memory.
  */
 static void test_input_bounds(void **state)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reading whole files under a bound (file_io.h). */
-#include "file_io.h"
+/* Whole files under a bound (read_whole.h). */
+#include "read_whole.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,29 +27,41 @@ static int fill(int fd, uint8_t *b, size_t cap, size_t *n)
 	return 0;
 }
 
+/* Frees b after wiping its n bytes: the file may hold secrets. */
+static void drop(uint8_t *b, size_t n)
+{
+	if (b != NULL)
+		explicit_bzero(b, n);
+	free(b);
+}
+
 /* A regular file of st_size bytes: one buffer of that size, then EOF must follow. */
 static int read_regular(int fd, size_t size, uint8_t **buf, size_t *len)
 {
-	uint8_t *b = malloc(size ? size : 1), extra;
+	uint8_t *b = size < SIZE_MAX ? malloc(size + 1) : NULL, extra;
 	size_t n = 0, more = 0;
 
 	if (b == NULL)
 		return -1;
 	if (fill(fd, b, size, &n) || fill(fd, &extra, 1, &more)) {
-		free(b);
+		drop(b, n);
 		return -1;
 	}
 	if (n != size || more != 0) { /* it changed while it was read */
-		free(b);
+		drop(b, n);
 		errno = EIO;
 		return -1;
 	}
+	b[n] = 0;
 	*buf = b;
 	*len = n;
 	return 0;
 }
 
-/* Anything else (pipes have no size): grown up to max, then one byte more must be EOF. */
+/*
+ * Anything else (pipes have no size): grown up to max + 1 bytes (so that
+ * more than max is seen), each smaller buffer wiped once copied.
+ */
 static int read_stream(int fd, size_t max, uint8_t **buf, size_t *len)
 {
 	uint8_t *b = NULL;
@@ -58,31 +72,35 @@ static int read_stream(int fd, size_t max, uint8_t **buf, size_t *len)
 		uint8_t *p;
 
 		want = want > max + 1 ? max + 1 : want;
-		p = realloc(b, want);
+		p = malloc(want + 1);
 		if (p == NULL) {
-			free(b);
+			drop(b, n);
 			return -1;
 		}
+		if (n > 0)
+			memcpy(p, b, n);
+		drop(b, n);
 		b = p;
 		cap = want;
 		if (fill(fd, b, cap, &n)) {
-			free(b);
+			drop(b, n);
 			return -1;
 		}
 		if (n > max) {
-			free(b);
+			drop(b, n);
 			errno = EFBIG;
 			return -1;
 		}
 		if (n < cap)
 			break;
 	}
+	b[n] = 0;
 	*buf = b;
 	*len = n;
 	return 0;
 }
 
-int ara_rtm_read_file(const char *path, size_t max, uint8_t **buf, size_t *len)
+int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r, saved;
 	struct stat st;
