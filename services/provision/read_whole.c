@@ -100,20 +100,20 @@ static int read_stream(int fd, size_t max, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len)
+int ara_read_whole_stat(const char *path, size_t max, uint8_t **buf, size_t *len,
+			struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r, saved;
-	struct stat st;
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st)) {
+	if (fstat(fd, st)) {
 		r = -1;
-	} else if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+	} else if (S_ISREG(st->st_mode) && (uint64_t)st->st_size > max) {
 		errno = EFBIG;
 		r = -1;
-	} else if (S_ISREG(st.st_mode)) {
-		r = read_regular(fd, (size_t)st.st_size, buf, len);
+	} else if (S_ISREG(st->st_mode)) {
+		r = read_regular(fd, (size_t)st->st_size, buf, len);
 	} else {
 		r = read_stream(fd, max, buf, len);
 	}
@@ -121,4 +121,11 @@ int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len)
 	close(fd);
 	errno = saved;
 	return r;
+}
+
+int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len)
+{
+	struct stat st;
+
+	return ara_read_whole_stat(path, max, buf, len, &st);
 }

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 /*
  * 0 and a malloc'd *buf of *len bytes plus a NUL after them (never NULL),
@@ -19,5 +20,9 @@
  * bytes.
  */
 int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len);
+
+/* The same, with the opened file's status in *st (its mode, its owner). */
+int ara_read_whole_stat(const char *path, size_t max, uint8_t **buf, size_t *len,
+			struct stat *st);
 
 #endif

@@ -18,6 +18,7 @@ provision=$build/services/ara-provision
 app=$build/tests/provision/provision_app
 tools=$build/tests/provision
 tmp=$(mktemp -d) || exit 1
+umask 077 # the provisioner refuses a secrets file that others may read
 server=
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null

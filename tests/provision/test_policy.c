@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -197,6 +198,14 @@ static void refusals(void **state)
 	write_file("tab-secrets", "a 00\n\tb\t01 02\n");
 	refused("backend dev-insecure\n" REQUIRED "secrets tab-secrets\n",
 		"tab-secrets:2: expected 'NAME HEX'");
+	/* A secrets file that others may read or write. */
+	write_file("open-secrets", "a 00\n");
+	snprintf(text, sizeof(text), "%s/open-secrets", dir);
+	assert_int_equal(chmod(text, 0640), 0);
+	refused("backend dev-insecure\n" REQUIRED "secrets open-secrets\n",
+		"open-secrets may be read or written by others (mode 0640)");
+	assert_int_equal(chmod(text, 0602), 0);
+	refused("backend dev-insecure\n" REQUIRED "secrets open-secrets\n", "(mode 0602)");
 	/* Over the bound: refused from its size. */
 	big = malloc(ARA_POLICY_FILE_MAX + 1);
 	assert_non_null(big);
@@ -214,6 +223,7 @@ int main(void)
 	char cmd[64];
 	int r;
 
+	umask(077); /* secrets files: only their owner may read them */
 	if (!mkdtemp(dir))
 		return 1;
 	r = cmocka_run_group_tests(tests, NULL, NULL);

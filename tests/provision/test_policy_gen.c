@@ -129,6 +129,7 @@ static void test_generated_policy_loads(void **state)
 static int setup(void **state)
 {
 	(void)state;
+	umask(077); /* the secrets file: only its owner may read it */
 	return mkdtemp(dir) ? 0 : -1;
 }
 

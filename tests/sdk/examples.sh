@@ -41,6 +41,7 @@ examples=$ARA_SRC_DIR/examples
 
 t0=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/ara-examples.XXXXXX")
+umask 077 # the provisioner refuses a secrets file that others may read
 work=$(cd "$work" && pwd -P)
 trap 'rm -rf "$work"' EXIT
 B=$work/build

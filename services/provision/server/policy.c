@@ -97,7 +97,10 @@ static int add_secret(const struct where *w, char **field, int fields, struct ar
 	return 0;
 }
 
-/* The secrets file: "NAME HEX" per line (text_lines.h), wiped once read. */
+/*
+ * The secrets file: "NAME HEX" per line (text_lines.h), wiped once read,
+ * refused if others than its owner may read or write it.
+ */
 static int load_secrets(const struct where *pw, const char *arg, struct ara_policy *p)
 {
 	char path[PATH_MAX], *field[3];
@@ -106,7 +109,7 @@ static int load_secrets(const struct where *pw, const char *arg, struct ara_poli
 	int fields, r = 0;
 
 	if (resolve(pw, arg, path) ||
-	    ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, pw->why, pw->cap))
+	    ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, ARA_TEXT_PRIVATE, pw->why, pw->cap))
 		return -1;
 	while (!r && (fields = ara_text_lines_next(&l, field, 2, pw->why, pw->cap)) != 0)
 		r = fields < 0 ? -1 : add_secret(&w, field, fields, p);
@@ -235,7 +238,7 @@ int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t ca
 	int r;
 
 	memset(p, 0, sizeof(*p));
-	if (ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, why, cap))
+	if (ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, 0, why, cap))
 		return -1;
 	r = parse(&l, p, why, cap);
 	ara_text_lines_close(&l);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <mbedtls/platform_util.h>
 
@@ -56,18 +57,27 @@ int ara_text_lines_over(struct ara_text_lines *l, const char *file, char *text, 
 	return check_bytes(l, why, cap);
 }
 
-int ara_text_lines_read(struct ara_text_lines *l, const char *path, size_t max, char *why,
-			size_t cap)
+int ara_text_lines_read(struct ara_text_lines *l, const char *path, size_t max, unsigned flags,
+			char *why, size_t cap)
 {
+	struct stat st;
 	uint8_t *buf;
 	size_t len;
 
 	*l = (struct ara_text_lines){ .file = path };
-	if (ara_read_whole(path, max, &buf, &len)) {
+	if (ara_read_whole_stat(path, max, &buf, &len, &st)) {
 		if (errno == EFBIG)
 			return ara_text_lines_fail(l, why, cap, "%s is over %zu bytes", path, max);
 		return ara_text_lines_fail(l, why, cap, "cannot open %s: %s", path,
 					   strerror(errno));
+	}
+	if ((flags & ARA_TEXT_PRIVATE) && (st.st_mode & (S_IRWXG | S_IRWXO))) {
+		mbedtls_platform_zeroize(buf, len);
+		free(buf);
+		return ara_text_lines_fail(l, why, cap,
+					   "%s may be read or written by others (mode %04o): it "
+					   "holds secrets (chmod 600 it)",
+					   path, (unsigned)(st.st_mode & 07777));
 	}
 	if (ara_text_lines_over(l, path, (char *)buf, len, why, cap)) {
 		mbedtls_platform_zeroize(buf, len);

@@ -24,12 +24,15 @@ struct ara_text_lines {
 	int owned;     /* text was read here: wiped and freed by ara_text_lines_close */
 };
 
+/* ara_text_lines_read's flags. */
+#define ARA_TEXT_PRIVATE 1u /* refused if its group or others may read or write it */
+
 /*
  * Reads path (at most max bytes) and checks every byte. 0, or -1 with why
  * ("PATH:LINE: ..." or "PATH:0: cannot ...") and nothing left to close.
  */
-int ara_text_lines_read(struct ara_text_lines *l, const char *path, size_t max, char *why,
-			size_t cap);
+int ara_text_lines_read(struct ara_text_lines *l, const char *path, size_t max, unsigned flags,
+			char *why, size_t cap);
 
 /* The same over text (len bytes and a NUL after them, changed in place), named file. */
 int ara_text_lines_over(struct ara_text_lines *l, const char *file, char *text, size_t len,
