@@ -116,9 +116,16 @@ static void parse_options(int argc, char **argv, struct options *o)
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	unsigned long seen = 0;
+	int c, at = 0;
 
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, &at)) != -1) {
+		/* Each option once (--module once per path): a second must not replace the first. */
+		if (c >= O_KEY && c <= O_JSON && c != O_MODULE) {
+			if (seen & 1ul << (c - O_KEY))
+				ara_usage_error("--%s is given twice", longopts[at].name);
+			seen |= 1ul << (c - O_KEY);
+		}
 		switch (c) {
 		case O_KEY:
 			if (ara_hex_decode(optarg, o->key, sizeof(o->key)) != sizeof(o->key) ||
