@@ -12,3 +12,15 @@ if(ARA_SANITIZE)
                       -fno-omit-frame-pointer)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# ARA_LIBFUZZER (clang, host): every fuzz target is also a libFuzzer binary
+# (tests/fuzz/CMakeLists.txt). All C code is compiled with libFuzzer's
+# coverage instrumentation, so that it sees the code under test in the
+# libraries its targets link.
+option(ARA_LIBFUZZER "Also build libFuzzer binaries of the fuzz targets (needs clang)" OFF)
+if(ARA_LIBFUZZER)
+  if(NOT CMAKE_C_COMPILER_ID MATCHES "Clang" OR CMAKE_CROSSCOMPILING)
+    message(FATAL_ERROR "ARA_LIBFUZZER needs clang as the host tree's C compiler (CC=clang-14)")
+  endif()
+  add_compile_options($<$<COMPILE_LANGUAGE:C>:-fsanitize=fuzzer-no-link>)
+endif()

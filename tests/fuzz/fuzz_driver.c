@@ -6,22 +6,25 @@
  * the arm64 guest) runs the fuzz targets: it feeds each corpus file to
  * LLVMFuzzerTestOneInput, then N inputs made by mutating corpus entries with
  * a seeded xorshift generator. Deterministic: the same seed and corpus give
- * the same inputs. A property violation aborts inside the target.
+ * the same inputs. A property violation aborts inside the target. Each
+ * corpus file is read whole, however large.
  */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "fuzz_check.h"
 
 #define CORPUS_MAX 64
-#define INPUT_MAX 8192
+/* How far a mutated input may grow past the largest corpus entry. */
+#define GROWTH_MAX 8192
 
 /* Bytes that steer mutations toward the shapes the parsers expect. */
 static const char alphabet[] = "0123456789abcdefABx-: \n\0rwxps/[]()";
 
 struct input {
-	uint8_t bytes[INPUT_MAX];
-	size_t len;
+	uint8_t *bytes;
+	size_t len, cap;
 };
 
 static uint32_t next_random(uint32_t *state)
@@ -32,23 +35,35 @@ static uint32_t next_random(uint32_t *state)
 	return *state;
 }
 
+/* The whole file into in; -1 with the reason said. */
 static int load(const char *path, struct input *in)
 {
 	FILE *f = fopen(path, "rb");
+	struct stat st;
 
-	if (!f) {
+	if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
 		perror(path);
+		if (f)
+			fclose(f);
 		return -1;
 	}
-	in->len = fread(in->bytes, 1, sizeof(in->bytes), f);
+	in->cap = (size_t)st.st_size;
+	in->bytes = malloc(in->cap ? in->cap : 1);
+	FUZZ_CHECK(in->bytes);
+	in->len = fread(in->bytes, 1, in->cap, f);
+	if (in->len != in->cap || ferror(f)) {
+		fprintf(stderr, "%s: read %zu of its %zu bytes\n", path, in->len, in->cap);
+		fclose(f);
+		return -1;
+	}
 	fclose(f);
 	return 0;
 }
 
 static void insert(struct input *in, size_t at, const uint8_t *src, size_t n)
 {
-	if (n > INPUT_MAX - in->len)
-		n = INPUT_MAX - in->len;
+	if (n > in->cap - in->len)
+		n = in->cap - in->len;
 	memmove(in->bytes + at + n, in->bytes + at, in->len - at);
 	memmove(in->bytes + at, src, n);
 	in->len += n;
@@ -122,7 +137,7 @@ int main(int argc, char **argv)
 {
 	static struct input corpus[CORPUS_MAX], in;
 	unsigned long iterations = 10000, seed = 1;
-	size_t n = 0, files;
+	size_t n = 0, files, largest = 0;
 	uint32_t rng;
 	int i = 1;
 
@@ -138,22 +153,32 @@ int main(int argc, char **argv)
 		if (n == CORPUS_MAX || load(argv[i], &corpus[n]))
 			return 2;
 		run_exact(corpus[n].bytes, corpus[n].len);
+		largest = corpus[n].len > largest ? corpus[n].len : largest;
 		n++;
 	}
 	files = n;
 	if (n == 0)
 		n = 1; /* no corpus: grow inputs from one empty entry */
+	in.cap = largest + GROWTH_MAX;
+	in.bytes = malloc(in.cap);
+	FUZZ_CHECK(in.bytes);
 	rng = (uint32_t)seed ? (uint32_t)seed : 1;
 	for (unsigned long k = 0; k < iterations; k++) {
 		const struct input *base = &corpus[next_random(&rng) % n];
 		unsigned int edits = 1 + next_random(&rng) % 8;
 
-		in = *base;
+		if (base->len)
+			memcpy(in.bytes, base->bytes, base->len);
+		in.len = base->len;
 		for (unsigned int e = 0; e < edits; e++)
 			mutate(&in, &corpus[next_random(&rng) % n], &rng);
 		run_exact(in.bytes, in.len);
 	}
-	printf("fuzz-smoke: %zu corpus inputs, %lu mutated inputs, seed %lu: "
-	       "no property violated\n", files, iterations, seed);
+	printf("fuzz-smoke: %zu corpus inputs (the largest %zu bytes, each whole), %lu mutated "
+	       "inputs, seed %lu: no property violated\n",
+	       files, largest, iterations, seed);
+	for (size_t k = 0; k < files; k++)
+		free(corpus[k].bytes);
+	free(in.bytes);
 	return 0;
 }
