@@ -40,6 +40,8 @@ usage() { die "usage: $0 demo|test|bench|sdk|eval [--quick] [--only rts|rtm] [--
 
 HOST_BUILD="$ARA_SRC_DIR/build/host"
 ARM64_BUILD="$ARA_SRC_DIR/build/aarch64"
+# The fuzz targets as libFuzzer binaries: a clang tree of their own.
+FUZZ_BUILD="$ARA_SRC_DIR/build/fuzz"
 
 # The arm64 tree runs two build-machine programs from the host tree:
 # ara-manifest (App manifests) and ara-seccomp-gen (the seccomp policy).
@@ -67,6 +69,17 @@ configure() {
 configure_and_build() {
 	configure "$@"
 	cmake --build "$1" -j 2 || die "build of $1 failed"
+}
+
+# fuzz_all [cmake args...]: every fuzz target as a libFuzzer binary
+# (ARA_LIBFUZZER, tests/fuzz/CMakeLists.txt) built by clang-14, a dependency
+# of the tree (qemu/host-deps.sh), then each run for a bounded number of
+# inputs (the ctests labelled libfuzzer). Without clang-14 it fails.
+fuzz_all() {
+	command -v clang-14 >/dev/null || { echo "clang-14 is missing: qemu/host-deps.sh installs it" >&2; return 1; }
+	configure "$FUZZ_BUILD" -DCMAKE_C_COMPILER=clang-14 -DARA_LIBFUZZER=ON "$@"
+	cmake --build "$FUZZ_BUILD" --target fuzzers -j 2 || return 1
+	(cd "$FUZZ_BUILD" && ctest --output-on-failure -j 2 -L libfuzzer)
 }
 
 # platform_base [build-qemu.sh variant]: the host packages, QEMU, the guest,
@@ -151,7 +164,7 @@ in_guest() {
 }
 
 test_all() {
-	local selftests host_rc=0 sdk_rc=0 guest_rc=0 examples_rc=0 deb_rc=0 budget_rc=0 t0
+	local selftests host_rc=0 fuzz_rc=0 sdk_rc=0 guest_rc=0 examples_rc=0 deb_rc=0 budget_rc=0 t0
 	platform both
 	"$ARA_QEMU_DIR/selftests/build-selftests.sh"
 	selftests=$(readlink -f "$ARA_CACHE/selftests/current")
@@ -166,6 +179,11 @@ test_all() {
 	(cd "$HOST_BUILD" && ctest --output-on-failure -j 2) || host_rc=$?
 	"$ARA_SRC_DIR/tests/platform/ctest-evidence.sh" "$HOST_BUILD" || true
 	info "host ctest took $(elapsed "$t0")"
+
+	step "the fuzz targets as libFuzzer binaries (clang), each run for bounded inputs"
+	t0=$(date +%s)
+	fuzz_all "${common[@]}" || fuzz_rc=$?
+	info "libFuzzer build and runs took $(elapsed "$t0")"
 
 	step "arm64 cross build and ctest inside the POE guest"
 	configure_and_build "$ARM64_BUILD" --toolchain "$ARA_SRC_DIR/cmake/aarch64-linux-gnu.cmake" \
@@ -207,12 +225,13 @@ test_all() {
 
 	step "summary"
 	info "host ctest:  $([ $host_rc = 0 ] && echo passed || echo "FAILED (status $host_rc)")"
+	info "libFuzzer:   $([ $fuzz_rc = 0 ] && echo passed || echo "FAILED (status $fuzz_rc)")"
 	info "SDK install: $([ $sdk_rc = 0 ] && echo passed || echo "FAILED (status $sdk_rc)")"
 	info "guest ctest: $([ $guest_rc = 0 ] && echo passed || echo "FAILED (status $guest_rc)")"
 	info "SDK examples: $([ $examples_rc = 0 ] && echo passed || echo "FAILED (status $examples_rc)")"
 	info "Debian packages: $([ $deb_rc = 0 ] && echo passed || echo "FAILED (status $deb_rc)")"
 	info "instruction budget: $([ $budget_rc = 0 ] && echo passed || echo "FAILED (status $budget_rc)")"
-	[ $host_rc = 0 ] && [ $sdk_rc = 0 ] && [ $guest_rc = 0 ] && [ $examples_rc = 0 ] &&
+	[ $host_rc = 0 ] && [ $fuzz_rc = 0 ] && [ $sdk_rc = 0 ] && [ $guest_rc = 0 ] && [ $examples_rc = 0 ] &&
 		[ $deb_rc = 0 ] && [ $budget_rc = 0 ]
 }
 
