@@ -53,11 +53,12 @@ static const struct fixture fixtures[] = {
 	FIXTURE(PIE, "pie", 1, 0x5555550000ull),
 	FIXTURE(EXEC, "exec", 0, 0),
 	FIXTURE(RELR, "relr", 1, 0xaaaa00000ull),
-	FIXTURE(NOW, "now", 1, 0x5555550000ull),
 };
-#define PIE_FIXTURE (&fixtures[0]) /* without full RELRO */
+/* The same PIE with full RELRO, as an App must be; the others have none. */
+static const struct fixture now_fixture = FIXTURE(NOW, "now", 1, 0x5555550000ull);
+#define PIE_FIXTURE (&fixtures[0])
 #define RELR_FIXTURE (&fixtures[2])
-#define NOW_FIXTURE (&fixtures[3]) /* with full RELRO: an App's */
+#define NOW_FIXTURE (&now_fixture)
 
 static uint8_t sk[32], key[ARA_RTM_PUB_BYTES];
 static const uint8_t nonce[32] = { 0x11, 0x22 }, run_id[32] = { 0x33 }, app[32] = { 0x44 },
@@ -779,7 +780,7 @@ static void file_sha256(const char *path, uint8_t d[32], char h[65])
  */
 static void app_run(struct run *r, const uint8_t d[32])
 {
-	run_init(r, NOW_FIXTURE, 1, 3);
+	run_init(r, NOW_FIXTURE, 0, 3);
 	r->w.modules[0].path = (const uint8_t *)ARA_RTM_APP_MODULE_PATH;
 	r->w.modules[0].path_len = strlen(ARA_RTM_APP_MODULE_PATH);
 	r->w.app_sha256 = d;
@@ -840,7 +841,7 @@ static void test_app_checks_every_way(void **state)
 	expect(&r, ARA_RTM_VERDICT_REJECTED, "is not the App the evidence measured");
 	run_free(&r);
 	/* No entry in the App: its module is named, so it is checked all the same. */
-	run_init(&r, NOW_FIXTURE, 1, 3);
+	run_init(&r, NOW_FIXTURE, 0, 3);
 	r.w.module_count = 2;
 	r.w.modules[1] = r.w.modules[0];
 	r.w.modules[1].start += 1ull << 32;
@@ -881,7 +882,7 @@ static void test_app_checks_command_line(void **state)
 	/* The full-RELRO App, measured: accepted by --app, --module and --root alike. */
 	app_run(&r, now_d);
 	write_file(rep, r.report, r.report_len);
-	write_file(seg, r.segments, SEG);
+	write_file(seg, r.segments, 0);
 	copy_file(NOW_FIXTURE->file, app_at);
 	snprintf(args, sizeof(args), "%s --app %s", base, NOW_FIXTURE->file);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
