@@ -241,7 +241,7 @@ int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t ca
 
 	if (!text) {
 		memset(p, 0, sizeof(*p));
-		return -1;
+		return ARA_POLICY_UNREADABLE;
 	}
 	r = ara_policy_parse(path, text, p, why, cap);
 	free(text);

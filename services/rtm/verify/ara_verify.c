@@ -64,7 +64,12 @@ static const char usage_text[] =
 #define APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
 
 /* 2 also when an input cannot be read or parsed: no decision is made. */
-enum ara_verify_exit { EXIT_VERIFIED = ARA_CLI_OK, EXIT_REJECTED = ARA_CLI_REFUSED, EXIT_NO_DECISION = ARA_CLI_USAGE };
+enum ara_verify_exit {
+	EXIT_VERIFIED = ARA_CLI_OK,
+	EXIT_REJECTED = ARA_CLI_REFUSED,
+	EXIT_NO_DECISION = ARA_CLI_USAGE,
+	EXIT_UNREADABLE = ARA_CLI_IO, /* no decision either: a file named on the command line */
+};
 
 struct options {
 	uint8_t key[ARA_RTM_PUB_BYTES], nonce[ARA_RTM_NONCE_BYTES], app[ARA_RTM_HASH_BYTES];
@@ -172,12 +177,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		ara_usage_error("--app %s: more than %d modules", o->app_file, MODULES_MAX);
 }
 
-/* A file into *buf (NULL path: none); 0, or EXIT_NO_DECISION with the reason said. */
+/* A file into *buf (NULL path: none); 0, or EXIT_UNREADABLE with the reason said. */
 static int load(const char *path, uint8_t **buf, size_t *len)
 {
 	if (path != NULL && ara_rtm_read_file(path, buf, len)) {
 		ara_file_error(path, "cannot read");
-		return EXIT_NO_DECISION;
+		return EXIT_UNREADABLE;
 	}
 	return 0;
 }
@@ -185,8 +190,8 @@ static int load(const char *path, uint8_t **buf, size_t *len)
 /*
  * --app FILE: its digest must be the measured App's (attested, or given);
  * with neither, it becomes the digest the report must carry. 0,
- * EXIT_REJECTED (not the measured App, or not full RELRO) with why, or
- * EXIT_NO_DECISION (unreadable, or not an ELF file).
+ * EXIT_REJECTED (not the measured App, or not full RELRO) with why,
+ * EXIT_UNREADABLE, or EXIT_NO_DECISION (not an ELF file).
  */
 static int check_app_file(struct options *o, char *why, size_t cap)
 {
@@ -196,8 +201,8 @@ static int check_app_file(struct options *o, char *why, size_t cap)
 	size_t len;
 	int rc = 0;
 
-	if (load(o->app_file, &buf, &len))
-		return EXIT_NO_DECISION;
+	if ((rc = load(o->app_file, &buf, &len)) != 0)
+		return rc;
 	if (mbedtls_sha256(buf, len, got, 0)) {
 		free(buf);
 		ara_msg("%s: SHA-256 failed", o->app_file);
@@ -256,6 +261,10 @@ static int decide(struct options *o, struct ara_rtm_modcache *mc,
 			snprintf(why, cap, "REJECTED: %s", reason);
 			rc = EXIT_REJECTED;
 			goto out;
+		case ARA_ATTESTED_KEY_UNREADABLE:
+			ara_msg("%s", reason);
+			rc = EXIT_UNREADABLE;
+			goto out;
 		default:
 			ara_msg("%s", reason);
 			rc = EXIT_NO_DECISION;
@@ -312,7 +321,7 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	rc = decide(&o, &mc, &fig, why, sizeof(why));
 	ara_rtm_modcache_free(&mc);
-	if (rc == EXIT_NO_DECISION)
+	if (rc == EXIT_NO_DECISION || rc == EXIT_UNREADABLE)
 		return rc;
 	return ara_verdict_print(stdout, o.json, rc == EXIT_VERIFIED, why, &fig) ? EXIT_NO_DECISION
 										 : rc;
