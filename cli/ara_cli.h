@@ -34,6 +34,7 @@ enum ara_cli_exit {
 	ARA_CLI_OK = 0,	     /* done; or --help, --version */
 	ARA_CLI_REFUSED = 1, /* the input was read and rejected */
 	ARA_CLI_USAGE = 2,   /* bad command line, or malformed input */
+	ARA_CLI_IO = 3,	     /* a file named on the command line cannot be read or written */
 };
 
 /* The entries of --help and --version, for the end of a long option table. */

@@ -50,7 +50,7 @@ static const char usage_text[] =
 	"parsed, 3 OUT cannot be written.\n";
 
 /* 2 also for an input that cannot be read or parsed. */
-enum ara_policy_exit { EXIT_WRITTEN = ARA_CLI_OK, EXIT_INPUT = ARA_CLI_USAGE, EXIT_OUTPUT = 3 };
+enum ara_policy_exit { EXIT_WRITTEN = ARA_CLI_OK, EXIT_INPUT = ARA_CLI_USAGE, EXIT_IO = ARA_CLI_IO };
 
 #define DEFAULT_MAX_AGE 300u
 
@@ -106,7 +106,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		ara_usage_error("--tpm-ak goes with --backend tpm, and --backend tpm needs it");
 }
 
-/* A whole regular file, at most cap bytes, into buf; exits EXIT_INPUT if it cannot. */
+/* A whole regular file, at most cap bytes, into buf; exits EXIT_IO if it cannot be read. */
 static size_t read_input(const char *path, const char *what, char *buf, size_t cap)
 {
 	struct stat st;
@@ -114,9 +114,9 @@ static size_t read_input(const char *path, const char *what, char *buf, size_t c
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		ara_die_file(EXIT_INPUT, path, what);
+		ara_die_file(EXIT_IO, path, what);
 	if (fstat(fd, &st) != 0 || ara_read_upto(fd, buf, cap, &len) != 0)
-		ara_die_file(EXIT_INPUT, path, what);
+		ara_die_file(EXIT_IO, path, what);
 	close(fd);
 	if (!S_ISREG(st.st_mode))
 		ara_die(EXIT_INPUT, "%s: not a regular file", path);
@@ -138,16 +138,16 @@ static void loader_digest(const char *path, uint8_t out[ARA_SHA256_BYTES])
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) != 0)
-		ara_die_file(EXIT_INPUT, path, "cannot read the loader");
+		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	if (!S_ISREG(st.st_mode))
 		ara_die(EXIT_INPUT, "%s: not a regular file", path);
 	err = ara_elf_header(&(struct ara_elf_src){ .fd = fd, .size = (uint64_t)st.st_size }, &eh);
 	if (err == ARA_ELF_E_IO)
-		ara_die_file(EXIT_INPUT, path, "cannot read the loader");
+		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	if (err != ARA_ELF_OK)
 		ara_die(EXIT_INPUT, "%s: not ara-loader: %s", path, ara_elf_strerror(err));
 	if (ara_sha256_fd(fd, 0, (uint64_t)st.st_size, out) != 0)
-		ara_die_file(EXIT_INPUT, path, "cannot read the loader");
+		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	close(fd);
 }
 
@@ -157,10 +157,10 @@ static void policy_path(const char *out, const char *path, char rel[PATH_MAX])
 	char copy[PATH_MAX], dir[PATH_MAX], real[PATH_MAX];
 
 	if (realpath(path, real) == NULL)
-		ara_die_file(EXIT_INPUT, path, "cannot resolve");
+		ara_die_file(EXIT_IO, path, "cannot resolve");
 	snprintf(copy, sizeof(copy), "%s", out); /* out's length is checked in main() */
 	if (realpath(dirname(copy), dir) == NULL)
-		ara_die_file(EXIT_OUTPUT, out, "cannot resolve its directory");
+		ara_die_file(EXIT_IO, out, "cannot resolve its directory");
 	if (ara_relpath(dir, real, rel, PATH_MAX) != 0)
 		ara_die(EXIT_INPUT, "%s: cannot be named relative to %s", path, dir);
 }
@@ -229,13 +229,13 @@ static void write_policy(const char *path, const char *text, size_t len)
 	struct ara_out out;
 
 	if (ara_out_open(&out, path, 0644) != 0)
-		ara_die_file(EXIT_OUTPUT, path, "cannot create a temporary file beside it");
+		ara_die_file(EXIT_IO, path, "cannot create a temporary file beside it");
 	if (ara_write_all(out.fd, text, len) != 0) {
 		ara_out_discard(&out);
-		ara_die_file(EXIT_OUTPUT, path, "cannot write");
+		ara_die_file(EXIT_IO, path, "cannot write");
 	}
 	if (ara_out_commit(&out) != 0)
-		ara_die_file(EXIT_OUTPUT, path, "cannot write");
+		ara_die_file(EXIT_IO, path, "cannot write");
 }
 
 int main(int argc, char **argv)

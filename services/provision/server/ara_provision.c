@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"opened.\n";
 
 /* 2 also for a policy that cannot be read or parsed. */
-enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
+enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = ARA_CLI_IO };
 
 struct listener {
 	int fd;
@@ -220,8 +220,11 @@ int main(int argc, char **argv)
 	/* The secrets are in this process from here on: no core dumps of it. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
 		die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
-	if (ara_policy_load(o.policy, &policy, why, sizeof(why)))
-		die(EXIT_USAGE, "policy %s", why);
+	switch (ara_policy_load(o.policy, &policy, why, sizeof(why))) {
+	case 0: break;
+	case ARA_POLICY_UNREADABLE: die(EXIT_SYSTEM, "policy %s", why);
+	default: die(EXIT_USAGE, "policy %s", why);
+	}
 	for (size_t i = 0; i < o.nlisten; i++) {
 		if (o.tcp[i]) {
 			listen_tcp(&listeners[i], o.listen[i], o.tcp[i]);

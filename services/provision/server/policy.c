@@ -238,8 +238,9 @@ int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t ca
 	int r;
 
 	memset(p, 0, sizeof(*p));
-	if (ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, 0, why, cap))
-		return -1;
+	r = ara_text_lines_read(&l, path, ARA_POLICY_FILE_MAX, 0, why, cap);
+	if (r)
+		return r == ARA_TEXT_UNREADABLE ? ARA_POLICY_UNREADABLE : -1;
 	r = parse(&l, p, why, cap);
 	ara_text_lines_close(&l);
 	if (r)

@@ -39,9 +39,12 @@ struct ara_policy {
 #define ARA_POLICY_SKEW 60u
 
 /*
- * Reads path into *p. 0, or -1 with one line in why ("FILE:LINE: ...").
+ * Reads path into *p. 0; ARA_POLICY_UNREADABLE if path itself cannot be
+ * read; or -1 if the policy is malformed, including a file it names that
+ * cannot be read. Either error with one line in why ("FILE:LINE: ...").
  * Secrets read from files are wiped from every buffer but *p.
  */
+#define ARA_POLICY_UNREADABLE (-2)
 int ara_policy_load(const char *path, struct ara_policy *p, char *why, size_t why_cap);
 
 /*

@@ -68,8 +68,8 @@ int ara_text_lines_read(struct ara_text_lines *l, const char *path, size_t max, 
 	if (ara_read_whole_stat(path, max, &buf, &len, &st)) {
 		if (errno == EFBIG)
 			return ara_text_lines_fail(l, why, cap, "%s is over %zu bytes", path, max);
-		return ara_text_lines_fail(l, why, cap, "cannot open %s: %s", path,
-					   strerror(errno));
+		ara_text_lines_fail(l, why, cap, "cannot open %s: %s", path, strerror(errno));
+		return ARA_TEXT_UNREADABLE;
 	}
 	if ((flags & ARA_TEXT_PRIVATE) && (st.st_mode & (S_IRWXG | S_IRWXO))) {
 		mbedtls_platform_zeroize(buf, len);

@@ -27,9 +27,13 @@ struct ara_text_lines {
 /* ara_text_lines_read's flags. */
 #define ARA_TEXT_PRIVATE 1u /* refused if its group or others may read or write it */
 
+/* ara_text_lines_read's result when path cannot be opened or read. */
+#define ARA_TEXT_UNREADABLE (-2)
+
 /*
- * Reads path (at most max bytes) and checks every byte. 0, or -1 with why
- * ("PATH:LINE: ..." or "PATH:0: cannot ...") and nothing left to close.
+ * Reads path (at most max bytes) and checks every byte. 0, or
+ * ARA_TEXT_UNREADABLE or -1 (refused) with why ("PATH:LINE: ..." or
+ * "PATH:0: ...") and nothing left to close.
  */
 int ara_text_lines_read(struct ara_text_lines *l, const char *path, size_t max, unsigned flags,
 			char *why, size_t cap);

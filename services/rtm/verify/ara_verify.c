@@ -60,7 +60,12 @@ static const char usage_text[] =
 	"be read or parsed (no decision).\n";
 
 /* 2 also when an input cannot be read or parsed: no decision is made. */
-enum ara_verify_exit { EXIT_VERIFIED = ARA_CLI_OK, EXIT_REJECTED = ARA_CLI_REFUSED, EXIT_NO_DECISION = ARA_CLI_USAGE };
+enum ara_verify_exit {
+	EXIT_VERIFIED = ARA_CLI_OK,
+	EXIT_REJECTED = ARA_CLI_REFUSED,
+	EXIT_NO_DECISION = ARA_CLI_USAGE,
+	EXIT_UNREADABLE = ARA_CLI_IO, /* no decision either: a file named on the command line */
+};
 
 struct options {
 	uint8_t key[ARA_RTM_PUB_BYTES], nonce[ARA_RTM_NONCE_BYTES], app[ARA_RTM_HASH_BYTES];
@@ -176,15 +181,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 		ara_usage_error("--app %s: more than %d modules", o->app_file, MODULES_MAX);
 }
 
-/* A file of at most max bytes into *buf (NULL path: none); 0, or EXIT_NO_DECISION with the reason said. */
+/*
+ * A file of at most max bytes into *buf (NULL path: none); 0, or
+ * EXIT_UNREADABLE or EXIT_NO_DECISION (over max) with the reason said.
+ */
 static int load(const char *path, size_t max, uint8_t **buf, size_t *len)
 {
 	if (path != NULL && ara_read_whole(path, max, buf, len)) {
-		if (errno == EFBIG)
+		if (errno == EFBIG) {
 			ara_msg("%s: over %zu bytes, the most ara-verify reads there", path, max);
-		else
-			ara_file_error(path, "cannot read");
-		return EXIT_NO_DECISION;
+			return EXIT_NO_DECISION;
+		}
+		ara_file_error(path, "cannot read");
+		return EXIT_UNREADABLE;
 	}
 	return 0;
 }
@@ -193,22 +202,23 @@ static int load(const char *path, size_t max, uint8_t **buf, size_t *len)
  * An App file given on the command line (--app, or --module for the App's
  * path) is checked before the evidence, whether or not an entry reaches
  * it: the module cache applies the App's checks (modules.h). 0,
- * EXIT_REJECTED with why, or EXIT_NO_DECISION said on stderr.
+ * EXIT_REJECTED with why, or EXIT_UNREADABLE or EXIT_NO_DECISION said on
+ * stderr.
  */
 static int check_given_app(struct ara_rtm_modcache *mc, char *why, size_t cap)
 {
 	const char *reason;
-	int rejected;
+	enum ara_rtm_module_fail fail;
 
 	if (ara_rtm_modcache_get(mc, (const uint8_t *)ARA_RTM_APP_MODULE_PATH,
-				 (uint32_t)strlen(ARA_RTM_APP_MODULE_PATH), &reason, &rejected))
+				 (uint32_t)strlen(ARA_RTM_APP_MODULE_PATH), &reason, &fail))
 		return 0;
-	if (rejected) {
+	if (fail == ARA_RTM_MODULE_REJECTED) {
 		snprintf(why, cap, "REJECTED: %s", reason);
 		return EXIT_REJECTED;
 	}
 	ara_msg("%s", reason);
-	return EXIT_NO_DECISION;
+	return fail == ARA_RTM_MODULE_UNREADABLE ? EXIT_UNREADABLE : EXIT_NO_DECISION;
 }
 
 /*
@@ -236,6 +246,10 @@ static int decide(struct options *o, struct ara_rtm_modcache *mc,
 		case ARA_ATTESTED_KEY_REFUSED:
 			snprintf(why, cap, "REJECTED: %s", reason);
 			rc = EXIT_REJECTED;
+			goto out;
+		case ARA_ATTESTED_KEY_UNREADABLE:
+			ara_msg("%s", reason);
+			rc = EXIT_UNREADABLE;
 			goto out;
 		default:
 			ara_msg("%s", reason);
@@ -296,7 +310,7 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	rc = decide(&o, &mc, &fig, why, sizeof(why));
 	ara_rtm_modcache_free(&mc);
-	if (rc == EXIT_NO_DECISION)
+	if (rc == EXIT_NO_DECISION || rc == EXIT_UNREADABLE)
 		return rc;
 	return ara_verdict_print(stdout, o.json, rc == EXIT_VERIFIED, why, &fig) ? EXIT_NO_DECISION
 										 : rc;

@@ -29,8 +29,11 @@ enum ara_attested_key_result ara_verify_attested_key(const char *policy_path,
 	char reason[256];
 	int r;
 
-	if (ara_policy_load(policy_path, &policy, why, why_cap))
-		return ARA_ATTESTED_KEY_ERROR;
+	switch (ara_policy_load(policy_path, &policy, why, why_cap)) {
+	case 0: break;
+	case ARA_POLICY_UNREADABLE: return ARA_ATTESTED_KEY_UNREADABLE;
+	default: return ARA_ATTESTED_KEY_ERROR;
+	}
 	if (ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &challenge_len) !=
 	    ARA_WIRE_OK) {
 		memset(&policy, 0, sizeof(policy));

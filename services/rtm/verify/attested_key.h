@@ -13,7 +13,8 @@ struct ara_attested_key {
 enum ara_attested_key_result {
 	ARA_ATTESTED_KEY_OK = 0,
 	ARA_ATTESTED_KEY_REFUSED = 1, /* the ATTEST does not pass the policy */
-	ARA_ATTESTED_KEY_ERROR = 2,   /* no decision: the policy cannot be read or parsed */
+	ARA_ATTESTED_KEY_ERROR = 2,   /* no decision: the policy is malformed */
+	ARA_ATTESTED_KEY_UNREADABLE = 3, /* no decision: the policy file cannot be read */
 };
 
 /*

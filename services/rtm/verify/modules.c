@@ -37,7 +37,7 @@ static char *where(const struct ara_rtm_modcache *mc, const char *path)
  * digest, and full RELRO (the runtime reaches secure_call through the
  * App's GOT: were it writable, a data-only write could silence the log
  * without a single illegal transfer; docs/rtm.md, "Attacks"). 0, or -1
- * with m->why set (and m->rejected where the file is not acceptable).
+ * with m->why and m->fail set.
  */
 static int check_app(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 {
@@ -55,7 +55,7 @@ static int check_app(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 			 ara_rtm_elf_strerror(err));
 		return -1;
 	}
-	m->rejected = 1;
+	m->fail = ARA_RTM_MODULE_REJECTED;
 	if (mc->app_known && memcmp(mc->app_sha256, got, sizeof(got)) != 0) {
 		snprintf(m->why, sizeof(m->why),
 			 "the App's file %s is not the App the evidence measured", m->file);
@@ -68,7 +68,7 @@ static int check_app(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 			 m->file);
 		return -1;
 	}
-	m->rejected = 0;
+	m->fail = ARA_RTM_MODULE_ERROR;
 	memcpy(mc->app_sha256, got, sizeof(got));
 	mc->app_known = 1;
 	return 0;
@@ -87,6 +87,7 @@ static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 	}
 	if (ara_read_whole(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size)) {
 		m->failed = 1;
+		m->fail = errno == EFBIG ? ARA_RTM_MODULE_ERROR : ARA_RTM_MODULE_UNREADABLE;
 		if (app)
 			snprintf(m->why, sizeof(m->why), "the App's file %s: cannot read: %s",
 				 m->file, strerror(errno));
@@ -106,7 +107,8 @@ static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 }
 
 struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, const uint8_t *path,
-						 uint32_t path_len, const char **why, int *rejected)
+						 uint32_t path_len, const char **why,
+						 enum ara_rtm_module_fail *fail)
 {
 	struct ara_rtm_module_file *m, **files;
 
@@ -118,7 +120,7 @@ struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, co
 	files = realloc(mc->files, (mc->nfiles + 1) * sizeof(*files));
 	if (files == NULL) {
 		*why = "out of memory";
-		*rejected = 0;
+		*fail = ARA_RTM_MODULE_ERROR;
 		return NULL;
 	}
 	mc->files = files;
@@ -126,14 +128,14 @@ struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, co
 	if (m == NULL || (m->path = strndup((const char *)path, path_len)) == NULL) {
 		free(m);
 		*why = "out of memory";
-		*rejected = 0;
+		*fail = ARA_RTM_MODULE_ERROR;
 		return NULL;
 	}
 	mc->files[mc->nfiles++] = m;
 	load(mc, m);
 found:
 	*why = m->why;
-	*rejected = m->rejected;
+	*fail = m->fail;
 	return m->failed ? NULL : m;
 }
 

@@ -23,14 +23,21 @@
 /* How the App's sealed copy appears in /proc/self/maps (loader/sealed_copy.c). */
 #define ARA_RTM_APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
 
+/* How a module could not be had. */
+enum ara_rtm_module_fail {
+	ARA_RTM_MODULE_ERROR,	   /* not parsed (not an ELF file, ...), or out of memory */
+	ARA_RTM_MODULE_UNREADABLE, /* its file cannot be read */
+	ARA_RTM_MODULE_REJECTED,   /* the App's file fails the App's checks */
+};
+
 struct ara_rtm_module_file {
 	char *path; /* as the report names it */
 	char *file; /* where it was read from */
 	uint8_t *mem;
 	size_t size;
 	struct ara_rtm_targets targets;
-	int failed;	 /* nonzero: why says what went wrong */
-	int rejected;	 /* with failed: the App's file fails the App's checks */
+	int failed;	 /* nonzero: why says what went wrong, fail how */
+	enum ara_rtm_module_fail fail;
 	char why[512];
 };
 
@@ -55,11 +62,12 @@ struct ara_rtm_modcache {
 /*
  * The parsed module for path (path_len bytes, no NUL): NULL if it could not
  * be found, read or parsed (or memory ran out), or it is the App's and fails
- * the App's checks (then the module's rejected is set), with *why set (it
- * stays valid while the cache does). A failure is remembered too.
+ * the App's checks, with *why and *fail set (why stays valid while the
+ * cache does). A failure is remembered too.
  */
 struct ara_rtm_module_file *ara_rtm_modcache_get(struct ara_rtm_modcache *mc, const uint8_t *path,
-						 uint32_t path_len, const char **why, int *rejected);
+						 uint32_t path_len, const char **why,
+						 enum ara_rtm_module_fail *fail);
 
 void ara_rtm_modcache_free(struct ara_rtm_modcache *mc);
 

@@ -220,6 +220,12 @@ static const struct ara_rtm_module *module_of(const struct slot *s, uint64_t add
 	return &s->d.modules[s->by_start[lo - 1]];
 }
 
+/* A module that could not be had: the App's file rejected, or no decision. */
+static enum ara_rtm_verdict verdict_of(enum ara_rtm_module_fail fail)
+{
+	return fail == ARA_RTM_MODULE_REJECTED ? ARA_RTM_VERDICT_REJECTED : ARA_RTM_VERDICT_ERROR;
+}
+
 static const char *const kind_text[] = {
 	[ARA_RTM_ICALL] = "indirect call to",
 	[ARA_RTM_RET] = "return to",
@@ -243,7 +249,7 @@ static enum ara_rtm_verdict check_entry(struct run *r, const struct slot *s, uin
 	const struct ara_rtm_sym *sym;
 	const char *why;
 	char symtext[300];
-	int rejected;
+	enum ara_rtm_module_fail fail;
 
 	if (kind != ARA_RTM_ICALL && kind != ARA_RTM_RET && kind != ARA_RTM_IJMP)
 		return say(r, ARA_RTM_VERDICT_REJECTED, "entry #%llu: unknown kind %u (0x%016llx)",
@@ -252,9 +258,9 @@ static enum ara_rtm_verdict check_entry(struct run *r, const struct slot *s, uin
 	if (m == NULL)
 		return say(r, ARA_RTM_VERDICT_REJECTED, "entry #%llu: %s 0x%llx is in no code module",
 			   (unsigned long long)n, kind_text[kind], (unsigned long long)addr);
-	f = ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why, &rejected);
+	f = ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why, &fail);
 	if (f == NULL)
-		return say(r, rejected ? ARA_RTM_VERDICT_REJECTED : ARA_RTM_VERDICT_ERROR, "%s", why);
+		return say(r, verdict_of(fail), "%s", why);
 	if (ara_rtm_targets_vaddr(&f->targets, m->start, m->offset, addr, &vaddr))
 		return say(r, ARA_RTM_VERDICT_REJECTED,
 			   "entry #%llu: %s 0x%llx (%s at file offset 0x%llx) is outside the "
@@ -320,7 +326,7 @@ static enum ara_rtm_verdict check_app_module(struct run *r)
 {
 	static const char app[] = ARA_RTM_APP_MODULE_PATH;
 	const char *why;
-	int rejected;
+	enum ara_rtm_module_fail fail;
 
 	if (!r->mc->app_known && r->in->app_sha256 != NULL) {
 		memcpy(r->mc->app_sha256, r->in->app_sha256, ARA_RTM_HASH_BYTES);
@@ -332,10 +338,9 @@ static enum ara_rtm_verdict check_app_module(struct run *r)
 
 			if (m->path_len != sizeof(app) - 1 || memcmp(m->path, app, m->path_len) != 0)
 				continue;
-			if (ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why, &rejected))
+			if (ara_rtm_modcache_get(r->mc, m->path, m->path_len, &why, &fail))
 				return ARA_RTM_VERDICT_OK;
-			return say(r, rejected ? ARA_RTM_VERDICT_REJECTED : ARA_RTM_VERDICT_ERROR,
-				   "%s", why);
+			return say(r, verdict_of(fail), "%s", why);
 		}
 	return ARA_RTM_VERDICT_OK;
 }

@@ -747,7 +747,7 @@ static void test_command_line(void **state)
 				 "\"final\":null}\n");
 	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s/none --app-sha256 %s",
 		 k, nc, dir, a);
-	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 3);
 	assert_non_null(strstr(out, "cannot read"));
 	snprintf(args, sizeof(args), "--instance-key %.128s --nonce %s --report %s", k, nc, rep);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
