@@ -228,10 +228,6 @@ static uint32_t open_store(const struct options *o, const struct ara_policy *p,
 	char dir[4096], why[512], host[32] = "";
 	uint32_t version;
 
-	if (o->store)
-		snprintf(url, sizeof(url), "%s", o->store);
-	else if (ara_store_default_url(url, sizeof(url), why, sizeof(why)))
-		die(EXIT_SYSTEM, "%s", why);
 	if (o->kek) {
 		if (ara_kek_load(o->kek, st->kek, why, sizeof(why)))
 			die(EXIT_SYSTEM, "%s", why);
@@ -243,11 +239,15 @@ static uint32_t open_store(const struct options *o, const struct ara_policy *p,
 					   : ara_kek_create(kek, st->kek, why, sizeof(why)))
 			die(EXIT_SYSTEM, "%s", why);
 	}
+	if (o->store)
+		snprintf(url, sizeof(url), "%s", o->store);
+	else if (ara_store_default_url(url, sizeof(url), why, sizeof(why)))
+		die(EXIT_SYSTEM, "%s", why);
 	st->url = url;
 	gethostname(host, sizeof(host) - 1);
 	snprintf(st->service, sizeof(st->service), "%.32s.%ld", host, (long)getpid());
 	if (ara_decide_store_import(st, p, &version, why, sizeof(why)))
-		die(EXIT_SYSTEM, "%s: %s", url, why);
+		die(EXIT_SYSTEM, "%s", why);
 	return version;
 }
 
