@@ -767,12 +767,11 @@ int ara_server_run(const struct ara_server_options *o)
 		start_fail("policy %s", why);
 		return ARA_SERVER_CONFIG;
 	}
-	/* The state before any socket: a store or KEK refused leaves no socket file. */
-	if (ara_decide_store_open(&s.store, s.cfg.store, s.cfg.kek, why, sizeof(why)) ||
-	    ara_decide_store_import(&s.store, &s.policy->p, &version, why, sizeof(why)))
+	status = open_listeners(&s);
+	/* The state once the listeners are sure (their files go if it is refused). */
+	if (!status && (ara_decide_store_open(&s.store, s.cfg.store, s.cfg.kek, why, sizeof(why)) ||
+			ara_decide_store_import(&s.store, &s.policy->p, &version, why, sizeof(why))))
 		status = start_fail("%s", why);
-	else
-		status = open_listeners(&s);
 	if (!status && s.cfg.log[0] && !(s.log = fopen(s.cfg.log, "a"))) {
 		status = start_fail("%s: cannot open the log: %s", s.cfg.log, strerror(errno));
 		s.log = stderr;
