@@ -7,7 +7,7 @@
  * two end at their deadline after the fast ones (the log's order); limits
  * refuse with a log line; SIGTERM removes the socket and a restart serves;
  * SIGHUP takes a new policy and keeps the old one over a bad file; systemd
- * hears READY, RELOADING and STOPPING. Timeouts here only end a test that
+ * hears READY, RELOADING and STOPPING, and its socket activation serves. Timeouts here only end a test that
  * hangs.
  */
 #include <errno.h>
@@ -51,7 +51,8 @@ static void write_file(const char *path, const char *text, size_t len)
 	close(fd);
 }
 
-static void write_text(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void write_text(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void write_text(const char *path, const char *fmt, ...)
 {
@@ -417,6 +418,45 @@ static void sighup_reloads_and_keeps_the_old_on_a_bad_file(void **state)
 	assert_int_equal(wait_server(), 0);
 }
 
+/*
+ * Socket activation: a listening socket on fd 3 with LISTEN_PID and
+ * LISTEN_FDS, as systemd passes it, is served; its file is systemd's and
+ * stays after SIGTERM.
+ */
+static void socket_activation_serves_and_leaves_the_file(void **state)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	char pid[16];
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	(void)state;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	assert_int_equal(listen(fd, 16), 0);
+	/* No listen line: the service has systemd's socket only. */
+	write_text(config_path, "policy %s\nlog %s\n", policy_path, log_path);
+	server = fork();
+	assert_true(server >= 0);
+	if (server == 0) {
+		if (dup2(fd, 3) != 3)
+			_exit(127);
+		snprintf(pid, sizeof(pid), "%d", (int)getpid());
+		setenv("LISTEN_PID", pid, 1);
+		setenv("LISTEN_FDS", "1", 1);
+		setenv("NOTIFY_SOCKET", notify_path, 1);
+		execl(ARA_PROVISION, ARA_PROVISION, "serve", "--config", config_path, (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	assert_string_equal(notified(), "READY=1");
+	assert_non_null(strstr(read_log(), "\"event\":\"listening\",\"detail\":\"unix "));
+	assert_int_equal(session("media-key"), ARA_WIRE_DELIVER);
+	kill(server, SIGTERM);
+	assert_int_equal(wait_server(), 0);
+	assert_int_equal(stat(sock_path, &st), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +466,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(sighup_reloads_and_keeps_the_old_on_a_bad_file,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(socket_activation_serves_and_leaves_the_file, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

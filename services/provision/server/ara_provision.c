@@ -47,7 +47,8 @@ static const char usage_text[] =
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
 
 /* ara_server_run's statuses are the program's. */
-_Static_assert((int)ARA_SERVER_DONE == (int)EXIT_SERVED && (int)ARA_SERVER_CONFIG == (int)EXIT_USAGE &&
+_Static_assert((int)ARA_SERVER_DONE == (int)EXIT_SERVED &&
+		       (int)ARA_SERVER_CONFIG == (int)EXIT_USAGE &&
 		       (int)ARA_SERVER_SYSTEM == (int)EXIT_SYSTEM,
 	       "server.h's statuses are ara-provision's exit statuses");
 
