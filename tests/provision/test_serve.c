@@ -445,6 +445,7 @@ static void socket_activation_serves_and_leaves_the_file(void **state)
 		setenv("LISTEN_PID", pid, 1);
 		setenv("LISTEN_FDS", "1", 1);
 		setenv("NOTIFY_SOCKET", notify_path, 1);
+		setenv("ARA_PROVISION_STATE", dir, 1);
 		execl(ARA_PROVISION, ARA_PROVISION, "serve", "--config", config_path, (char *)NULL);
 		_exit(127);
 	}
