@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,8 +126,32 @@ static int digest(const struct where *w, const char *key, const char *arg, uint8
 }
 
 /*
- * The directives, each given at most once (backend: once per value); the
- * line each was first given on, for the message on a repeat.
+ * A digest line of a role: the first goes to expect, each further one to
+ * the allowlist (more), never over an earlier one; the same digest twice
+ * is an error.
+ */
+static int allow(const struct where *w, const char *key, const char *arg, struct ara_policy *p,
+		 int first, size_t role)
+{
+	uint8_t d[32];
+
+	if (first)
+		return digest(w, key, arg, (uint8_t *)&p->expect + role);
+	if (digest(w, key, arg, d))
+		return -1;
+	if (ara_policy_allows(p, role, d))
+		return fail(w, "%s %s is listed twice", key, arg);
+	if (p->n_more == ARA_POLICY_MORE_MAX)
+		return fail(w, "more than %u further digests", ARA_POLICY_MORE_MAX);
+	p->more[p->n_more].role = role;
+	memcpy(p->more[p->n_more++].digest, d, sizeof(d));
+	return 0;
+}
+
+/*
+ * The directives; the line each was first given on. A digest role may be
+ * given again (an allowlist, above); every other directive at most once
+ * (backend once per value), with a message naming the earlier line.
  */
 enum directive {
 	D_BACKEND_TPM, D_BACKEND_DEV, D_MAX_AGE, D_LOADER, D_LIBARA, D_ENTRY, D_APP, D_MANIFEST,
@@ -171,20 +196,31 @@ static int directive(const struct where *w, const char *key, const char *arg,
 		p->max_age = (uint32_t)v;
 		return once(w, seen, D_MAX_AGE, key);
 	}
-	if (strcmp(key, "loader") == 0)
-		return once(w, seen, D_LOADER, key) || digest(w, key, arg, p->expect.loader) ? -1 : 0;
-	if (strcmp(key, "libara") == 0)
-		return once(w, seen, D_LIBARA, key) || digest(w, key, arg, p->expect.libara) ? -1 : 0;
-	if (strcmp(key, "entry") == 0)
-		return once(w, seen, D_ENTRY, key) || digest(w, key, arg, p->expect.entry) ? -1 : 0;
-	if (strcmp(key, "app") == 0)
-		return once(w, seen, D_APP, key) || digest(w, key, arg, p->expect.app) ? -1 : 0;
-	if (strcmp(key, "manifest") == 0) {
-		p->expect_manifest = 1;
-		return once(w, seen, D_MANIFEST, key) || digest(w, key, arg, p->expect.manifest)
-			       ? -1
-			       : 0;
+	static const struct {
+		const char *key;
+		enum directive d;
+		size_t role;
+	} roles[] = {
+		{ "loader", D_LOADER, offsetof(struct ara_wire_digests, loader) },
+		{ "libara", D_LIBARA, offsetof(struct ara_wire_digests, libara) },
+		{ "entry", D_ENTRY, offsetof(struct ara_wire_digests, entry) },
+		{ "app", D_APP, offsetof(struct ara_wire_digests, app) },
+		{ "manifest", D_MANIFEST, offsetof(struct ara_wire_digests, manifest) },
+	};
+
+	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
+		int first = seen->line[roles[i].d] == 0;
+
+		if (strcmp(key, roles[i].key) != 0)
+			continue;
+		if (first)
+			seen->line[roles[i].d] = w->l->line;
+		if (roles[i].d == D_MANIFEST)
+			p->expect_manifest = 1;
+		return allow(w, key, arg, p, first, roles[i].role);
 	}
+	if (strcmp(key, "tpm-ak") == 0 && strcmp(arg, "enrolled") == 0)
+		return once(w, seen, D_TPM_AK, key) ? -1 : (p->ak_enrolled = 1, 0);
 	if (strcmp(key, "tpm-ak") == 0)
 		return once(w, seen, D_TPM_AK, key) || load_ak(w, arg, p) ? -1 : 0;
 	if (strcmp(key, "secrets") == 0)
@@ -212,9 +248,10 @@ static int parse(struct ara_text_lines *l, struct ara_policy *p, char *why, size
 	for (size_t i = 0; !r && i < sizeof(required) / sizeof(required[0]); i++)
 		if (seen.line[required[i]] == 0)
 			r = fail(&w, "loader, libara, entry, app and max-age are all required");
-	if (!r && (p->backends & 1u << ARA_EVIDENCE_TPM) &&
+	if (!r && (p->backends & 1u << ARA_EVIDENCE_TPM) && !p->ak_enrolled &&
 	    memcmp(p->tpm.ak_pub, no_key, sizeof(no_key)) == 0)
-		r = fail(&w, "backend tpm needs 'tpm-ak', the enrolled attestation key");
+		r = fail(&w, "backend tpm needs 'tpm-ak', the enrolled attestation key "
+			     "(a PEM file, or 'enrolled': the store's)");
 	memcpy(p->tpm.loader_sha256, p->expect.loader, sizeof(p->tpm.loader_sha256));
 	return r;
 }
@@ -255,6 +292,16 @@ const struct ara_policy_secret *ara_policy_secret(const struct ara_policy *p, co
 		if (p->secrets[i].name_len == name_len && memcmp(p->secrets[i].name, name, name_len) == 0)
 			return &p->secrets[i];
 	return NULL;
+}
+
+int ara_policy_allows(const struct ara_policy *p, size_t role, const uint8_t *digest)
+{
+	if (memcmp((const uint8_t *)&p->expect + role, digest, ARA_WIRE_SHA256) == 0)
+		return 1;
+	for (size_t i = 0; i < p->n_more; i++)
+		if (p->more[i].role == role && memcmp(p->more[i].digest, digest, 32) == 0)
+			return 1;
+	return 0;
 }
 
 void ara_policy_wipe(struct ara_policy *p)
