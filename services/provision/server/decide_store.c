@@ -103,7 +103,7 @@ static int fresh_policy(struct local *l, char *why, size_t cap)
 	if ((r = l->s->ops->policy_get(l->s, v, l->text, sizeof(l->text), &created)))
 		return store_failed(l, r, why, cap);
 	snprintf(name, sizeof(name), "store policy version %u", v);
-	if (ara_policy_parse(name, l->text, &l->policy, perr, sizeof(perr))) {
+	if (ara_policy_parse(name, l->text, strlen(l->text), &l->policy, perr, sizeof(perr))) {
 		l->version = 0;
 		snprintf(why, cap, "%s", perr);
 		return ARA_REFUSE_INTERNAL;

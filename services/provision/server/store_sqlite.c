@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -220,8 +221,20 @@ static int64_t now_ms(void)
 /* The file, created mode 0600 (the database holds sealed secrets and the audit). */
 static int create_private(const char *path, char *why, size_t cap)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	struct stat st;
+	int fd;
 
+	/*
+	 * Never open and close a database that exists: closing any descriptor
+	 * of a file drops every POSIX lock this process holds on it, SQLite's
+	 * among them, and another process could then remove the WAL under
+	 * this one's connections.
+	 */
+	if (lstat(path, &st) == 0)
+		return 0;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0 && errno == EEXIST)
+		return 0;
 	if (fd < 0) {
 		snprintf(why, cap, "%s: cannot open or create the database: %s", path,
 			 strerror(errno));
