@@ -30,6 +30,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "admin.h"
 #include "ara_cli.h"
 #include "policy.h"
 #include "serve.h"
@@ -39,6 +40,7 @@
 static const char usage_text[] =
 	"usage: ara-provision --policy FILE (--unix PATH | --tcp HOST:PORT)...\n"
 	"                     [--sessions N] [--log FILE]\n"
+	"       ara-provision COMMAND [--store URL] [--json] ...\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy.\n"
 	"\n"
@@ -52,7 +54,8 @@ static const char usage_text[] =
 	"\n"
 	"At most 8 listeners. Exit status: 0 the N sessions served, 2 usage error\n"
 	"or a policy that cannot be read or parsed, 3 a socket or the log cannot be\n"
-	"opened.\n";
+	"opened.\n"
+	"\n" ARA_ADMIN_USAGE;
 
 /* 2 also for a policy that cannot be read or parsed. */
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
@@ -216,6 +219,9 @@ int main(int argc, char **argv)
 	char why[512];
 
 	ara_cli_init("ara-provision");
+	/* An operator command over the store (admin.h), or the service. */
+	if (argc > 1 && ara_admin_is_command(argv[1]))
+		return ara_admin_main(argc - 1, argv + 1);
 	parse_options(argc, argv, &o);
 	/* The secrets are in this process from here on: no core dumps of it. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
