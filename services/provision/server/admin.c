@@ -355,6 +355,18 @@ static int cmd_enrol(struct ara_store *s, const struct args *a)
 		snprintf(ak.device, sizeof(ak.device), "%s", id);
 		ak.enrolled_ms = now_ms();
 	}
+	/* A known AK is refused before the device is added: nothing half done. */
+	if (a->ak) {
+		static struct ara_store_ak known;
+		struct ara_store_device owner;
+
+		rc = s->ops->ak_find(s, ak.signer, &known, &owner);
+		if (rc == ARA_STORE_OK)
+			ara_die(EXIT_CONFLICT, "%s: this AK is enrolled already, to device '%s'", a->ak,
+				owner.id);
+		if (rc != ARA_STORE_NOT_FOUND)
+			return store_failed(s, rc);
+	}
 	rc = s->ops->device_add(s, id, now_ms());
 	if (rc == ARA_STORE_OK)
 		added = 1;

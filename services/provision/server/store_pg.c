@@ -66,9 +66,11 @@ enum stmt {
 /* A listing's filter ($1..$5: since, until, device, secret, limit; NULL limit: all). */
 #define FILTER(table, cols, extra)                                                      \
 	"SELECT " cols " FROM (SELECT " cols " FROM " table                              \
-	" WHERE ($1 = 0 OR time_ms >= $1) AND ($2 = 0 OR time_ms < $2)"                  \
-	" AND ($3 = '' OR device = $3) AND ($4 = '' OR secret = $4)" extra               \
-	" ORDER BY id DESC LIMIT $5) newest ORDER BY id"
+	" WHERE ($1::bigint = 0 OR time_ms >= $1::bigint)"                               \
+	" AND ($2::bigint = 0 OR time_ms < $2::bigint)"                                  \
+	" AND ($3::text = '' OR device = $3::text) AND ($4::text = '' OR secret = $4::text)" \
+	extra                                                                            \
+	" ORDER BY id DESC LIMIT $5::bigint) newest ORDER BY id"
 
 static const char *const stmt_sql[S_COUNT] = {
 	[S_DEVICE_ADD] = "INSERT INTO devices (id, enrolled_ms) VALUES ($1, $2)",
@@ -100,7 +102,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_AUDIT_APPEND] = "INSERT INTO audit (time_ms, peer, session, service, decision,"
 			   " reason, detail, device, secret, policy_version)"
 			   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
-	[S_AUDIT_QUERY] = FILTER("audit", AUDIT_COLS, " AND ($6 = '' OR decision = $6)"),
+	[S_AUDIT_QUERY] = FILTER("audit", AUDIT_COLS, " AND ($6::text = '' OR decision = $6::text)"),
 };
 
 struct pg_store {
@@ -149,13 +151,13 @@ static void set_why(struct pg_store *s, const char *fmt, ...) __attribute__((for
 
 static void set_why(struct pg_store *s, const char *fmt, ...)
 {
-	char what[ARA_STORE_WHY_MAX];
+	int n = snprintf(s->base.why, sizeof(s->base.why), "%s: ", s->name);
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
+	if (n >= 0 && (size_t)n < sizeof(s->base.why))
+		vsnprintf(s->base.why + n, sizeof(s->base.why) - (size_t)n, fmt, ap);
 	va_end(ap);
-	snprintf(s->base.why, sizeof(s->base.why), "%s: %s", s->name, what);
 }
 
 /* The first line of a libpq message, without "ERROR:  " and the newline. */
@@ -755,7 +757,7 @@ static int pg_claim(struct ara_store *base, struct ara_store_delivery *d)
 	p_int(&p, d->once ? 1 : 0);
 	rc = run_result(s, S_CLAIM, &p, "claim", &r);
 	if (rc == ARA_STORE_CONFLICT)
-		set_why(s, "secret '%s' version %" PRIu32 " is delivered once already", d->secret,
+		set_why(s, "secret '%s' version %" PRIu32 " is once-only and was delivered already", d->secret,
 			d->secret_version);
 	if (rc == ARA_STORE_OK) {
 		d->id = col_int(r, 0, 0);
