@@ -328,42 +328,107 @@ static int print_audit(void *ctx, const struct ara_store_audit *r)
 	return 0;
 }
 
+/*
+ * The inputs of enrol, policy add and secret, read and checked before the
+ * store is opened: a bad input fails the command with the store untouched.
+ */
+static struct ara_store_ak ak;		       /* enrol --ak */
+static char policy_text[ARA_STORE_POLICY_MAX + 1]; /* policy add */
+static struct ara_store_secret sealed;	       /* secret: all but its version */
+
+/* read_file() or exit: nothing is open yet. */
+static size_t read_or_exit(const char *path, char *buf, size_t max, const char *what)
+{
+	long len = read_file(path, buf, max, what);
+
+	if (len < 0)
+		exit(EXIT_STORE);
+	return (size_t)len;
+}
+
+static void read_ak(const struct args *a)
+{
+	static char pem[16384];
+	char why[256];
+	size_t len = read_or_exit(a->ak, pem, sizeof(pem) - 1, "an AK");
+
+	if (ara_tpm_ak_from_pem(pem, len, ak.pub, why, sizeof(why)))
+		ara_die(ARA_CLI_USAGE, "%s: %s", a->ak, why);
+	if (ara_tpm_ak_signer(ak.pub, ak.signer))
+		ara_die(EXIT_STORE, "%s: cannot compute the AK's name", a->ak);
+	if (a->ek_chain) {
+		static char chain[ARA_STORE_EK_CHAIN_MAX + 1];
+
+		ak.ek_chain_len = read_or_exit(a->ek_chain, chain, ARA_STORE_EK_CHAIN_MAX,
+					       "an EK certificate chain");
+		memcpy(ak.ek_chain, chain, ak.ek_chain_len);
+	}
+	snprintf(ak.device, sizeof(ak.device), "%s", a->operand[0]);
+	ak.enrolled_ms = now_ms();
+}
+
+/* Checked as the service will read it (the parser changes its copy). */
+static void read_policy(const struct args *a)
+{
+	static char parsed[ARA_STORE_POLICY_MAX + 1];
+	static struct ara_policy policy;
+	size_t len = read_or_exit(a->operand[1], policy_text, ARA_STORE_POLICY_MAX, "a policy");
+	char why[512];
+	int rc;
+
+	if (memchr(policy_text, '\0', len))
+		ara_die(ARA_CLI_USAGE, "%s: a NUL byte in the policy", a->operand[1]);
+	memcpy(parsed, policy_text, len + 1);
+	rc = ara_policy_parse(a->operand[1], parsed, &policy, why, sizeof(why));
+	ara_policy_wipe(&policy);
+	if (rc)
+		ara_die(ARA_CLI_USAGE, "policy %s", why);
+}
+
+/* The value, sealed under the KEK (default: "kek" in the service's state directory). */
+static void seal_secret(const struct args *a)
+{
+	static uint8_t value[ARA_WIRE_SECRET_MAX + 1];
+	char dir[4096], path[4200], why[512];
+	const char *name = a->operand[1], *file = a->kek;
+	uint8_t kek[ARA_KEK_LEN];
+	size_t len = read_or_exit(a->value, (char *)value, ARA_WIRE_SECRET_MAX, "a secret");
+	int rc;
+
+	if (len == 0)
+		ara_die(ARA_CLI_USAGE, "%s: an empty secret", a->value);
+	if (!file) {
+		if (ara_store_state_dir(dir, sizeof(dir), why, sizeof(why)))
+			ara_die(EXIT_STORE, "%s", why);
+		snprintf(path, sizeof(path), "%s/kek", dir);
+		file = path;
+	}
+	if (ara_kek_load(file, kek, why, sizeof(why)))
+		ara_die(EXIT_STORE, "%s", why);
+	snprintf(sealed.name, sizeof(sealed.name), "%s", name);
+	sealed.once = a->once;
+	rc = ara_kek_seal(kek, name, value, len, sealed.sealed, &sealed.sealed_len);
+	memset(kek, 0, sizeof(kek));
+	memset(value, 0, sizeof(value));
+	if (rc)
+		ara_die(EXIT_STORE, "secret '%s': cannot seal it", name);
+}
+
 static int cmd_enrol(struct ara_store *s, const struct args *a)
 {
-	static char pem[16384], chain[ARA_STORE_EK_CHAIN_MAX + 1];
-	static struct ara_store_ak ak;
 	const char *id = a->operand[0];
-	char why[256];
-	long len;
 	int rc, added = 0;
 
-	if (a->ak) {
-		/* Every input read and checked before the store changes. */
-		if ((len = read_file(a->ak, pem, sizeof(pem) - 1, "an AK")) < 0)
-			return EXIT_STORE;
-		if (ara_tpm_ak_from_pem(pem, (size_t)len, ak.pub, why, sizeof(why)))
-			ara_die(ARA_CLI_USAGE, "%s: %s", a->ak, why);
-		if (ara_tpm_ak_signer(ak.pub, ak.signer))
-			ara_die(EXIT_STORE, "%s: cannot compute the AK's name", a->ak);
-		if (a->ek_chain) {
-			if ((len = read_file(a->ek_chain, chain, ARA_STORE_EK_CHAIN_MAX,
-					     "an EK certificate chain")) < 0)
-				return EXIT_STORE;
-			memcpy(ak.ek_chain, chain, (size_t)len);
-			ak.ek_chain_len = (size_t)len;
-		}
-		snprintf(ak.device, sizeof(ak.device), "%s", id);
-		ak.enrolled_ms = now_ms();
-	}
 	/* A known AK is refused before the device is added: nothing half done. */
 	if (a->ak) {
 		static struct ara_store_ak known;
 		struct ara_store_device owner;
 
 		rc = s->ops->ak_find(s, ak.signer, &known, &owner);
-		if (rc == ARA_STORE_OK)
-			ara_die(EXIT_CONFLICT, "%s: this AK is enrolled already, to device '%s'", a->ak,
-				owner.id);
+		if (rc == ARA_STORE_OK) {
+			ara_msg("%s: this AK is enrolled already, to device '%s'", a->ak, owner.id);
+			return EXIT_CONFLICT;
+		}
 		if (rc != ARA_STORE_NOT_FOUND)
 			return store_failed(s, rc);
 	}
@@ -398,11 +463,11 @@ static int cmd_enrol(struct ara_store *s, const struct args *a)
 
 static int cmd_revoke(struct ara_store *s, const struct args *a)
 {
+	const char *reason = a->reason ? a->reason : "revoked by the operator";
 	struct ara_store_device d;
 	int rc;
 
-	if ((rc = s->ops->device_revoke(s, a->operand[0], a->reason ? a->reason : "revoked by the operator",
-					now_ms())) ||
+	if ((rc = s->ops->device_revoke(s, a->operand[0], reason, now_ms())) ||
 	    (rc = s->ops->device_get(s, a->operand[0], &d)))
 		return store_failed(s, rc);
 	print_device((void *)a, &d);
@@ -411,24 +476,10 @@ static int cmd_revoke(struct ara_store *s, const struct args *a)
 
 static int cmd_policy(struct ara_store *s, const struct args *a)
 {
-	static char text[ARA_STORE_POLICY_MAX + 1], parsed[ARA_STORE_POLICY_MAX + 1];
-	static struct ara_policy policy;
 	uint32_t version;
-	char why[512];
-	long len;
 	int rc;
 
-	if ((len = read_file(a->operand[1], text, ARA_STORE_POLICY_MAX, "a policy")) < 0)
-		return EXIT_STORE;
-	if (memchr(text, '\0', (size_t)len))
-		ara_die(ARA_CLI_USAGE, "%s: a NUL byte in the policy", a->operand[1]);
-	/* Checked as the service will read it: the parser changes its copy. */
-	memcpy(parsed, text, (size_t)len + 1);
-	rc = ara_policy_parse(a->operand[1], parsed, &policy, why, sizeof(why));
-	ara_policy_wipe(&policy);
-	if (rc)
-		ara_die(ARA_CLI_USAGE, "policy %s", why);
-	if ((rc = s->ops->policy_add(s, text, now_ms(), &version)))
+	if ((rc = s->ops->policy_add(s, policy_text, now_ms(), &version)))
 		return store_failed(s, rc);
 	if (a->json)
 		printf("{\"policy_version\":%" PRIu32 "}\n", version);
@@ -437,64 +488,29 @@ static int cmd_policy(struct ara_store *s, const struct args *a)
 	return ARA_CLI_OK;
 }
 
-/* The KEK's default: the file "kek" in the service's state directory. */
-static int load_kek(const struct args *a, uint8_t kek[ARA_KEK_LEN])
-{
-	char dir[4096], path[4200], why[512];
-	const char *file = a->kek;
-
-	if (!file) {
-		if (ara_store_state_dir(dir, sizeof(dir), why, sizeof(why)))
-			ara_die(EXIT_STORE, "%s", why);
-		snprintf(path, sizeof(path), "%s/kek", dir);
-		file = path;
-	}
-	if (ara_kek_load(file, kek, why, sizeof(why)))
-		ara_die(EXIT_STORE, "%s", why);
-	return 0;
-}
-
+/* add: a new name; rotate: the next version of a known one. */
 static int cmd_secret(struct ara_store *s, const struct args *a)
 {
-	static uint8_t value[ARA_WIRE_SECRET_MAX + 1];
-	static struct ara_store_secret sec, old;
-	uint8_t kek[ARA_KEK_LEN];
-	const char *name = a->operand[1];
-	long len;
-	int rotate, rc;
+	static struct ara_store_secret old;
+	int rotate = !strcmp(a->operand[0], "rotate");
+	int rc = s->ops->secret_get(s, sealed.name, &old);
 
-	rotate = !strcmp(a->operand[0], "rotate");
-	if ((len = read_file(a->value, (char *)value, ARA_WIRE_SECRET_MAX, "a secret")) < 0)
-		return EXIT_STORE;
-	if (len == 0)
-		ara_die(ARA_CLI_USAGE, "%s: an empty secret", a->value);
-	/* add: a new name; rotate: the next version of a known one. */
-	rc = s->ops->secret_get(s, name, &old);
-	if (rc == ARA_STORE_OK && !rotate)
-		ara_die(EXIT_CONFLICT, "secret '%s' exists (version %" PRIu32 "): 'secret rotate' makes its next",
-			name, old.version);
-	if (rc == ARA_STORE_NOT_FOUND && rotate)
+	if (rc == ARA_STORE_OK && !rotate) {
+		ara_msg("secret '%s' exists (version %" PRIu32 "): 'secret rotate' makes its next",
+			sealed.name, old.version);
+		return EXIT_CONFLICT;
+	}
+	if (rc != ARA_STORE_OK && !(rc == ARA_STORE_NOT_FOUND && !rotate))
 		return store_failed(s, rc);
-	if (rc != ARA_STORE_OK && rc != ARA_STORE_NOT_FOUND)
-		return store_failed(s, rc);
-	load_kek(a, kek);
-	memset(&sec, 0, sizeof(sec));
-	snprintf(sec.name, sizeof(sec.name), "%s", name);
-	sec.once = a->once;
-	sec.created_ms = now_ms();
-	rc = ara_kek_seal(kek, name, value, (size_t)len, sec.sealed, &sec.sealed_len);
-	memset(kek, 0, sizeof(kek));
-	memset(value, 0, sizeof(value));
-	if (rc)
-		ara_die(EXIT_STORE, "secret '%s': cannot seal it", name);
-	if ((rc = s->ops->secret_put(s, &sec)))
+	sealed.created_ms = now_ms();
+	if ((rc = s->ops->secret_put(s, &sealed)))
 		return store_failed(s, rc);
 	if (a->json)
-		printf("{\"secret\":\"%s\",\"version\":%" PRIu32 ",\"once\":%s}\n", name, sec.version,
-		       sec.once ? "true" : "false");
+		printf("{\"secret\":\"%s\",\"version\":%" PRIu32 ",\"once\":%s}\n", sealed.name,
+		       sealed.version, sealed.once ? "true" : "false");
 	else
-		printf("secret %s version %" PRIu32 "%s added\n", name, sec.version,
-		       sec.once ? " (once)" : "");
+		printf("secret %s version %" PRIu32 "%s added\n", sealed.name, sealed.version,
+		       sealed.once ? " (once)" : "");
 	return ARA_CLI_OK;
 }
 
@@ -518,6 +534,12 @@ int ara_admin_main(int argc, char **argv)
 	int status;
 
 	parse_args(argc, argv, &a);
+	if (a.cmd == C_ENROL && a.ak)
+		read_ak(&a);
+	if (a.cmd == C_POLICY)
+		read_policy(&a);
+	if (a.cmd == C_SECRET)
+		seal_secret(&a);
 	if (a.store)
 		snprintf(url, sizeof(url), "%s", a.store);
 	else if (ara_store_default_url(url, sizeof(url), why, sizeof(why)))
