@@ -75,6 +75,9 @@ host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-cert
 host_libs="libseccomp-dev libcapstone-dev libcmocka-dev libtss2-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libtss2-dev:arm64"
+# ara-provision's store (services/provision/server/store_sqlite.c): SQLite,
+# for the host build and the arm64 one (the provisioner runs in the guest).
+store="libsqlite3-dev libsqlite3-dev:arm64"
 # The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host; the TPM
 # guest's kernel is built here (flex and bison come with QEMU's list).
 tpm="swtpm swtpm-tools"
@@ -122,6 +125,7 @@ install "host build tools" $host_build
 install "host libraries" $host_libs
 install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
+install "the provisioning service's store" $store
 install "QEMU build dependencies" $qemu_build
 install "the ABI check" $abi_check
 install "the RTM's instrumentation" $rtm

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "decide_store.h"
 #include "policy.h"
 
 /* Seconds a peer has, from the CHALLENGE on, for its whole ATTEST. */
@@ -14,8 +15,10 @@
  * Runs the session on fd: CHALLENGE, ATTEST, then DELIVER or REFUSE. Logs
  * one line to log, "session ID (PEER): delivered ..." or "... refused
  * (REASON): WHY". Returns 0 if the secret was delivered, else the enum
- * ara_refusal. Never closes fd.
+ * ara_refusal. Never closes fd. With a store (NULL: none), the decision
+ * is the store's (decide.h) and every record goes to its audit log too.
  */
-int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log);
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_decide_store *store,
+	      unsigned long id, const char *peer, FILE *log);
 
 #endif
