@@ -4,7 +4,8 @@
 # listening only on 127.0.0.1 on a free port, with no Unix socket.
 #
 #   pg-harness.sh run CMD [ARG...]   start a server, run CMD with
-#                                     ARA_PG_CONNINFO and ARA_PG_URL set, stop the server
+#                                     ARA_PG_DIR, ARA_PG_CONNINFO and
+#                                     ARA_PG_URL set (as start's), stop the server
 #                                     and remove its directory whatever CMD
 #                                     did (a failure, a signal); exits with
 #                                     CMD's status
@@ -166,7 +167,8 @@ run)
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	status=0
-	ARA_PG_CONNINFO=$(cat "$dir/conninfo") ARA_PG_URL=$(cat "$dir/url") "$@" || status=$?
+	ARA_PG_DIR=$dir ARA_PG_CONNINFO=$(cat "$dir/conninfo") ARA_PG_URL=$(cat "$dir/url") "$@" ||
+		status=$?
 	exit $status
 	;;
 *) usage "unknown command '$cmd'" ;;

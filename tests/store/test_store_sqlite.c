@@ -674,6 +674,30 @@ static void test_seal(void **state)
 }
 
 #ifdef ARA_TEST_PG
+/*
+ * The server restarted (as by a crash) under an open handle: the call that
+ * finds the connection gone fails, since whether a write committed is
+ * unknown; the next connects again and finds the data.
+ */
+static void test_reconnect(void **state)
+{
+	struct ara_store *s = open_store();
+	struct ara_store_device d;
+	const char *pg_dir = getenv("ARA_PG_DIR");
+	char cmd[512];
+
+	(void)state;
+	assert_non_null(pg_dir);
+	assert_int_equal(s->ops->device_add(s, "dev-r", 11), ARA_STORE_OK);
+	snprintf(cmd, sizeof(cmd), "/bin/bash %s restart %s immediate", ARA_PG_HARNESS, pg_dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(s->ops->device_get(s, "dev-r", &d), ARA_STORE_ERROR);
+	assert_non_null(strstr(s->why, "postgresql 127.0.0.1:"));
+	assert_int_equal(s->ops->device_get(s, "dev-r", &d), ARA_STORE_OK);
+	assert_int_equal(d.enrolled_ms, 11);
+	ara_store_close(s);
+}
+
 /* How many rows of secrets hold these bytes in their sealed value. */
 static long long rows_holding(const uint8_t *b, size_t len)
 {
@@ -768,6 +792,9 @@ int main(void)
 		cmocka_unit_test(test_kek_file),
 		cmocka_unit_test(test_seal),
 		cmocka_unit_test_setup(test_no_plaintext, setup),
+#ifdef ARA_TEST_PG
+		cmocka_unit_test_setup(test_reconnect, setup),
+#endif
 	};
 	char cmd[64];
 	int r;
