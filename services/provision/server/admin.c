@@ -93,12 +93,12 @@ static const char *format_time(int64_t ms, char out[32])
 	time_t t = (time_t)(ms / 1000);
 	struct tm tm;
 
-	if (!gmtime_r(&t, &tm))
+	size_t n;
+
+	if (!gmtime_r(&t, &tm) || !(n = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm)))
 		snprintf(out, 32, "?");
 	else
-		snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
-			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 (int)(ms % 1000));
+		snprintf(out + n, 32 - n, ".%03dZ", (int)(ms % 1000));
 	return out;
 }
 
