@@ -111,6 +111,9 @@ packaging="debhelper lintian"
 # The provisioner's PostgreSQL store: libpq to build it, and the server its
 # tests start from Debian's package (tests/pg/pg-harness.sh).
 pg="libpq-dev postgresql"
+# The provisioning service's units checked (tests/provision/verify-units.sh):
+# systemd-analyze.
+service_units="systemd"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -141,6 +144,7 @@ install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
 install "the PostgreSQL store and its test server" $pg
+install "the service units' check" $service_units
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

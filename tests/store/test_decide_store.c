@@ -259,7 +259,7 @@ int main(void)
 	}
 	snprintf(db_path, sizeof(db_path), "%s/store.db", dir);
 	snprintf(url, sizeof(url), "sqlite:%s", db_path);
-	store.url = url;
+	snprintf(store.url, sizeof(store.url), "%s", url);
 	memset(store.kek, 0x21, sizeof(store.kek));
 	snprintf(store.service, sizeof(store.service), "test");
 	if (ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &len))

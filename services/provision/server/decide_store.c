@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mbedtls/platform_util.h>
 
@@ -230,6 +231,39 @@ int ara_decide_store_audit(const struct ara_decide_store *st, const struct ara_d
 		return -1;
 	}
 	return 0;
+}
+
+int ara_decide_store_open(struct ara_decide_store *st, const char *url, const char *kek_path,
+			  char *why, size_t cap)
+{
+	char dir[4096], path[4200], host[33] = "";
+	struct local *l;
+
+	memset(st, 0, sizeof(*st));
+	if (kek_path && *kek_path) {
+		if (ara_kek_load(kek_path, st->kek, why, cap))
+			return -1;
+	} else {
+		if (ara_store_state_dir(dir, sizeof(dir), why, cap))
+			return -1;
+		snprintf(path, sizeof(path), "%s/kek", dir);
+		if (access(path, F_OK) == 0 ? ara_kek_load(path, st->kek, why, cap)
+					    : ara_kek_create(path, st->kek, why, cap))
+			return -1;
+	}
+	if (url && *url) {
+		if (snprintf(st->url, sizeof(st->url), "%s", url) >= (int)sizeof(st->url)) {
+			snprintf(why, cap, "the store's URL is too long");
+			return -1;
+		}
+	} else if (ara_store_default_url(st->url, sizeof(st->url), why, cap)) {
+		return -1;
+	}
+	gethostname(host, sizeof(host) - 1);
+	snprintf(st->service, sizeof(st->service), "%.32s.%ld", host, (long)getpid());
+	/* Opened and migrated now: a store that cannot be is an error at start. */
+	l = local(st, why, cap);
+	return l ? 0 : -1;
 }
 
 /* Appends one line to out; -1 if it does not fit. */

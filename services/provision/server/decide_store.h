@@ -23,10 +23,20 @@
 
 /* The store a service decides with. */
 struct ara_decide_store {
-	const char *url;		/* store.h's URL */
+	char url[4200];			/* store.h's URL */
 	uint8_t kek[ARA_KEK_LEN];	/* opens the secrets */
 	char service[ARA_STORE_NAME_MAX + 1]; /* this instance's name in the records */
 };
+
+/*
+ * Fills *st: url, or the default store (created on first start) if url is
+ * empty; the KEK from kek_path, or if that is empty from the state
+ * directory's file "kek", created with 32 random bytes if missing; the
+ * service's name (HOST.PID). The KEK is read before the store is made, so a
+ * refused KEK leaves no database behind. 0, or -1 with why.
+ */
+int ara_decide_store_open(struct ara_decide_store *st, const char *url, const char *kek_path,
+			  char *why, size_t why_cap);
 
 /* Who the decision found: the device of the AK that signed the quote. */
 struct ara_decide_device {

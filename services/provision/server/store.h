@@ -120,7 +120,7 @@ struct ara_store_audit {
 	char peer[ARA_STORE_PEER_MAX];
 	uint64_t session;
 	char service[ARA_STORE_NAME_MAX + 1];
-	char decision[16];		      /* "delivered" or "refused" */
+	char decision[16];		      /* "delivered", "refused", "unsent" (the peer left) */
 	char reason[ARA_STORE_REASON_MAX];    /* ara_refusal_name(); "" when delivered */
 	char detail[ARA_STORE_DETAIL_MAX];    /* the one line the log has */
 	char device[ARA_STORE_NAME_MAX + 1];  /* empty when unknown */
