@@ -256,6 +256,27 @@ static void test_open_refusals(void **state)
 	assert_non_null(strstr(why, "No such file"));
 }
 
+/* A store URL as the log shows it: no password. */
+static void test_url_redacted(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "postgresql://ara:s3cret@127.0.0.1:5432/ara", "postgresql://ara:***@127.0.0.1:5432/ara" },
+		{ "postgresql://127.0.0.1:5432/ara", "postgresql://127.0.0.1:5432/ara" },
+		{ "postgresql://ara@db/ara?sslmode=require&password=s3cret&x=1",
+		  "postgresql://ara@db/ara?sslmode=require&password=***&x=1" },
+		{ "sqlite:/var/lib/ara-provision/store.db", "sqlite:/var/lib/ara-provision/store.db" },
+	};
+	char out[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ara_store_url_redacted(cases[i][0], out, sizeof(out));
+		assert_string_equal(out, cases[i][1]);
+	}
+	ara_store_url_redacted(cases[0][0], out, 12); /* cut short, still terminated */
+	assert_true(strlen(out) < 12);
+}
+
 static int count_device(void *ctx, const struct ara_store_device *d)
 {
 	(void)d;
@@ -782,6 +803,7 @@ int main(void)
 		cmocka_unit_test_setup(test_migrate_previous, setup),
 		cmocka_unit_test_setup(test_migrate_newer_refused, setup),
 		cmocka_unit_test_setup(test_open_refusals, setup),
+		cmocka_unit_test(test_url_redacted),
 		cmocka_unit_test_setup(test_devices, setup),
 		cmocka_unit_test_setup(test_aks, setup),
 		cmocka_unit_test_setup(test_policies, setup),
