@@ -108,6 +108,9 @@ man_check="groff-base man-db"
 cxx="g++-aarch64-linux-gnu"
 # ARA's own Debian packages (debian/, qemu/build-debs.sh) and their check.
 packaging="debhelper lintian"
+# The provisioner's PostgreSQL store: libpq to build it, and the server its
+# tests start from Debian's package (tests/pg/pg-harness.sh).
+pg="libpq-dev postgresql"
 # The provisioning service's units checked (tests/provision/verify-units.sh):
 # systemd-analyze.
 service_units="systemd"
@@ -140,6 +143,7 @@ install "the CENC test's ffmpeg" $cenc
 install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
+install "the PostgreSQL store and its test server" $pg
 install "the service units' check" $service_units
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)

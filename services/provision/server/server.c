@@ -794,7 +794,10 @@ int ara_server_run(const struct ara_server_options *o)
 	if (!status)
 		status = start_events(&s);
 	if (!status) {
-		log_event(&s, "store", NULL, "%s, policy version %u", s.store.url, version);
+		char shown[sizeof(s.store.url)];
+
+		ara_store_url_redacted(s.store.url, shown, sizeof(shown));
+		log_event(&s, "store", NULL, "%s, policy version %u", shown, version);
 		for (size_t i = 0; i < s.n_listeners; i++)
 			log_event(&s, "listening", NULL, "%s", s.listeners[i].name);
 		ara_notify("READY=1");

@@ -34,7 +34,16 @@ struct ara_store *ara_store_open(const char *url, char *why, size_t cap)
 		s->ops->close(s);
 		return NULL;
 	}
-	snprintf(why, cap, "%s: not a store this program has (sqlite:PATH%s)", url,
+	/* Named by its scheme alone: the rest of a URL may be a password. */
+#ifndef ARA_STORE_HAVE_PG
+	if (colon && colon - url == 10 && !strncmp(url, "postgresql", 10)) {
+		snprintf(why, cap, "postgresql: this program was built without libpq: it has no"
+				   " PostgreSQL store (only sqlite:PATH)");
+		return NULL;
+	}
+#endif
+	snprintf(why, cap, "'%.*s': not a store this program has (sqlite:PATH%s)",
+		 colon ? (int)(colon - url) : 16, url,
 #ifdef ARA_STORE_HAVE_PG
 		 " or postgresql://..."
 #else
@@ -42,6 +51,36 @@ struct ara_store *ara_store_open(const char *url, char *why, size_t cap)
 #endif
 	);
 	return NULL;
+}
+
+void ara_store_url_redacted(const char *url, char *out, size_t cap)
+{
+	const char *auth = strstr(url, "://"), *at = NULL, *colon = NULL, *p;
+	size_t n = 0;
+
+	if (auth) {
+		auth += 3;
+		at = auth + strcspn(auth, "@/?");
+		colon = memchr(auth, ':', (size_t)(at - auth));
+		if (*at != '@')
+			colon = NULL; /* no user information: a colon is the port's */
+	}
+	for (p = url; *p && n + 4 < cap;) {
+		if (colon && p == colon + 1) {
+			memcpy(out + n, "***", 3);
+			n += 3;
+			p = at;
+		} else if ((p == url || p[-1] == '?' || p[-1] == '&') && !strncmp(p, "password=", 9)) {
+			if (n + 13 >= cap)
+				break;
+			memcpy(out + n, "password=***", 12);
+			n += 12;
+			p += 9 + strcspn(p + 9, "&");
+		} else {
+			out[n++] = *p++;
+		}
+	}
+	out[n] = '\0';
 }
 
 void ara_store_close(struct ara_store *s)

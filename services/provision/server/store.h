@@ -242,6 +242,12 @@ int ara_store_state_dir(char *dir, size_t cap, char *why, size_t why_cap);
 /* The default store, "sqlite:" DIR "/store.db" of that directory. 0, or -1 with why. */
 int ara_store_default_url(char *url, size_t cap, char *why, size_t why_cap);
 
+/*
+ * url as a log or a message may show it: a password in it (a URI's
+ * "user:PASSWORD@", a "password=" parameter) replaced by "***".
+ */
+void ara_store_url_redacted(const char *url, char *out, size_t cap);
+
 void ara_store_close(struct ara_store *s);
 
 /* The backends; store.c lists those this build has for ara_store_open(). */
