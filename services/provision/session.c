@@ -7,6 +7,10 @@
  * copied into DOM0 with its length bounded first, then decoded, and only
  * the session's own state decides what it may do. The key share's private
  * half never leaves the session slot and is wiped when the session ends.
+ * Where the manifest pins the provisioner's key (the boot block's
+ * provisioner_pub), a DELIVER is opened only after its signature over the
+ * whole transcript verifies with that key: a false provisioner's secret is
+ * never opened, let alone kept.
  */
 #include "ara/service.h"
 #include "dom0/dom0.h"
@@ -44,7 +48,7 @@ static enum ara_status write_attest(const struct ara_instance *in, struct ara_se
 	if (ara_provision_session_hash(challenge, CHALLENGE_LEN, msg, a.signed_len, hash) ||
 	    ara_p256_sign(in->sk, hash, sig))
 		return ARA_E_INTERNAL;
-	ara_wire_attest_set_sig(msg, *len, sig);
+	ara_wire_set_sig(msg, *len, sig);
 	if (ara_provision_hpke_info(challenge, CHALLENGE_LEN, msg, *len, s->info))
 		return ARA_E_INTERNAL;
 	return ARA_OK;
@@ -130,6 +134,9 @@ static enum ara_status open_delivery(struct ara_instance *in, const struct ara_s
 
 	if (ara_wire_decode_deliver(reply, len, &d) != ARA_WIRE_OK)
 		return ARA_E_BADMSG;
+	if (ara_boot_block.provisioner_pub[0] &&
+	    ara_provision_verify_deliver(ara_boot_block.provisioner_pub, s->info, reply, &d))
+		return ARA_E_PROVISIONER;
 	secret_len = d.ct_len - ARA_HPKE_NT;
 	if (ara_hpke_setup_base_r(d.enc, s->share_sk, s->info, sizeof(s->info), &ctx) == 0 &&
 	    ara_hpke_open(&ctx, s->name, s->name_len, d.ct, d.ct_len, secret) == 0) {

@@ -344,7 +344,7 @@ static void substitute(struct manual *m, int resign, int instance)
 					       a.signed_len, hash) ||
 		    ara_p256_sign(sk, hash, sig))
 			die("signing");
-		ara_wire_attest_set_sig(m->attest, m->attest_len, sig);
+		ara_wire_set_sig(m->attest, m->attest_len, sig);
 	}
 }
 
