@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ara_cli.h"
+#include "p256_pem.h"
 #include "policy.h"
 #include "serve.h"
 
@@ -38,23 +39,26 @@
 
 static const char usage_text[] =
 	"usage: ara-provision --policy FILE (--unix PATH | --tcp HOST:PORT)...\n"
-	"                     [--sessions N] [--log FILE]\n"
+	"                     [--signing-key FILE] [--sessions N] [--log FILE]\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy.\n"
 	"\n"
 	"  --policy FILE       the policy (docs/provisioning.md; ara-policy writes one)\n"
 	"  --unix PATH         listen on a Unix socket at PATH (removed at exit)\n"
 	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
+	"  --signing-key FILE  sign every DELIVER with this P-256 private key (PEM,\n"
+	"                      mode 0600): Apps whose manifest pins its public key\n"
+	"                      accept secrets only so signed\n"
 	"  --sessions N        exit 0 after N sessions (default: serve for ever)\n"
 	"  --log FILE          append the log to FILE (default: stderr)\n"
 	"  -h, --help          print this help and exit 0\n"
 	"  -V, --version       print the version and exit 0\n"
 	"\n"
-	"At most 8 listeners. Exit status: 0 the N sessions served, 2 usage error\n"
-	"or a policy that cannot be read or parsed, 3 a socket or the log cannot be\n"
-	"opened.\n";
+	"At most 8 listeners. Exit status: 0 the N sessions served, 2 usage error,\n"
+	"a policy that cannot be read or parsed or a signing key that cannot be\n"
+	"read or used, 3 a socket or the log cannot be opened.\n";
 
-/* 2 also for a policy that cannot be read or parsed. */
+/* 2 also for a policy that cannot be read or parsed, or a signing key that cannot be read or used. */
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
 
 struct listener {
@@ -142,8 +146,8 @@ static void listen_tcp(struct listener *l, const char *spec, const struct addrin
 }
 
 /* Accepts one connection on l and serves it. */
-static void serve_one(const struct listener *l, const struct ara_policy *p, unsigned long id,
-		      FILE *log)
+static void serve_one(const struct listener *l, const struct ara_policy *p,
+		      const struct ara_signing_key *key, unsigned long id, FILE *log)
 {
 	struct timeval tv = { .tv_sec = ARA_SERVE_TIMEOUT };
 	int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
@@ -158,13 +162,13 @@ static void serve_one(const struct listener *l, const struct ara_policy *p, unsi
 		fprintf(log, "ara-provision: session %lu (%s): no socket deadline: %s\n", id,
 			l->name, strerror(errno));
 	else
-		ara_serve(fd, p, id, l->name, log);
+		ara_serve(fd, p, key, id, l->name, log);
 	close(fd);
 }
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *policy, *log;
+	const char *policy, *log, *signing_key;
 	const char *listen[LISTENERS_MAX]; /* each --unix PATH or --tcp HOST:PORT */
 	struct addrinfo *tcp[LISTENERS_MAX]; /* --tcp's address; NULL for --unix */
 	size_t nlisten;
@@ -176,7 +180,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "unix", required_argument, NULL, 'u' },
 		{ "tcp", required_argument, NULL, 't' },    { "sessions", required_argument, NULL, 's' },
-		{ "log", required_argument, NULL, 'l' },    ARA_CLI_OPTIONS,
+		{ "log", required_argument, NULL, 'l' },    { "signing-key", required_argument, NULL, 'k' },
+		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -185,6 +190,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'l': o->log = optarg; break;
+		case 'k': o->signing_key = optarg; break;
 		case 'u':
 		case 't':
 			if (o->nlisten == LISTENERS_MAX)
@@ -210,6 +216,7 @@ int main(int argc, char **argv)
 {
 	struct pollfd pfd[LISTENERS_MAX];
 	static struct ara_policy policy; /* large: secrets inline */
+	static struct ara_signing_key key;
 	static struct options o;
 	uint64_t served = 0;
 	FILE *log = stderr;
@@ -222,6 +229,8 @@ int main(int argc, char **argv)
 		die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
 	if (ara_policy_load(o.policy, &policy, why, sizeof(why)))
 		die(EXIT_USAGE, "policy %s", why);
+	if (o.signing_key && ara_p256_read_secret(o.signing_key, key.sk, key.pk, why, sizeof(why)))
+		die(EXIT_USAGE, "--signing-key %s", why);
 	for (size_t i = 0; i < o.nlisten; i++) {
 		if (o.tcp[i]) {
 			listen_tcp(&listeners[i], o.listen[i], o.tcp[i]);
@@ -233,6 +242,9 @@ int main(int argc, char **argv)
 	if (o.log && !(log = fopen(o.log, "a")))
 		die(EXIT_SYSTEM, "%s: cannot open the log: %s", o.log, strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
+	if (o.signing_key)
+		fprintf(log, "ara-provision: signing DELIVERs with key %02x%02x%02x%02x%02x...\n",
+			key.pk[0], key.pk[1], key.pk[2], key.pk[3], key.pk[4]);
 	for (size_t i = 0; i < nlisteners; i++) {
 		fprintf(log, "ara-provision: listening on %s\n", listeners[i].name);
 		pfd[i] = (struct pollfd){ .fd = listeners[i].fd, .events = POLLIN };
@@ -246,9 +258,11 @@ int main(int argc, char **argv)
 		}
 		for (size_t i = 0; i < nlisteners && (o.sessions == 0 || served < o.sessions); i++)
 			if (pfd[i].revents & POLLIN)
-				serve_one(&listeners[i], &policy, ++served, log);
+				serve_one(&listeners[i], &policy, o.signing_key ? &key : NULL,
+					  ++served, log);
 	}
 	ara_policy_wipe(&policy);
+	explicit_bzero(key.sk, sizeof(key.sk));
 	remove_socket_files();
 	return EXIT_SERVED;
 }

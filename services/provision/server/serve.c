@@ -29,6 +29,7 @@ struct session {
 	unsigned long id;
 	const char *peer;
 	FILE *log;
+	const struct ara_signing_key *key; /* NULL: DELIVERs go unsigned */
 	struct timespec deadline; /* for the peer's message, whole (CLOCK_MONOTONIC) */
 };
 
@@ -172,7 +173,7 @@ static int deliver(const struct session *s, const uint8_t *challenge, size_t cha
 {
 	uint8_t ikm[32], sk_e[ARA_HPKE_NSK], enc[ARA_HPKE_NPK], info[ARA_HPKE_INFO_BYTES];
 	uint8_t ct[ARA_WIRE_SECRET_MAX + ARA_HPKE_NT];
-	uint8_t msg[ARA_WIRE_HEADER + ARA_WIRE_POINT + 2 + sizeof(ct)];
+	uint8_t msg[ARA_WIRE_HEADER + ARA_WIRE_POINT + 2 + sizeof(ct) + ARA_WIRE_SIG];
 	struct ara_hpke_ctx ctx;
 	size_t len;
 	int ok;
@@ -183,8 +184,9 @@ static int deliver(const struct session *s, const uint8_t *challenge, size_t cha
 	     ara_provision_hpke_info(challenge, challenge_len, attest, attest_len, info) == 0 &&
 	     ara_hpke_setup_base_s(a->share_pub, sk_e, info, sizeof(info), enc, &ctx) == 0 &&
 	     ara_hpke_seal(&ctx, a->name, a->name_len, secret->value, secret->len, ct) == 0 &&
-	     ara_wire_encode_deliver(enc, ct, secret->len + ARA_HPKE_NT, msg, sizeof(msg), &len) ==
-		     ARA_WIRE_OK;
+	     ara_wire_encode_deliver(enc, ct, secret->len + ARA_HPKE_NT, s->key != NULL, msg,
+				     sizeof(msg), &len) == ARA_WIRE_OK &&
+	     (!s->key || ara_provision_sign_deliver(s->key->sk, info, msg, len) == 0);
 	mbedtls_platform_zeroize(ikm, sizeof(ikm));
 	mbedtls_platform_zeroize(sk_e, sizeof(sk_e));
 	ara_hpke_ctx_wipe(&ctx);
@@ -205,9 +207,10 @@ static int deliver(const struct session *s, const uint8_t *challenge, size_t cha
 	return 0;
 }
 
-int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log)
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_signing_key *key,
+	      unsigned long id, const char *peer, FILE *log)
 {
-	struct session s = { fd, id, peer, log, { 0, 0 } };
+	struct session s = { fd, id, peer, log, key, { 0, 0 } };
 	uint8_t nonce[ARA_WIRE_NONCE], challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
 	const struct ara_policy_secret *secret = NULL;
 	struct ara_wire_attest a;

@@ -5,7 +5,14 @@
 
 #include <stdio.h>
 
+#include "p256.h"
 #include "policy.h"
+
+/* The provisioner's signing key (ara-provision --signing-key). */
+struct ara_signing_key {
+	uint8_t sk[ARA_P256_SK];
+	uint8_t pk[ARA_P256_PK];
+};
 
 /* Seconds a peer has, from the CHALLENGE on, for its whole ATTEST. */
 #define ARA_SERVE_TIMEOUT 30
@@ -14,8 +21,10 @@
  * Runs the session on fd: CHALLENGE, ATTEST, then DELIVER or REFUSE. Logs
  * one line to log, "session ID (PEER): delivered ..." or "... refused
  * (REASON): WHY". Returns 0 if the secret was delivered, else the enum
- * ara_refusal. Never closes fd.
+ * ara_refusal. Never closes fd. key: the DELIVER is signed with it
+ * (docs/provisioning.md, "Provisioner authentication"); NULL: unsigned.
  */
-int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log);
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_signing_key *key,
+	      unsigned long id, const char *peer, FILE *log);
 
 #endif
