@@ -5,14 +5,8 @@
 
 #include <stdio.h>
 
-#include "p256.h"
+#include "decide.h"
 #include "policy.h"
-
-/* The provisioner's signing key (ara-provision --signing-key). */
-struct ara_signing_key {
-	uint8_t sk[ARA_P256_SK];
-	uint8_t pk[ARA_P256_PK];
-};
 
 /* Seconds a peer has, from the CHALLENGE on, for its whole ATTEST. */
 #define ARA_SERVE_TIMEOUT 30
