@@ -132,7 +132,7 @@ static enum ara_manifest_err parse_provisioner(const char *s, size_t n, struct a
 	static const char prefix[] = "provisioner ";
 	const size_t plen = sizeof(prefix) - 1;
 
-	if (n <= plen || memcmp(s, prefix, plen) != 0)
+	if (n < plen || memcmp(s, prefix, plen) != 0)
 		return ARA_MANIFEST_E_EXTRA;
 	if (ara_hex_decode_lower(s + plen, n - plen, m->provisioner, ARA_MANIFEST_KEY_BYTES) != 0 ||
 	    m->provisioner[0] != 4)

@@ -17,8 +17,6 @@
 #include "instance.h"
 #include "p256.h"
 
-/* The largest reply FINISH reads: a DELIVER with the largest secret. */
-#define REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT)
 #define CHALLENGE_LEN (ARA_WIRE_HEADER + ARA_WIRE_NONCE)
 /* An ATTEST body but for its name and evidence (wire.h, docs/provisioning.md). */
 #define ARA_ATTEST_FIXED                                                                      \
@@ -154,7 +152,7 @@ static enum ara_status finish(void *arg)
 	struct ara_instance *in = ara_instance();
 	struct ara_wire_refuse refusal;
 	struct ara_session *s;
-	uint8_t reply[REPLY_MAX];
+	uint8_t reply[ARA_WIRE_DELIVER_MAX]; /* the largest reply FINISH reads */
 	enum ara_status st;
 
 	if (!in)

@@ -44,6 +44,9 @@
 #define ARA_WIRE_EVIDENCE_MAX (512u << 10) /* the largest backend's (tpm) */
 #define ARA_WIRE_SECRET_MAX 1024u
 #define ARA_WIRE_TEXT_MAX 200u /* a REFUSE's reason text */
+/* The largest DELIVER: signed, with the largest secret and its 16-byte AEAD tag. */
+#define ARA_WIRE_DELIVER_MAX                                                                  \
+	(ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + 16u + ARA_WIRE_SIG)
 /* The largest body of any message: an ATTEST with the largest evidence. */
 #define ARA_WIRE_BODY_MAX (ARA_WIRE_EVIDENCE_MAX + 1024u)
 

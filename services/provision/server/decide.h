@@ -69,8 +69,7 @@ struct ara_log_record {
 };
 
 /* The reply's largest size: a signed DELIVER of the largest secret. */
-#define ARA_DECIDE_REPLY_MAX                                                                  \
-	(ARA_WIRE_HEADER + ARA_WIRE_POINT + 2 + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT + ARA_WIRE_SIG)
+#define ARA_DECIDE_REPLY_MAX ARA_WIRE_DELIVER_MAX
 
 struct ara_decision {
 	int code; /* 0: delivered; else an enum ara_refusal */
