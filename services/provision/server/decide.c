@@ -116,24 +116,3 @@ int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *p
 	r->secret_len = secret->len;
 	return 0;
 }
-
-void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap)
-{
-	switch (r->decision) {
-	case ARA_DECISION_DELIVERED:
-		snprintf(out, cap,
-			 "session %lu (%s): delivered '%s' (%zu bytes) to instance "
-			 "%02x%02x%02x%02x..., app %02x%02x%02x%02x...",
-			 r->session, r->peer, r->secret, r->secret_len, r->instance[1],
-			 r->instance[2], r->instance[3], r->instance[4], r->app[0], r->app[1],
-			 r->app[2], r->app[3]);
-		break;
-	case ARA_DECISION_UNSENT:
-		snprintf(out, cap, "session %lu (%s): the peer left before the DELIVER", r->session,
-			 r->peer);
-		break;
-	default:
-		snprintf(out, cap, "session %lu (%s): refused (%s): %s", r->session, r->peer,
-			 ara_refusal_name(r->code), r->reason);
-	}
-}

@@ -4,7 +4,7 @@
  * provisioner holds (its context), the peer, the CHALLENGE it sent and the
  * ATTEST it received, the reply to send (a DELIVER or a REFUSE), its code
  * and one log record. The I/O around it (serve.c) reads and writes the
- * socket and writes the record; nothing here blocks or touches a file, so
+ * socket and writes the record (record.h); nothing here blocks or touches a file, so
  * a worker thread can run it while the I/O goes on.
  */
 #ifndef ARA_PROVISION_DECIDE_H
@@ -94,8 +94,5 @@ int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *p
  */
 int ara_decide_refuse(const struct ara_decide_peer *peer, int code, const char *why,
 		      struct ara_decision *out);
-
-/* The record as one log line, without the newline ("session N (PEER): ..."). */
-void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap);
 
 #endif
