@@ -280,8 +280,8 @@ provisioner-key)
 	run_app --manifest "$tmp/pinned.ara-manifest" fetch "$tmp/sock" media-key "signed"
 	finish
 	expect_status 0
-	expect_log "signing DELIVERs with key 04"
-	expect_log "delivered 'media-key' (32 bytes)"
+	expect_log '"event":"signing","detail":"DELIVERs signed with key 04'
+	expect_log '"decision":"delivered","secret":"media-key","bytes":32,'
 	expect_app "hmac $("$tools/hmac_sha256" "$secret" "signed")"
 	echo "ara-evidence: provision provisioner-key: the manifest pins the provisioner's key; its signed DELIVER opened, the App's HMAC matches the secret's"
 	;;
@@ -298,7 +298,7 @@ wrong-provisioner)
 		run_app --manifest "$tmp/pinned.ara-manifest" fetch "$tmp/sock" media-key x
 		finish
 		expect_status 0
-		expect_log "delivered 'media-key'"
+		expect_log '"decision":"delivered","secret":"media-key"'
 		expect_app "fetch failed: the provisioner did not prove the key the manifest pins"
 		grep -q "hmac" "$tmp/app.out" && fail "the App used a secret from the wrong provisioner"
 	done
