@@ -105,6 +105,9 @@ man_check="groff-base man-db"
 cxx="g++-aarch64-linux-gnu"
 # ARA's own Debian packages (debian/, qemu/build-debs.sh) and their check.
 packaging="debhelper lintian"
+# The provisioning service's units checked (tests/provision/verify-units.sh):
+# systemd-analyze.
+service_units="systemd"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -133,6 +136,7 @@ install "the CENC test's ffmpeg" $cenc
 install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
+install "the service units' check" $service_units
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

@@ -51,7 +51,8 @@ static void write_file(const char *path, const char *text, size_t len)
 	close(fd);
 }
 
-static void write_text(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void write_text(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void write_text(const char *path, const char *fmt, ...)
 {

@@ -43,11 +43,13 @@ static const char usage_text[] =
 	"log or a thread cannot be made.\n";
 
 /* 2 also for a configuration, policy or signing key that cannot be read or used. */
-enum ara_provision_exit {
-	EXIT_SERVED = ARA_CLI_OK,
-	EXIT_USAGE = ARA_CLI_USAGE,
-	EXIT_SYSTEM = ARA_SERVER_SYSTEM,
-};
+enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
+
+/* ara_server_run's statuses are the program's. */
+_Static_assert((int)ARA_SERVER_DONE == (int)EXIT_SERVED &&
+		       (int)ARA_SERVER_CONFIG == (int)EXIT_USAGE &&
+		       (int)ARA_SERVER_SYSTEM == (int)EXIT_SYSTEM,
+	       "server.h's statuses are ara-provision's exit statuses");
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {

@@ -3,9 +3,11 @@
  * The provisioner's decision on one session, with no I/O: given what the
  * provisioner holds (its context), the peer, the CHALLENGE it sent and the
  * ATTEST it received, the reply to send (a DELIVER or a REFUSE), its code
- * and one log record. The I/O around it (serve.c) reads and writes the
- * socket and writes the record (record.h); nothing here blocks or touches a file, so
- * a worker thread can run it while the I/O goes on.
+ * and one log record. The I/O around it (server.c) reads and writes the
+ * socket and writes the record (record.h); nothing here blocks or touches
+ * a file, so worker threads run it while the I/O goes on, several at once:
+ * mbedtls holds no shared mutable state here (contexts per call, AES
+ * tables in ROM).
  */
 #ifndef ARA_PROVISION_DECIDE_H
 #define ARA_PROVISION_DECIDE_H

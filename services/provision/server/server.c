@@ -9,8 +9,10 @@
  * swaps it for new sessions while the running ones finish with theirs.
  */
 #define _GNU_SOURCE /* accept4, struct ucred */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,8 +24,6 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <netinet/in.h>
-#include <arpa/inet.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -452,7 +452,8 @@ static void close_listeners(struct server *s)
 		ara_listener_close(&s->listeners[i]);
 }
 
-static void accept_one(struct server *s, struct ara_listener *l)
+/* One connection from l: 1, or 0 when there is none (or it failed). */
+static int accept_one(struct server *s, struct ara_listener *l)
 {
 	struct epoll_event ev = { .events = EPOLLOUT };
 	struct conn *c;
@@ -464,13 +465,13 @@ static void accept_one(struct server *s, struct ara_listener *l)
 		if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR &&
 		    errno != ECONNABORTED)
 			log_event(s, "error", l->name, "accept: %s", strerror(errno));
-		return;
+		return 0;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		log_event(s, "error", l->name, "out of memory for a connection");
 		close(fd);
-		return;
+		return 0;
 	}
 	c->fd = fd;
 	name_peer(c, l);
@@ -484,7 +485,7 @@ static void accept_one(struct server *s, struct ara_listener *l)
 			ara_peers_remove(s->peers, c->peer_key);
 		close(fd);
 		free(c);
-		return;
+		return 1;
 	}
 	s->n_conns++;
 	c->id = ++s->accepted;
@@ -496,15 +497,23 @@ static void accept_one(struct server *s, struct ara_listener *l)
 		close_listeners(s); /* the sessions asked for: no more */
 	if (epoll_ctl(s->epoll, EPOLL_CTL_ADD, fd, &ev)) {
 		refuse(s, c, ARA_REFUSE_INTERNAL, "epoll: %s", strerror(errno));
-		return;
+		return 1;
 	}
 	if (random_bytes(nonce, sizeof(nonce)) ||
 	    ara_wire_encode_challenge(nonce, c->challenge, sizeof(c->challenge),
 				      &c->challenge_len)) {
 		refuse(s, c, ARA_REFUSE_INTERNAL, "no random nonce");
-		return;
+		return 1;
 	}
 	on_writable(s, c);
+	return 1;
+}
+
+/* What l's backlog holds, a batch at a time: the other events wait no longer. */
+static void accept_some(struct server *s, struct ara_listener *l)
+{
+	for (int i = 0; i < 32 && l->fd >= 0 && accept_one(s, l); i++)
+		;
 }
 
 /* Connections past their deadline (or the stop's) end with a refusal. */
@@ -663,7 +672,7 @@ static void loop(struct server *s)
 				on_done(s);
 			else if (tag >= TAG_LISTENER && tag < TAG_LISTENER + s->n_listeners &&
 				 s->listeners[tag - TAG_LISTENER].fd >= 0)
-				accept_one(s, &s->listeners[tag - TAG_LISTENER]);
+				accept_some(s, &s->listeners[tag - TAG_LISTENER]);
 		}
 		expire(s);
 	}
