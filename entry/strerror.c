@@ -21,6 +21,7 @@ const char *ara_strerror(int status)
 		[ARA_E_NOENT] = "no such provisioning session or secret handle",
 		[ARA_RTM_SEGMENT_READY] = "an RTM log segment is sealed and waits for RTM_EXPORT",
 		[ARA_RTM_LOG_FULL] = "the RTM log is full until its sealed segment is exported",
+		[ARA_E_PROVISIONER] = "the provisioner did not prove the key the manifest pins",
 	};
 
 	if (status < 0 || status >= ARA_STATUS_COUNT)

@@ -394,6 +394,7 @@ int main(int argc, char **argv)
 	memcpy(boot.libara_sha256, obj[ARA_ROLE_LIBARA].sha256, ARA_SHA256_BYTES);
 	memcpy(boot.entry_sha256, obj[ARA_ROLE_ENTRY].sha256, ARA_SHA256_BYTES);
 	hash_self(boot.loader_sha256);
+	memcpy(boot.provisioner_pub, manifest.provisioner, ARA_BOOT_KEY_BYTES);
 
 	ara_launch(&(struct ara_launch){
 		.interp = interp,

@@ -23,10 +23,12 @@
 #include "exit_status.h"
 #include "manifest.h"
 #include "manifest_check.h"
+#include "p256_pem.h"
 #include "relpath.h"
 
 static const char usage_text[] =
-	"usage: ara-manifest --libara PATH --entry PATH --app PATH -o OUT\n"
+	"usage: ara-manifest --libara PATH --entry PATH --app PATH\n"
+	"                    [--provisioner-key FILE] -o OUT\n"
 	"       ara-manifest --check MANIFEST [--json]\n"
 	"Write the ara-loader manifest naming libara.so, the entry object and\n"
 	"the App with their SHA-256 digests to OUT (replaced atomically), after\n"
@@ -38,6 +40,8 @@ static const char usage_text[] =
 	"  --libara PATH       libara.so, an arm64 shared object\n"
 	"  --entry PATH        libara-entry.so, the entry object\n"
 	"  --app PATH          the App, an arm64 dynamically linked PIE\n"
+	"  --provisioner-key FILE  pin the provisioner's P-256 public key (PEM):\n"
+	"                      ARA then accepts secrets only from its holder\n"
 	"  -o, --output OUT    the manifest to write\n"
 	"  -c, --check MANIFEST  check MANIFEST instead of writing one\n"
 	"  --json              print the result of --check as JSON\n"
@@ -53,6 +57,7 @@ static const char usage_text[] =
 struct options {
 	const char *inputs[ARA_ROLES]; /* by role; to write a manifest */
 	const char *out;
+	const char *provisioner_key; /* a PEM public key to pin, or NULL */
 	const char *check; /* the manifest to check, or NULL */
 	bool json;
 };
@@ -66,6 +71,7 @@ static void parse_options(int argc, char **argv, struct options *opt)
 		{ "output", required_argument, NULL, 'o' },
 		{ "check", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "provisioner-key", required_argument, NULL, 'k' },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +97,9 @@ static void parse_options(int argc, char **argv, struct options *opt)
 		case 'j':
 			opt->json = true;
 			break;
+		case 'k':
+			opt->provisioner_key = optarg;
+			break;
 		default:
 			ara_cli_option(c, argv, usage_text);
 		}
@@ -102,8 +111,8 @@ static void parse_options(int argc, char **argv, struct options *opt)
 			if (opt->inputs[r] != NULL)
 				ara_usage_error("--check takes no --%s",
 						ara_role_name((enum ara_role)r));
-		if (opt->out != NULL)
-			ara_usage_error("--check takes no -o");
+		if (opt->out != NULL || opt->provisioner_key != NULL)
+			ara_usage_error("--check takes no -o and no --provisioner-key");
 		return;
 	}
 	if (opt->json)
@@ -189,7 +198,7 @@ int main(int argc, char **argv)
 	static struct ara_manifest m;
 	static char text[ARA_MANIFEST_MAX];
 	struct options opt = { 0 };
-	char out_dir[PATH_MAX];
+	char out_dir[PATH_MAX], why[512];
 	size_t len = 0;
 
 	ara_cli_init("ara-manifest");
@@ -199,6 +208,13 @@ int main(int argc, char **argv)
 	output_dir(opt.out, out_dir);
 	for (unsigned int r = 0; r < ARA_ROLES; r++)
 		describe((enum ara_role)r, opt.inputs[r], out_dir, &m.obj[r]);
+	if (opt.provisioner_key) {
+		int r = ara_p256_read_public(opt.provisioner_key, m.provisioner, why, sizeof(why));
+
+		if (r)
+			ara_die(r == ARA_P256_PEM_E_IO ? ARA_MANIFEST_EXIT_IO : ARA_CLI_USAGE,
+				"--provisioner-key %s", why);
+	}
 	if (ara_manifest_format(&m, text, sizeof(text), &len) != ARA_MANIFEST_OK)
 		ara_die(ARA_CLI_USAGE,
 			"a path cannot be written into a manifest (a control character, or a space at either end)");

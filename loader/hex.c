@@ -26,7 +26,7 @@ static int digit_value(char c)
 
 int ara_hex_decode_lower(const char *hex, size_t hex_len, uint8_t *out, size_t n)
 {
-	uint8_t tmp[64];
+	uint8_t tmp[65]; /* a digest, or a P-256 point (the manifest's provisioner key) */
 
 	if (n > sizeof(tmp) || hex_len != 2 * n)
 		return -1;

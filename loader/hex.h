@@ -10,7 +10,7 @@
 void ara_hex_encode(const uint8_t *bytes, size_t n, char *out);
 
 /*
- * Decodes exactly 2 * n lowercase hex digits from hex into out (n <= 64).
+ * Decodes exactly 2 * n lowercase hex digits from hex into out (n <= 65).
  * Returns 0, or -1 (out untouched) if hex_len is not 2 * n or a character is
  * not one of 0-9a-f: there is one spelling of each digest, so uppercase is
  * refused.

@@ -44,7 +44,9 @@ const char *ara_manifest_strerror(enum ara_manifest_err err)
 	case ARA_MANIFEST_E_MISSING:
 		return "the manifest ends before its libara, entry and app lines are all present";
 	case ARA_MANIFEST_E_EXTRA:
-		return "unexpected line after the app line";
+		return "unexpected line after the app line (only a provisioner line may follow it)";
+	case ARA_MANIFEST_E_KEY:
+		return "expected \"provisioner <key>\", the key 130 lowercase hex digits starting 04";
 	}
 	return "unknown manifest error";
 }
@@ -124,11 +126,26 @@ static enum ara_manifest_err parse_object(const char *s, size_t n,
 	return ARA_MANIFEST_OK;
 }
 
+/* "provisioner <key>": an uncompressed point, whose first byte is 4. */
+static enum ara_manifest_err parse_provisioner(const char *s, size_t n, struct ara_manifest *m)
+{
+	static const char prefix[] = "provisioner ";
+	const size_t plen = sizeof(prefix) - 1;
+
+	if (n < plen || memcmp(s, prefix, plen) != 0)
+		return ARA_MANIFEST_E_EXTRA;
+	if (ara_hex_decode_lower(s + plen, n - plen, m->provisioner, ARA_MANIFEST_KEY_BYTES) != 0 ||
+	    m->provisioner[0] != 4)
+		return ARA_MANIFEST_E_KEY;
+	return ARA_MANIFEST_OK;
+}
+
 static enum ara_manifest_err parse_lines(const char *buf, size_t len,
 					 struct ara_manifest *m,
 					 unsigned int *line)
 {
 	unsigned int next = ARA_ROLE_LIBARA;
+	bool key_line = false;
 	size_t pos = 0;
 
 	*line = 0;
@@ -145,6 +162,9 @@ static enum ara_manifest_err parse_lines(const char *buf, size_t len,
 			return ARA_MANIFEST_E_CHAR;
 		if (*line == 1) {
 			err = parse_header(s, n);
+		} else if (next == ARA_ROLES && !key_line) {
+			err = parse_provisioner(s, n, m);
+			key_line = true;
 		} else if (next == ARA_ROLES) {
 			err = ARA_MANIFEST_E_EXTRA;
 		} else {
@@ -207,6 +227,15 @@ enum ara_manifest_err ara_manifest_format(const struct ara_manifest *m,
 		ara_hex_encode(obj->sha256, ARA_SHA256_BYTES, hex);
 		n = snprintf(buf + used, cap - used, "%s %s %s\n",
 			     role_names[r], hex, obj->path);
+		if (n < 0 || (size_t)n >= cap - used)
+			return ARA_MANIFEST_E_SIZE;
+		used += (size_t)n;
+	}
+	if (m->provisioner[0]) {
+		char hex[2 * ARA_MANIFEST_KEY_BYTES + 1];
+
+		ara_hex_encode(m->provisioner, ARA_MANIFEST_KEY_BYTES, hex);
+		n = snprintf(buf + used, cap - used, "provisioner %s\n", hex);
 		if (n < 0 || (size_t)n >= cap - used)
 			return ARA_MANIFEST_E_SIZE;
 		used += (size_t)n;

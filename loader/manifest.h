@@ -8,12 +8,16 @@
  *	libara <sha256> <path>
  *	entry <sha256> <path>
  *	app <sha256> <path>
+ *	provisioner <key>
  *
  * <sha256> is 64 lowercase hex digits; <path> runs to the end of the line
  * and, when relative, is relative to the manifest's directory. Fields are
  * separated by exactly one space, every line ends in '\n', and the three
  * object lines come in this order, one each: a manifest has one spelling,
- * so its digest (which the boot block carries) names its content.
+ * so its digest (which the boot block carries) names its content. The
+ * provisioner line is optional: <key> is the provisioner's P-256 public key,
+ * uncompressed (130 lowercase hex digits, starting "04"); ARA then opens
+ * only a DELIVER signed with that key (docs/provisioning.md).
  */
 #ifndef ARA_LOADER_MANIFEST_H
 #define ARA_LOADER_MANIFEST_H
@@ -24,7 +28,7 @@
 #include "ara/boot.h"
 
 #define ARA_MANIFEST_HEADER "ara-manifest 1"
-/* A valid manifest is at most 12,515 bytes; anything longer is refused
+/* A valid manifest is at most 12,658 bytes; anything longer is refused
  * before it is parsed. */
 #define ARA_MANIFEST_MAX 16384u
 /* Bytes in a path, without the NUL: PATH_MAX less one. */
@@ -36,6 +40,7 @@ enum ara_role {
 	ARA_ROLE_APP = 2,
 };
 #define ARA_ROLES 3u
+#define ARA_MANIFEST_KEY_BYTES 65u /* an uncompressed P-256 point */
 
 struct ara_manifest_object {
 	uint8_t sha256[ARA_SHA256_BYTES];
@@ -44,6 +49,7 @@ struct ara_manifest_object {
 
 struct ara_manifest {
 	struct ara_manifest_object obj[ARA_ROLES]; /* indexed by enum ara_role */
+	uint8_t provisioner[ARA_MANIFEST_KEY_BYTES]; /* the pinned key; all zero: none */
 };
 
 /* Values are stable; ara_manifest_strerror() describes each. */
@@ -60,7 +66,8 @@ enum ara_manifest_err {
 	ARA_MANIFEST_E_DIGEST = 9,  /* not 64 lowercase hex digits */
 	ARA_MANIFEST_E_PATH = 10,   /* empty, too long, or space at either end */
 	ARA_MANIFEST_E_MISSING = 11, /* ends before the app line */
-	ARA_MANIFEST_E_EXTRA = 12,  /* a line after the app line */
+	ARA_MANIFEST_E_EXTRA = 12,  /* a line after the app line (other than provisioner) */
+	ARA_MANIFEST_E_KEY = 13,    /* "provisioner" without an uncompressed point's hex */
 };
 
 /*

@@ -135,6 +135,12 @@ static void print_text(const struct ara_manifest *m, const struct found f[ARA_RO
 		}
 		putchar('\n');
 	}
+	if (m->provisioner[0]) {
+		char key[2 * ARA_MANIFEST_KEY_BYTES + 1];
+
+		ara_hex_encode(m->provisioner, ARA_MANIFEST_KEY_BYTES, key);
+		printf("provisioner %s: pinned\n", key);
+	}
 }
 
 static void print_json(const char *path, const struct ara_manifest *m,
@@ -165,7 +171,15 @@ static void print_json(const char *path, const struct ara_manifest *m,
 			ara_json_string(stdout, f[r].error);
 		putchar('}');
 	}
-	puts("]}");
+	fputs("], \"provisioner\": ", stdout);
+	if (m->provisioner[0]) {
+		char key[2 * ARA_MANIFEST_KEY_BYTES + 1];
+
+		ara_hex_encode(m->provisioner, ARA_MANIFEST_KEY_BYTES, key);
+		printf("\"%s\"}\n", key);
+	} else {
+		puts("null}");
+	}
 }
 
 int ara_manifest_check(const char *path, bool json)

@@ -46,6 +46,8 @@ enum ara_status {
 	ARA_RTM_SEGMENT_READY = 14,
 	/* Not taken: the RTM log is full until the App exports its sealed segment (ara/rtm.h). */
 	ARA_RTM_LOG_FULL = 15,
+	/* The provisioner did not prove the key the App's manifest pins (ara/provision.h). */
+	ARA_E_PROVISIONER = 16,
 	ARA_STATUS_COUNT
 };
 

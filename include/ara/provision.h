@@ -59,9 +59,12 @@ struct ara_provision_begin_arg {
  * PROVISION_FINISH: ARA opens the DELIVER with the session's share and
  * keeps the secret; the session ends whatever the outcome (one reply per
  * session). ARA_E_REFUSED: the reply is a REFUSE (the App can decode its
- * code and text itself); ARA_E_BADMSG: the reply does not decode or does
- * not open (it was not sealed to this session); ARA_E_NOENT: no such
- * session; ARA_E_NOMEM: ARA_PROVISION_SECRETS secrets are held already.
+ * code and text itself); ARA_E_PROVISIONER: the manifest pins the
+ * provisioner's key and the reply is a DELIVER without that key's
+ * signature over this session (checked before anything is opened);
+ * ARA_E_BADMSG: the reply does not decode or does not open (it was not
+ * sealed to this session); ARA_E_NOENT: no such session; ARA_E_NOMEM:
+ * ARA_PROVISION_SECRETS secrets are held already.
  */
 struct ara_provision_finish_arg {
 	uint64_t reply;	    /* in: the provisioner's DELIVER or REFUSE */

@@ -24,7 +24,9 @@ struct ara_provision_refusal {
 
 /*
  * Runs one session on fd for the secret called name. ARA_OK with *handle;
- * ARA_E_REFUSED with *refusal filled (if not NULL); ARA_E_BADMSG if the
+ * ARA_E_REFUSED with *refusal filled (if not NULL); ARA_E_PROVISIONER if
+ * the manifest pins a provisioner key that did not sign the DELIVER
+ * (ara/provision.h); ARA_E_BADMSG if the
  * provisioner sent something that is not a message of the protocol, or
  * closed; otherwise what secure_call returned.
  */

@@ -4,19 +4,18 @@
 #include "tpm_ak_template.h"
 
 #include "ima_log.h"
+#include "p256_pem.h"
 #include "tpm_blob.h"
 
 #include <mbedtls/constant_time.h>
 #include <mbedtls/ecdsa.h>
 #include <mbedtls/ecp.h>
-#include <mbedtls/pk.h>
 #include <mbedtls/sha256.h>
 
 #include <tss2/tss2_mu.h>
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define SHA256_LEN 32u
@@ -283,44 +282,7 @@ int ara_tpm_verify(const struct ara_tpm_policy *p, const uint8_t *ev, size_t len
 int ara_tpm_ak_from_pem(const char *pem, size_t pem_len, uint8_t ak_pub[ARA_TPM_AK_PUB_LEN],
 			char *why, size_t why_cap)
 {
-	mbedtls_pk_context pk;
-	size_t olen = 0;
-	char *buf;
-	int r, ret = -1;
-
-	if (pem_len == 0 || pem_len > ARA_TPM_PEM_MAX)
-		return refuse(why, why_cap, "pem: empty or longer than %u bytes", ARA_TPM_PEM_MAX);
-	/* mbedtls parses PEM only from a NUL-terminated buffer. */
-	buf = malloc(pem_len + 1);
-	if (!buf)
-		return refuse(why, why_cap, "pem: out of memory");
-	memcpy(buf, pem, pem_len);
-	buf[pem_len] = '\0';
-	mbedtls_pk_init(&pk);
-	r = mbedtls_pk_parse_public_key(&pk, (const unsigned char *)buf, pem_len + 1);
-	if (r) {
-		refuse(why, why_cap, "pem: not a public key (mbedtls -0x%04x)", (unsigned)-r);
-		goto out;
-	}
-	if (mbedtls_pk_get_type(&pk) != MBEDTLS_PK_ECKEY) {
-		refuse(why, why_cap, "pem: not an EC key");
-		goto out;
-	}
-	if (mbedtls_ecp_keypair_get_group_id(mbedtls_pk_ec(pk)) != MBEDTLS_ECP_DP_SECP256R1) {
-		refuse(why, why_cap, "pem: not a P-256 key");
-		goto out;
-	}
-	if (mbedtls_ecp_write_public_key(mbedtls_pk_ec(pk), MBEDTLS_ECP_PF_UNCOMPRESSED, &olen,
-					 ak_pub, ARA_TPM_AK_PUB_LEN) ||
-	    olen != ARA_TPM_AK_PUB_LEN) {
-		refuse(why, why_cap, "pem: cannot write the point uncompressed");
-		goto out;
-	}
-	ret = 0;
-out:
-	mbedtls_pk_free(&pk);
-	free(buf);
-	return ret;
+	return ara_p256_public_from_pem(pem, pem_len, ak_pub, why, why_cap);
 }
 
 /* nameAlg (SHA-256, big-endian) || SHA-256(prefix || data). */

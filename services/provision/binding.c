@@ -4,9 +4,11 @@
 #include <string.h>
 
 #include "binding.h"
+#include "p256.h"
 
 #define BINDING_LABEL "ARA-PROVISION-v1 binding"
 #define SESSION_LABEL "ARA-PROVISION-v1 session"
+#define PROVISIONER_LABEL "ARA-PROVISION-v1 provisioner"
 
 /* SHA-256 of a label (with its NUL) and up to two byte strings. */
 static int labelled(const char *label, size_t label_size, const uint8_t *a, size_t a_len,
@@ -59,4 +61,35 @@ int ara_provision_hpke_info(const uint8_t *challenge, size_t challenge_len, cons
 	    mbedtls_sha256_finish(&c, out + sizeof(ARA_HPKE_INFO_LABEL));
 	mbedtls_sha256_free(&c);
 	return r ? -1 : 0;
+}
+
+/* What the provisioner signs: the transcript's hash (info's) and the DELIVER before its signature. */
+static int deliver_hash(const uint8_t info[ARA_HPKE_INFO_BYTES], const uint8_t *msg,
+			size_t signed_len, uint8_t out[32])
+{
+	return labelled(PROVISIONER_LABEL, sizeof(PROVISIONER_LABEL),
+			info + sizeof(ARA_HPKE_INFO_LABEL), 32, msg, signed_len, out);
+}
+
+int ara_provision_sign_deliver(const uint8_t sk[32], const uint8_t info[ARA_HPKE_INFO_BYTES],
+			       uint8_t *msg, size_t len)
+{
+	uint8_t hash[32], sig[ARA_WIRE_SIG];
+
+	if (len < ARA_WIRE_HEADER + ARA_WIRE_SIG ||
+	    deliver_hash(info, msg, len - ARA_WIRE_SIG, hash) || ara_p256_sign(sk, hash, sig))
+		return -1;
+	ara_wire_set_sig(msg, len, sig);
+	return 0;
+}
+
+int ara_provision_verify_deliver(const uint8_t pk[ARA_WIRE_POINT],
+				 const uint8_t info[ARA_HPKE_INFO_BYTES], const uint8_t *msg,
+				 const struct ara_wire_deliver *d)
+{
+	uint8_t hash[32];
+
+	if (!d->sig || deliver_hash(info, msg, d->signed_len, hash))
+		return -1;
+	return ara_p256_verify(pk, hash, d->sig);
 }

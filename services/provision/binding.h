@@ -34,4 +34,18 @@ int ara_provision_session_hash(const uint8_t *challenge, size_t challenge_len,
 int ara_provision_hpke_info(const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
 			    size_t attest_len, uint8_t out[ARA_HPKE_INFO_BYTES]);
 
+/*
+ * The provisioner's signature over a DELIVER (d from ara_wire_decode_deliver
+ * of msg, signed): the hash of the session's HPKE info, which hashes the
+ * CHALLENGE and the whole ATTEST, and of the DELIVER up to its signature.
+ * sign: into the last ARA_WIRE_SIG bytes of msg (len bytes, encoded
+ * signed); verify: 0 only if d->sig is pk's signature of this transcript
+ * (-1 also for an unsigned DELIVER).
+ */
+int ara_provision_sign_deliver(const uint8_t sk[32], const uint8_t info[ARA_HPKE_INFO_BYTES],
+			       uint8_t *msg, size_t len);
+int ara_provision_verify_deliver(const uint8_t pk[ARA_WIRE_POINT],
+				 const uint8_t info[ARA_HPKE_INFO_BYTES], const uint8_t *msg,
+				 const struct ara_wire_deliver *d);
+
 #endif

@@ -7,8 +7,6 @@
 #include "sockio.h"
 #include "wire.h"
 
-#define REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + 16u)
-
 long ara_provision_recv(int fd, uint8_t *buf, unsigned long cap)
 {
 	uint8_t type;
@@ -37,7 +35,7 @@ static void describe(const uint8_t *reply, size_t len, struct ara_provision_refu
 int ara_provision_fetch(int fd, const char *name, uint32_t *handle,
 			struct ara_provision_refusal *refusal)
 {
-	uint8_t challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE], reply[REPLY_MAX];
+	uint8_t challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE], reply[ARA_WIRE_DELIVER_MAX];
 	struct ara_provision_begin_arg b = { 0 };
 	struct ara_provision_finish_arg f = { 0 };
 	uint8_t *attest;

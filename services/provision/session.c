@@ -7,14 +7,16 @@
  * copied into DOM0 with its length bounded first, then decoded, and only
  * the session's own state decides what it may do. The key share's private
  * half never leaves the session slot and is wiped when the session ends.
+ * Where the manifest pins the provisioner's key (the boot block's
+ * provisioner_pub), a DELIVER is opened only after its signature over the
+ * whole transcript verifies with that key: a false provisioner's secret is
+ * never opened, let alone kept.
  */
 #include "ara/service.h"
 #include "dom0/dom0.h"
 #include "instance.h"
 #include "p256.h"
 
-/* The largest reply FINISH reads: a DELIVER with the largest secret. */
-#define REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT)
 #define CHALLENGE_LEN (ARA_WIRE_HEADER + ARA_WIRE_NONCE)
 /* An ATTEST body but for its name and evidence (wire.h, docs/provisioning.md). */
 #define ARA_ATTEST_FIXED                                                                      \
@@ -44,7 +46,7 @@ static enum ara_status write_attest(const struct ara_instance *in, struct ara_se
 	if (ara_provision_session_hash(challenge, CHALLENGE_LEN, msg, a.signed_len, hash) ||
 	    ara_p256_sign(in->sk, hash, sig))
 		return ARA_E_INTERNAL;
-	ara_wire_attest_set_sig(msg, *len, sig);
+	ara_wire_set_sig(msg, *len, sig);
 	if (ara_provision_hpke_info(challenge, CHALLENGE_LEN, msg, *len, s->info))
 		return ARA_E_INTERNAL;
 	return ARA_OK;
@@ -130,6 +132,9 @@ static enum ara_status open_delivery(struct ara_instance *in, const struct ara_s
 
 	if (ara_wire_decode_deliver(reply, len, &d) != ARA_WIRE_OK)
 		return ARA_E_BADMSG;
+	if (ara_boot_block.provisioner_pub[0] &&
+	    ara_provision_verify_deliver(ara_boot_block.provisioner_pub, s->info, reply, &d))
+		return ARA_E_PROVISIONER;
 	secret_len = d.ct_len - ARA_HPKE_NT;
 	if (ara_hpke_setup_base_r(d.enc, s->share_sk, s->info, sizeof(s->info), &ctx) == 0 &&
 	    ara_hpke_open(&ctx, s->name, s->name_len, d.ct, d.ct_len, secret) == 0) {
@@ -147,7 +152,7 @@ static enum ara_status finish(void *arg)
 	struct ara_instance *in = ara_instance();
 	struct ara_wire_refuse refusal;
 	struct ara_session *s;
-	uint8_t reply[REPLY_MAX];
+	uint8_t reply[ARA_WIRE_DELIVER_MAX]; /* the largest reply FINISH reads */
 	enum ara_status st;
 
 	if (!in)

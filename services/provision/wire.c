@@ -114,12 +114,12 @@ static void put_u64(struct wr *w, uint64_t v)
 }
 
 /* The header, with the body's length still to come (fixed by finish()). */
-static void put_header(struct wr *w, enum ara_wire_type type)
+static void put_header(struct wr *w, enum ara_wire_type type, uint16_t flags)
 {
 	put(w, ARA_WIRE_MAGIC, 4);
 	put_u8(w, ARA_WIRE_VERSION);
 	put_u8(w, (uint8_t)type);
-	put_u16(w, 0);
+	put_u16(w, flags);
 	put_u32(w, 0);
 }
 
@@ -167,7 +167,7 @@ int ara_wire_peek(const uint8_t *msg, size_t len, uint8_t *type, size_t *total)
 		return ARA_WIRE_E_MAGIC;
 	if (version != ARA_WIRE_VERSION)
 		return ARA_WIRE_E_VERSION;
-	if (flags != 0 || body > ARA_WIRE_BODY_MAX)
+	if ((flags & ~(*type == ARA_WIRE_DELIVER ? ARA_WIRE_F_SIGNED : 0u)) || body > ARA_WIRE_BODY_MAX)
 		return ARA_WIRE_E_FIELD;
 	*total = ARA_WIRE_HEADER + (size_t)body;
 	return ARA_WIRE_OK;
@@ -259,6 +259,11 @@ int ara_wire_decode_deliver(const uint8_t *msg, size_t len, struct ara_wire_deli
 	d->ct_len = ct_len;
 	if (!(d->ct = take(&b, ct_len)))
 		return ARA_WIRE_E_SHORT;
+	d->sig = NULL;
+	d->signed_len = (size_t)(b.p - msg);
+	/* The flag's bits, msg[6..7], were checked by ara_wire_peek. */
+	if ((msg[7] & ARA_WIRE_F_SIGNED) && !(d->sig = take(&b, ARA_WIRE_SIG)))
+		return ARA_WIRE_E_SHORT;
 	return close_body(&b);
 }
 
@@ -287,7 +292,7 @@ int ara_wire_encode_challenge(const uint8_t nonce[ARA_WIRE_NONCE], uint8_t *out,
 {
 	struct wr w = { out, cap, 0, 0 };
 
-	put_header(&w, ARA_WIRE_CHALLENGE);
+	put_header(&w, ARA_WIRE_CHALLENGE, 0);
 	put(&w, nonce, ARA_WIRE_NONCE);
 	return finish(&w, written);
 }
@@ -302,7 +307,7 @@ int ara_wire_encode_attest(struct ara_wire_attest *a, uint8_t *out, size_t cap, 
 	if (!ara_wire_name_ok(a->name, a->name_len) || a->evidence_len == 0 ||
 	    a->evidence_len > ARA_WIRE_EVIDENCE_MAX)
 		return ARA_WIRE_E_FIELD;
-	put_header(&w, ARA_WIRE_ATTEST);
+	put_header(&w, ARA_WIRE_ATTEST, 0);
 	put_u8(&w, a->backend);
 	put(&w, reserved, sizeof(reserved));
 	put_u64(&w, a->issued_at);
@@ -322,22 +327,25 @@ int ara_wire_encode_attest(struct ara_wire_attest *a, uint8_t *out, size_t cap, 
 	return finish(&w, written);
 }
 
-void ara_wire_attest_set_sig(uint8_t *msg, size_t len, const uint8_t sig[ARA_WIRE_SIG])
+void ara_wire_set_sig(uint8_t *msg, size_t len, const uint8_t sig[ARA_WIRE_SIG])
 {
 	memcpy(msg + len - ARA_WIRE_SIG, sig, ARA_WIRE_SIG);
 }
 
 int ara_wire_encode_deliver(const uint8_t enc[ARA_WIRE_POINT], const uint8_t *ct, size_t ct_len,
-			    uint8_t *out, size_t cap, size_t *written)
+			    int sign, uint8_t *out, size_t cap, size_t *written)
 {
+	static const uint8_t no_sig[ARA_WIRE_SIG];
 	struct wr w = { out, cap, 0, 0 };
 
 	if (ct_len <= 16 || ct_len > ARA_WIRE_SECRET_MAX + 16)
 		return ARA_WIRE_E_FIELD;
-	put_header(&w, ARA_WIRE_DELIVER);
+	put_header(&w, ARA_WIRE_DELIVER, sign ? ARA_WIRE_F_SIGNED : 0);
 	put(&w, enc, ARA_WIRE_POINT);
 	put_u16(&w, (uint16_t)ct_len);
 	put(&w, ct, ct_len);
+	if (sign)
+		put(&w, no_sig, sizeof(no_sig));
 	return finish(&w, written);
 }
 
@@ -349,7 +357,7 @@ int ara_wire_encode_refuse(uint16_t code, const char *text, uint8_t *out, size_t
 
 	while (text[n] && n < ARA_WIRE_TEXT_MAX)
 		n++;
-	put_header(&w, ARA_WIRE_REFUSE);
+	put_header(&w, ARA_WIRE_REFUSE, 0);
 	put_u16(&w, code);
 	put_u8(&w, (uint8_t)n);
 	/* What cannot be shown is sent as '?', as the decoder accepts only printable ASCII. */

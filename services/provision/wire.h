@@ -8,11 +8,15 @@
  *                                     measured digests, a fresh key share
  *                                     and the instance key's signature over
  *                                     the session transcript
- *   provisioner -> device  DELIVER    the secret, HPKE-sealed to the share
+ *   provisioner -> device  DELIVER    the secret, HPKE-sealed to the share,
+ *                                     and (flag SIGNED) the provisioner's
+ *                                     signature over the whole transcript
  *                     or   REFUSE     a reason code and a line of text
  *
  * Every message is a 12-byte header (magic "ARAP", version, type, flags,
- * body length) and a body; integers are big-endian. The App carries these
+ * body length) and a body; integers are big-endian. Flags are 0 but for a
+ * DELIVER's ARA_WIRE_F_SIGNED: version 1 extended, as a decoder that knows
+ * no flag refuses a signed DELIVER rather than misreading it. The App carries these
  * bytes and may change any of them: the decoders below check every length
  * against the bytes actually there and return views into the caller's
  * buffer, never copies, never allocations. They use no libc beyond
@@ -33,11 +37,16 @@
 #define ARA_WIRE_POINT 65u /* uncompressed SEC1 P-256 point */
 #define ARA_WIRE_SIG 64u   /* ECDSA P-256 r || s, 32 bytes each */
 #define ARA_WIRE_NONCE 32u
+/* A DELIVER's flag: its body ends in ARA_WIRE_SIG bytes, the provisioner's signature. */
+#define ARA_WIRE_F_SIGNED 0x0001u
 
 #define ARA_WIRE_NAME_MAX 64u		 /* secret names: [A-Za-z0-9._-]{1,64} */
 #define ARA_WIRE_EVIDENCE_MAX (512u << 10) /* the largest backend's (tpm) */
 #define ARA_WIRE_SECRET_MAX 1024u
 #define ARA_WIRE_TEXT_MAX 200u /* a REFUSE's reason text */
+/* The largest DELIVER: signed, with the largest secret and its 16-byte AEAD tag. */
+#define ARA_WIRE_DELIVER_MAX                                                                  \
+	(ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + 16u + ARA_WIRE_SIG)
 /* The largest body of any message: an ATTEST with the largest evidence. */
 #define ARA_WIRE_BODY_MAX (ARA_WIRE_EVIDENCE_MAX + 1024u)
 
@@ -93,6 +102,8 @@ struct ara_wire_deliver {
 	const uint8_t *enc; /* ARA_WIRE_POINT bytes */
 	const uint8_t *ct;
 	size_t ct_len; /* the secret's length plus the AEAD tag */
+	const uint8_t *sig; /* ARA_WIRE_SIG bytes; NULL: an unsigned DELIVER */
+	size_t signed_len;  /* encoded bytes before sig: what it covers, with the transcript */
 };
 
 struct ara_wire_refuse {
@@ -123,13 +134,19 @@ int ara_wire_encode_challenge(const uint8_t nonce[ARA_WIRE_NONCE], uint8_t *out,
 			      size_t *written);
 /*
  * An ATTEST without its signature: a->sig is ignored, the signature's
- * ARA_WIRE_SIG bytes at the end are left for ara_wire_attest_set_sig, and
+ * ARA_WIRE_SIG bytes at the end are left for ara_wire_set_sig, and
  * a->signed_len is set to the bytes it covers.
  */
 int ara_wire_encode_attest(struct ara_wire_attest *a, uint8_t *out, size_t cap, size_t *written);
-void ara_wire_attest_set_sig(uint8_t *msg, size_t len, const uint8_t sig[ARA_WIRE_SIG]);
+/* Writes the signature into the last ARA_WIRE_SIG bytes of a signed ATTEST or DELIVER. */
+void ara_wire_set_sig(uint8_t *msg, size_t len, const uint8_t sig[ARA_WIRE_SIG]);
+/*
+ * A DELIVER; signed: with flag ARA_WIRE_F_SIGNED and the signature's
+ * ARA_WIRE_SIG bytes at the end left for ara_wire_set_sig (it covers the
+ * *written - ARA_WIRE_SIG bytes before it).
+ */
 int ara_wire_encode_deliver(const uint8_t enc[ARA_WIRE_POINT], const uint8_t *ct, size_t ct_len,
-			    uint8_t *out, size_t cap, size_t *written);
+			    int sign, uint8_t *out, size_t cap, size_t *written);
 int ara_wire_encode_refuse(uint16_t code, const char *text, uint8_t *out, size_t cap,
 			   size_t *written);
 

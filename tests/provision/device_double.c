@@ -38,6 +38,6 @@ int device_double_attest(struct device_double *d, const struct ara_wire_digests 
 	    ara_provision_session_hash(challenge, challenge_len, msg, d->a.signed_len, hash) ||
 	    ara_p256_sign(d->sk, hash, sig))
 		return -1;
-	ara_wire_attest_set_sig(msg, *msg_len, sig);
+	ara_wire_set_sig(msg, *msg_len, sig);
 	return 0;
 }

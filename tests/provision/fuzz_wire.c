@@ -35,12 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ara_wire_decode_attest(m, size, &a) == ARA_WIRE_OK) {
 		FUZZ_CHECK(a.signed_len + ARA_WIRE_SIG == size);
 		FUZZ_CHECK(ara_wire_encode_attest(&a, out, sizeof(out), &len) == ARA_WIRE_OK);
-		ara_wire_attest_set_sig(out, len, a.sig);
+		ara_wire_set_sig(out, len, a.sig);
 		FUZZ_CHECK(len == size && memcmp(out, m, size) == 0);
 	}
 	if (ara_wire_decode_deliver(m, size, &d) == ARA_WIRE_OK) {
-		FUZZ_CHECK(ara_wire_encode_deliver(d.enc, d.ct, d.ct_len, out, sizeof(out), &len) ==
-			   ARA_WIRE_OK);
+		FUZZ_CHECK(ara_wire_encode_deliver(d.enc, d.ct, d.ct_len, d.sig != NULL, out,
+						   sizeof(out), &len) == ARA_WIRE_OK);
+		FUZZ_CHECK(d.signed_len + (d.sig ? ARA_WIRE_SIG : 0) == size);
+		if (d.sig)
+			ara_wire_set_sig(out, len, d.sig);
 		FUZZ_CHECK(len == size && memcmp(out, m, size) == 0);
 	}
 	if (ara_wire_decode_refuse(m, size, &f) == ARA_WIRE_OK) {

@@ -5,7 +5,9 @@
 # must do (deliver, or refuse for one reason) and checks it on both sides:
 # the provisioner's log line with the reason, and what the App saw. Any "BREACH" in the App's
 # output fails the test (ctest's FAIL_REGULAR_EXPRESSION), as does a
-# missing log line.
+# missing log line. The provisioner-key cases pin a provisioner's key in
+# the App's manifest (ara-manifest --provisioner-key) and sign with it or
+# another (ara-provision --signing-key).
 #
 # Usage: provision.sh CASE BUILD_DIR [BACKEND]
 #   BACKEND: dev-insecure (default) or tpm (the guest must have a TPM and
@@ -60,10 +62,25 @@ write_policy() {
 	ak=
 	if [ -f "$tmp/ak.pem" ]; then ak="--tpm-ak $tmp/ak.pem"; fi
 	if [ "${3:-}" = unused-ak ]; then ak="--tpm-ak $here/unused-ak.pem"; fi
-	# shellcheck disable=SC2086 # $backends and $ak are lists of words
-	"$build/services/ara-policy" --manifest "$app.ara-manifest" --loader "$loader" \
-		$backends --max-age "$2" $ak --secrets "$tmp/secrets" -o "$tmp/policy" ||
+	# shellcheck disable=SC2086 # $backends, $ak and $pin are lists of words
+	"$build/services/ara-policy" --manifest "$policy_manifest" --loader "$loader" \
+		$backends --max-age "$2" $ak $pin --secrets "$tmp/secrets" -o "$tmp/policy" ||
 		fail "ara-policy"
+}
+policy_manifest=$app.ara-manifest pin=
+
+# pin_key: a provisioner key pair ($tmp/prov.pem, $tmp/prov.pub.pem) and
+# the App's manifest pinning its public key ($tmp/pinned.ara-manifest),
+# which the policy then names (ara-policy checks the pin).
+pin_key() {
+	"$tools/p256_keygen" "$tmp/prov.pem" "$tmp/prov.pub.pem" || fail "p256_keygen"
+	"$build/loader/ara-manifest" --libara "$build/libara/libara.so" \
+		--entry "$build/entry/libara-entry.so" --app "$app" \
+		--provisioner-key "$tmp/prov.pub.pem" -o "$tmp/pinned.ara-manifest" >/dev/null ||
+		fail "ara-manifest --provisioner-key"
+	grep -q '^provisioner 04[0-9a-f]\{128\}$' "$tmp/pinned.ara-manifest" ||
+		fail "the manifest pins no key"
+	policy_manifest=$tmp/pinned.ara-manifest pin="--provisioner-key $tmp/prov.pub.pem"
 }
 
 # start_server SESSIONS [LISTEN...]: the provisioner, serving that many sessions.
@@ -262,6 +279,52 @@ replay)
 relay-share) write_policy "$backend" 300; refused session 6 relay-share "$tmp/sock" media-key ;;
 unsigned-share) write_policy "$backend" 300; refused session 6 unsigned-share "$tmp/sock" media-key ;;
 other-instance) write_policy "$backend" 300; refused evidence 3 other-instance "$tmp/sock" media-key ;;
+provisioner-key)
+	pin_key
+	write_policy "$backend" 300
+	start_server 1 --unix "$tmp/sock" --signing-key "$tmp/prov.pem"
+	run_app --manifest "$tmp/pinned.ara-manifest" fetch "$tmp/sock" media-key "signed"
+	finish
+	expect_status 0
+	expect_log '"event":"signing","detail":"DELIVERs signed with key 04'
+	expect_log '"decision":"delivered","secret":"media-key","bytes":32,'
+	expect_app "hmac $("$tools/hmac_sha256" "$secret" "signed")"
+	echo "ara-evidence: provision provisioner-key: the manifest pins the provisioner's key; its signed DELIVER opened, the App's HMAC matches the secret's"
+	;;
+wrong-provisioner)
+	pin_key
+	write_policy "$backend" 300
+	"$tools/p256_keygen" "$tmp/other.pem" "$tmp/other.pub.pem" || fail "p256_keygen"
+	# A provisioner with the App's policy and secrets but another key: it
+	# delivers, and ARA refuses before it opens anything.
+	for how in "--signing-key $tmp/other.pem" unsigned; do
+		[ "$how" = unsigned ] && how=
+		# shellcheck disable=SC2086 # $how is a list of words
+		start_server 1 --unix "$tmp/sock" $how
+		run_app --manifest "$tmp/pinned.ara-manifest" fetch "$tmp/sock" media-key x
+		finish
+		expect_status 0
+		expect_log '"decision":"delivered","secret":"media-key"'
+		expect_app "fetch failed: the provisioner did not prove the key the manifest pins"
+		grep -q "hmac" "$tmp/app.out" && fail "the App used a secret from the wrong provisioner"
+	done
+	# ara-policy will not write that provisioner's policy for the App.
+	"$build/services/ara-policy" --manifest "$tmp/pinned.ara-manifest" --loader "$loader" \
+		--backend "$backend" --provisioner-key "$tmp/other.pub.pem" -o "$tmp/p2" 2>"$tmp/err" &&
+		fail "ara-policy accepted a key the manifest does not pin"
+	grep -q "pins another provisioner key" "$tmp/err" || fail "ara-policy: $(cat "$tmp/err")"
+	echo "ara-evidence: provision wrong-provisioner: a DELIVER signed with another key, and an unsigned one, refused by ARA (ARA_E_PROVISIONER) before any secret was opened"
+	;;
+relay-deliver)
+	pin_key
+	write_policy "$backend" 300
+	start_server 1 --unix "$tmp/sock" --signing-key "$tmp/prov.pem"
+	run_app --manifest "$tmp/pinned.ara-manifest" relay-deliver "$tmp/sock" media-key
+	finish
+	expect_status 0
+	expect_app "the relay's own secret in the provisioner's signed DELIVER: the provisioner did not prove the key the manifest pins"
+	echo "ara-evidence: provision relay-deliver: the provisioner's signed DELIVER with a relay's secret sealed in its place: refused"
+	;;
 dev-in-production)
 	write_policy tpm 300 unused-ak
 	refused backend 2 fetch "$tmp/sock" media-key x

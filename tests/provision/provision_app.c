@@ -14,6 +14,9 @@
  *                                            share in place of ARA's
  *   provision_app unsigned-share SOCK NAME   ... and signed by the relay's key
  *   provision_app other-instance SOCK NAME   ... instance key replaced too
+ *   provision_app relay-deliver SOCK NAME    the provisioner's (signed)
+ *                                            DELIVER with the relay's own
+ *                                            secret sealed into it
  *   provision_app truncated|oversized|random SOCK NAME
  *                                            malformed ATTESTs
  *   provision_app open-tpm DEVICE ALIAS      App code opens the TPM, by its
@@ -344,7 +347,7 @@ static void substitute(struct manual *m, int resign, int instance)
 					       a.signed_len, hash) ||
 		    ara_p256_sign(sk, hash, sig))
 			die("signing");
-		ara_wire_attest_set_sig(m->attest, m->attest_len, sig);
+		ara_wire_set_sig(m->attest, m->attest_len, sig);
 	}
 }
 
@@ -357,6 +360,53 @@ static int relay(const char *sock, const char *name, int resign, int instance)
 	substitute(&m, resign, instance);
 	send_all(m.fd, m.attest, m.attest_len);
 	return report_reply(reply, reply_of(m.fd, reply));
+}
+
+/*
+ * A relay between a genuine provisioner and ARA keeps the provisioner's
+ * DELIVER, signature and all, but seals a secret of its own to ARA's share
+ * (which the ATTEST shows). Where the manifest pins the provisioner's key,
+ * ARA must refuse it: the signature covers the ciphertext.
+ */
+static int relay_deliver(const char *sock, const char *name)
+{
+	static const uint8_t own[32] = "the relay's own secret, 32 byte";
+	uint8_t reply[REPLY_MAX], info[ARA_HPKE_INFO_BYTES], sk_e[ARA_HPKE_NSK], enc[ARA_HPKE_NPK];
+	uint8_t ct[sizeof(own) + ARA_HPKE_NT];
+	struct ara_provision_finish_arg f = { 0 };
+	struct ara_wire_deliver d;
+	struct ara_wire_attest a;
+	struct ara_hpke_ctx ctx;
+	struct manual m;
+	long len;
+	int st;
+
+	begin(&m, sock, name);
+	send_all(m.fd, m.attest, m.attest_len);
+	len = reply_of(m.fd, reply);
+	if (len <= 0 || ara_wire_decode_deliver(reply, (size_t)len, &d) != ARA_WIRE_OK ||
+	    d.ct_len != sizeof(ct)) {
+		printf("provision-app: no DELIVER of a 32-byte secret to substitute into\n");
+		return 1;
+	}
+	own_key(sk_e, enc);
+	if (ara_wire_decode_attest(m.attest, m.attest_len, &a) != ARA_WIRE_OK ||
+	    ara_provision_hpke_info(m.challenge, sizeof(m.challenge), m.attest, m.attest_len, info) ||
+	    ara_hpke_setup_base_s(a.share_pub, sk_e, info, sizeof(info), enc, &ctx) ||
+	    ara_hpke_seal(&ctx, (const uint8_t *)name, strlen(name), own, sizeof(own), ct))
+		die("sealing the relay's secret");
+	ara_hpke_ctx_wipe(&ctx);
+	memcpy((uint8_t *)d.enc, enc, sizeof(enc));
+	memcpy((uint8_t *)d.ct, ct, sizeof(ct));
+	f.reply = (uintptr_t)reply;
+	f.reply_len = (uint32_t)len;
+	f.session = m.session;
+	st = secure_call(ARA_FID_PROVISION_FINISH, &f);
+	printf("provision-app: the relay's own secret in the provisioner's %s DELIVER: %s\n",
+	       d.sig ? "signed" : "unsigned", ara_strerror(st));
+	if (st == ARA_OK)
+		printf("BREACH: ARA kept a secret the provisioner did not sign\n");
+	return 0;
 }
 
 static int replay(const char *sock, const char *name)
@@ -588,6 +638,8 @@ int main(int argc, char **argv)
 		return relay(sock, name, 1, 0);
 	if (strcmp(mode, "other-instance") == 0 && argc == 4)
 		return relay(sock, name, 1, 1);
+	if (strcmp(mode, "relay-deliver") == 0 && argc == 4)
+		return relay_deliver(sock, name);
 	if ((strcmp(mode, "truncated") == 0 || strcmp(mode, "oversized") == 0 ||
 	     strcmp(mode, "random") == 0) && argc == 4)
 		return malformed(sock, name, mode);

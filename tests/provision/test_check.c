@@ -198,7 +198,7 @@ static void other_instance(void **state)
 	assert_int_equal(ara_provision_session_hash(challenge, sizeof(challenge), msg, a.signed_len,
 						    hash), 0);
 	assert_int_equal(ara_p256_sign(sk, hash, sig), 0);
-	ara_wire_attest_set_sig(msg, msg_len, sig);
+	ara_wire_set_sig(msg, msg_len, sig);
 	refused_with(ARA_REFUSE_EVIDENCE, "does not bind");
 }
 

@@ -43,6 +43,7 @@ static void a_whole_file(void **state)
 				   "listen unix /run/ara/provision.sock\n"
 				   "listen\ttcp 127.0.0.1:7070\n"
 				   "log /var/log/ara.log\n"
+				   "signing-key keys/provisioner.pem\n"
 				   "workers 4\n"
 				   "max-connections 100\n"
 				   "max-per-peer 8\n"
@@ -63,6 +64,7 @@ static void a_whole_file(void **state)
 	assert_true(config.listen[1].tcp);
 	assert_string_equal(config.listen[1].spec, "127.0.0.1:7070");
 	assert_string_equal(config.log, "/var/log/ara.log");
+	assert_string_equal(config.signing_key, "/etc/ara/keys/provisioner.pem");
 	assert_int_equal(config.workers, 4);
 	assert_int_equal(config.max_connections, 100);
 	assert_int_equal(config.max_per_peer, 8);
@@ -79,6 +81,7 @@ static void refusals(void **state)
 	REFUSED("deadline 5\ndeadline 60\n", ":2: deadline given twice");
 	REFUSED("policy a\npolicy b\n", ":2: policy given twice");
 	REFUSED("policy a\nlog b\nlog c\n", ":3: log given twice");
+	REFUSED("signing-key a\nsigning-key b\n", ":2: signing-key given twice");
 	REFUSED("policy a\n\0policy b\n", ":2: a NUL byte");
 	REFUSED("deadline 0\n", "deadline: '0' is not a number in 1..3600");
 	REFUSED("workers 65\n", "workers: '65' is not a number in 1..64");

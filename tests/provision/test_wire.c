@@ -31,7 +31,7 @@ static size_t make_attest(void)
 	memset(a.digests.app, 0xaa, sizeof(a.digests.app));
 	assert_int_equal(ara_wire_encode_attest(&a, buf, sizeof(buf), &len), ARA_WIRE_OK);
 	assert_int_equal(a.signed_len, len - ARA_WIRE_SIG);
-	ara_wire_attest_set_sig(buf, len, sig);
+	ara_wire_set_sig(buf, len, sig);
 	return len;
 }
 
@@ -143,16 +143,63 @@ static void challenge_and_deliver(void **state)
 	assert_int_equal(ara_wire_decode_challenge(buf, len - 1, &got), ARA_WIRE_E_SHORT);
 	assert_int_equal(ara_wire_encode_challenge(nonce, buf, len - 1, &len), ARA_WIRE_E_SPACE);
 
-	assert_int_equal(ara_wire_encode_deliver(enc, ct, sizeof(ct), buf, sizeof(buf), &len),
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, sizeof(ct), 0, buf, sizeof(buf), &len),
 			 ARA_WIRE_OK);
 	assert_int_equal(ara_wire_decode_deliver(buf, len, &d), ARA_WIRE_OK);
 	assert_int_equal(d.ct_len, sizeof(ct));
 	assert_int_equal(d.ct[0], 5);
+	assert_null(d.sig);
+	assert_int_equal(d.signed_len, len);
 	/* A ciphertext that is only a tag, or longer than the largest secret. */
-	assert_int_equal(ara_wire_encode_deliver(enc, ct, 16, buf, sizeof(buf), &len),
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, 16, 0, buf, sizeof(buf), &len),
 			 ARA_WIRE_E_FIELD);
-	assert_int_equal(ara_wire_encode_deliver(enc, ct, ARA_WIRE_SECRET_MAX + 17, buf,
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, ARA_WIRE_SECRET_MAX + 17, 1, buf,
 						 sizeof(buf), &len),
+			 ARA_WIRE_E_FIELD);
+}
+
+/*
+ * A signed DELIVER carries the flag and the signature after the ciphertext;
+ * without its signature it is short, and the flag on any other message, or
+ * any other flag, is refused.
+ */
+static void signed_deliver(void **state)
+{
+	uint8_t enc[ARA_WIRE_POINT] = { 4 }, ct[48] = { 5 }, nonce[ARA_WIRE_NONCE] = { 0 };
+	static const uint8_t sig[ARA_WIRE_SIG] = { 0x5a, [63] = 0xa5 };
+	struct ara_wire_deliver d;
+	size_t len, plain;
+
+	(void)state;
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, sizeof(ct), 0, buf, sizeof(buf), &plain),
+			 ARA_WIRE_OK);
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, sizeof(ct), 1, buf, sizeof(buf), &len),
+			 ARA_WIRE_OK);
+	assert_int_equal(len, plain + ARA_WIRE_SIG);
+	assert_int_equal(buf[7], ARA_WIRE_F_SIGNED);
+	ara_wire_set_sig(buf, len, sig);
+	assert_int_equal(ara_wire_decode_deliver(buf, len, &d), ARA_WIRE_OK);
+	assert_non_null(d.sig);
+	assert_memory_equal(d.sig, sig, ARA_WIRE_SIG);
+	assert_int_equal(d.signed_len, len - ARA_WIRE_SIG);
+	assert_int_equal(d.ct_len, sizeof(ct));
+	/* The body's length says there is no signature: the flag wants one. */
+	buf[11] = (uint8_t)(buf[11] - ARA_WIRE_SIG);
+	assert_int_equal(ara_wire_decode_deliver(buf, len - ARA_WIRE_SIG, &d), ARA_WIRE_E_SHORT);
+	buf[11] = (uint8_t)(buf[11] + ARA_WIRE_SIG);
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, sizeof(ct), 1, buf, len - 1, &len),
+			 ARA_WIRE_E_SPACE);
+	/* Any other flag on a DELIVER; the signed flag on a CHALLENGE. */
+	assert_int_equal(ara_wire_encode_deliver(enc, ct, sizeof(ct), 1, buf, sizeof(buf), &len),
+			 ARA_WIRE_OK);
+	buf[7] = 0x02;
+	assert_int_equal(ara_wire_decode_deliver(buf, len, &d), ARA_WIRE_E_FIELD);
+	buf[6] = 0x80;
+	buf[7] = ARA_WIRE_F_SIGNED;
+	assert_int_equal(ara_wire_decode_deliver(buf, len, &d), ARA_WIRE_E_FIELD);
+	assert_int_equal(ara_wire_encode_challenge(nonce, buf, sizeof(buf), &len), ARA_WIRE_OK);
+	buf[7] = ARA_WIRE_F_SIGNED;
+	assert_int_equal(ara_wire_decode_challenge(buf, len, &(const uint8_t *){ NULL }),
 			 ARA_WIRE_E_FIELD);
 }
 
@@ -178,7 +225,7 @@ int main(void)
 		cmocka_unit_test(attest_round_trip), cmocka_unit_test(attest_lengths),
 		cmocka_unit_test(header_checks),     cmocka_unit_test(attest_fields),
 		cmocka_unit_test(names),	     cmocka_unit_test(challenge_and_deliver),
-		cmocka_unit_test(refuse),
+		cmocka_unit_test(signed_deliver),    cmocka_unit_test(refuse),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

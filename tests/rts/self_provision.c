@@ -52,7 +52,7 @@ int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len)
 		return -1;
 	st = ara_hpke_seal(&ctx, (const uint8_t *)name, strlen(name), secret, len, ct);
 	ara_hpke_ctx_wipe(&ctx);
-	if (st || ara_wire_encode_deliver(enc, ct, len + ARA_HPKE_NT, reply, sizeof(reply), &reply_len))
+	if (st || ara_wire_encode_deliver(enc, ct, len + ARA_HPKE_NT, 0, reply, sizeof(reply), &reply_len))
 		return -1;
 	f.reply = (uintptr_t)reply;
 	f.reply_len = (uint32_t)reply_len;

@@ -21,6 +21,9 @@
 #define ENTRY "entry " HEX_B " ../entry/libara-entry.so\n"
 #define APP "app " HEX_C " hello_app\n"
 #define GOOD HEADER LIBARA ENTRY APP
+/* A provisioner key line: "04" and 128 more hex digits (the parser checks the form, not the curve). */
+#define KEY_HEX "04" HEX_A HEX_B
+#define PINNED GOOD "provisioner " KEY_HEX "\n"
 
 static struct ara_manifest m;
 
@@ -168,6 +171,44 @@ static void rejects_missing_and_extra_lines(void **state)
 	expect(HEADER LIBARA ENTRY, ARA_MANIFEST_E_MISSING, 4);
 	expect(GOOD APP, ARA_MANIFEST_E_EXTRA, 5);
 	expect(GOOD "\n", ARA_MANIFEST_E_EXTRA, 5);
+	expect(PINNED "provisioner " KEY_HEX "\n", ARA_MANIFEST_E_EXTRA, 6);
+	expect(PINNED APP, ARA_MANIFEST_E_EXTRA, 6);
+	/* The key line comes after the app line, not before. */
+	expect(HEADER LIBARA ENTRY "provisioner " KEY_HEX "\n" APP, ARA_MANIFEST_E_ROLE, 4);
+}
+
+/* "provisioner <key>": 65 bytes in lowercase hex, an uncompressed point (04 first). */
+static void rejects_malformed_provisioner_keys(void **state)
+{
+	(void)state;
+	expect(GOOD "provisioner \n", ARA_MANIFEST_E_KEY, 5);
+	expect(GOOD "provisioner " KEY_HEX "0\n", ARA_MANIFEST_E_KEY, 5);
+	expect(GOOD "provisioner " KEY_HEX " \n", ARA_MANIFEST_E_KEY, 5);
+	expect(GOOD "provisioner 02" HEX_A HEX_B "\n", ARA_MANIFEST_E_KEY, 5);
+	expect(GOOD "provisioner 04" HEX_A "FFEEDDCCBBAA99887766554433221100"
+		    "ffeeddccbbaa99887766554433221100\n", ARA_MANIFEST_E_KEY, 5);
+	expect(GOOD "provisioner  " KEY_HEX "\n", ARA_MANIFEST_E_KEY, 5);
+	expect(GOOD "provisioner\n", ARA_MANIFEST_E_EXTRA, 5);
+}
+
+static void accepts_and_writes_a_pinned_key(void **state)
+{
+	char text[ARA_MANIFEST_MAX];
+	size_t len = 0;
+	unsigned int line = 12345;
+
+	(void)state;
+	assert_int_equal(ara_manifest_parse(PINNED, strlen(PINNED), &m, &line), ARA_MANIFEST_OK);
+	assert_int_equal(line, 0);
+	assert_int_equal(m.provisioner[0], 4);
+	assert_int_equal(m.provisioner[1], 0x00);
+	assert_int_equal(m.provisioner[33], 0xff);
+	assert_int_equal(ara_manifest_format(&m, text, sizeof(text), &len), ARA_MANIFEST_OK);
+	assert_int_equal(len, strlen(PINNED));
+	assert_memory_equal(text, PINNED, len);
+	/* Without one, nothing is pinned and nothing is written. */
+	assert_int_equal(ara_manifest_parse(GOOD, strlen(GOOD), &m, &line), ARA_MANIFEST_OK);
+	assert_true(is_zero(m.provisioner, sizeof(m.provisioner)));
 }
 
 static void accepts_a_good_manifest(void **state)
@@ -214,9 +255,11 @@ static void accepts_paths_of_maximum_length(void **state)
 		memset(big.obj[r].path, 'p', ARA_MANIFEST_PATH_MAX);
 		big.obj[r].sha256[0] = (uint8_t)r;
 	}
+	memset(big.provisioner, 0x5a, sizeof(big.provisioner));
+	big.provisioner[0] = 4;
 	assert_int_equal(ara_manifest_format(&big, text, sizeof(text), &len),
 			 ARA_MANIFEST_OK);
-	assert_int_equal(len, 12515);
+	assert_int_equal(len, 12658);
 	assert_int_equal(ara_manifest_parse(text, len, &m, &line), ARA_MANIFEST_OK);
 	assert_memory_equal(&m, &big, sizeof(m));
 }
@@ -271,7 +314,7 @@ static void format_refuses_a_small_buffer(void **state)
 static void every_error_is_described(void **state)
 {
 	(void)state;
-	for (int e = ARA_MANIFEST_OK; e <= ARA_MANIFEST_E_EXTRA; e++) {
+	for (int e = ARA_MANIFEST_OK; e <= ARA_MANIFEST_E_KEY; e++) {
 		const char *msg = ara_manifest_strerror((enum ara_manifest_err)e);
 
 		assert_string_not_equal(msg, "unknown manifest error");
@@ -299,6 +342,8 @@ int main(void)
 		cmocka_unit_test(rejects_malformed_digests),
 		cmocka_unit_test(rejects_bad_paths),
 		cmocka_unit_test(rejects_missing_and_extra_lines),
+		cmocka_unit_test(rejects_malformed_provisioner_keys),
+		cmocka_unit_test(accepts_and_writes_a_pinned_key),
 		cmocka_unit_test(accepts_a_good_manifest),
 		cmocka_unit_test(accepts_inner_spaces_utf8_and_absolute_paths),
 		cmocka_unit_test(accepts_paths_of_maximum_length),

@@ -19,9 +19,10 @@
 
 #define ARA_BOOT_ENV "ARA_BOOT_FD"
 #define ARA_BOOT_MAGIC 0x42415241u /* "ARAB" read as little-endian bytes */
-#define ARA_BOOT_VERSION 4u
+#define ARA_BOOT_VERSION 5u
 #define ARA_SHA256_BYTES 32u
-#define ARA_BOOT_COMM_BYTES 16u /* TASK_COMM_LEN: 15 characters and a NUL */
+#define ARA_BOOT_COMM_BYTES 16u
+#define ARA_BOOT_KEY_BYTES 65u  /* an uncompressed P-256 point */ /* TASK_COMM_LEN: 15 characters and a NUL */
 
 /*
  * Exit status of a process whose libara initialisation failed (a message on
@@ -126,6 +127,14 @@ struct ara_boot {
 	 */
 	uint32_t interp_major, interp_minor;
 	uint64_t interp_inode;
+	/*
+	 * Version 5: the provisioner's public key the manifest pins (an
+	 * uncompressed P-256 point: its first byte is 4), all zero if it pins
+	 * none. PROVISION_FINISH opens only a DELIVER signed with it. An image
+	 * started by execve keeps its caller's.
+	 */
+	uint8_t provisioner_pub[ARA_BOOT_KEY_BYTES];
+	uint8_t pad[7];
 };
 
 #endif

@@ -44,7 +44,7 @@
 /* The null call, answered in the landing, and the dispatcher's status filter. */
 #define ARA_GATE_FID_NULL 1
 #define ARA_GATE_STATUS_INTERNAL 9
-#define ARA_GATE_STATUS_COUNT 16
+#define ARA_GATE_STATUS_COUNT 17
 
 /*
  * DOM0 stacks: one per call, claimed by an atomic on its header's claim

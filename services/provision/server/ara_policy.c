@@ -26,12 +26,13 @@
 #include "digest.h"
 #include "elf_check.h"
 #include "manifest.h"
+#include "p256_pem.h"
 #include "policy.h"
 #include "relpath.h"
 
 static const char usage_text[] =
 	"usage: ara-policy --manifest FILE --loader FILE --backend NAME... [--max-age SECONDS]\n"
-	"                  [--tpm-ak FILE] [--secrets FILE] -o OUT\n"
+	"                  [--tpm-ak FILE] [--secrets FILE] [--provisioner-key FILE] -o OUT\n"
 	"Write the ara-provision policy for the App of an ara-loader manifest: the\n"
 	"digests of ara-loader, libara, the entry object, the App and the manifest.\n"
 	"\n"
@@ -41,6 +42,8 @@ static const char usage_text[] =
 	"  --max-age SECONDS   how old evidence may be, 1..86400 (default 300)\n"
 	"  --tpm-ak FILE       the TPM's enrolled attestation key, PEM (with tpm)\n"
 	"  --secrets FILE      the secrets, 'NAME HEX' lines\n"
+	"  --provisioner-key FILE  the public key (PEM) ara-provision signs with:\n"
+	"                      the manifest must pin it, or ARA refuses every DELIVER\n"
 	"  -o, --output OUT    the policy to write (replaced atomically)\n"
 	"  -h, --help          print this help and exit 0\n"
 	"  -V, --version       print the version and exit 0\n"
@@ -55,14 +58,14 @@ enum ara_policy_exit { EXIT_WRITTEN = ARA_CLI_OK, EXIT_INPUT = ARA_CLI_USAGE, EX
 #define DEFAULT_MAX_AGE 300u
 
 struct options {
-	const char *manifest, *loader, *tpm_ak, *secrets, *out;
+	const char *manifest, *loader, *tpm_ak, *secrets, *provisioner_key, *out;
 	int tpm, dev_insecure;
 	uint64_t max_age;
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	enum { O_MANIFEST = 256, O_LOADER, O_BACKEND, O_MAX_AGE, O_TPM_AK, O_SECRETS };
+	enum { O_MANIFEST = 256, O_LOADER, O_BACKEND, O_MAX_AGE, O_TPM_AK, O_SECRETS, O_KEY };
 	static const struct option longopts[] = {
 		{ "manifest", required_argument, NULL, O_MANIFEST },
 		{ "loader", required_argument, NULL, O_LOADER },
@@ -70,6 +73,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "max-age", required_argument, NULL, O_MAX_AGE },
 		{ "tpm-ak", required_argument, NULL, O_TPM_AK },
 		{ "secrets", required_argument, NULL, O_SECRETS },
+		{ "provisioner-key", required_argument, NULL, O_KEY },
 		{ "output", required_argument, NULL, 'o' },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -92,6 +96,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_MAX_AGE: o->max_age = ara_cli_number("--max-age", optarg, 1, 86400); break;
 		case O_TPM_AK: o->tpm_ak = optarg; break;
 		case O_SECRETS: o->secrets = optarg; break;
+		case O_KEY: o->provisioner_key = optarg; break;
 		case 'o': o->out = optarg; break;
 		default: ara_cli_option(c, argv, usage_text);
 		}
@@ -165,6 +170,25 @@ static void policy_path(const char *out, const char *path, char rel[PATH_MAX])
 		ara_die(EXIT_INPUT, "%s: cannot be named relative to %s", path, dir);
 }
 
+/*
+ * --provisioner-key: the manifest pins that key, so the DELIVERs signed
+ * with its private half are the ones ARA opens (an App that pins another,
+ * or none, is refused here rather than by every session).
+ */
+static void check_pinned_key(const char *manifest, const struct ara_manifest *m, const char *path)
+{
+	uint8_t pk[ARA_P256_PK];
+	char why[512];
+
+	if (ara_p256_read_public(path, pk, why, sizeof(why)))
+		ara_die(EXIT_INPUT, "--provisioner-key %s", why);
+	if (!m->provisioner[0])
+		ara_die(EXIT_INPUT, "%s pins no provisioner key (ara-manifest --provisioner-key)",
+			manifest);
+	if (memcmp(m->provisioner, pk, sizeof(pk)) != 0)
+		ara_die(EXIT_INPUT, "%s pins another provisioner key than %s", manifest, path);
+}
+
 /* The policy's text, from the command line and the manifest's digests. */
 static size_t policy_text(const struct options *o, char *text, size_t cap)
 {
@@ -182,6 +206,8 @@ static size_t policy_text(const struct options *o, char *text, size_t cap)
 		ara_die(EXIT_INPUT, "%s:%u: %s", o->manifest, line, ara_manifest_strerror(err));
 	if (ara_sha256(mtext, mlen, manifest) != 0)
 		ara_die_file(EXIT_INPUT, o->manifest, "SHA-256 failed");
+	if (o->provisioner_key)
+		check_pinned_key(o->manifest, &m, o->provisioner_key);
 	loader_digest(o->loader, loader);
 	hex(loader, ARA_SHA256_BYTES, h[0]);
 	hex(m.obj[ARA_ROLE_LIBARA].sha256, ARA_SHA256_BYTES, h[1]);

@@ -20,7 +20,7 @@
 static const char usage_text[] =
 	"usage: ara-provision [serve] [--config FILE] [--policy FILE]\n"
 	"                     [--unix PATH | --tcp HOST:PORT]... [--store URL] [--kek FILE]\n"
-	"                     [--sessions N] [--log FILE]\n"
+	"                     [--signing-key FILE] [--sessions N] [--log FILE]\n"
 	"       ara-provision COMMAND [--store URL] [--json] ...\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy. Many sessions at once; SIGHUP reloads the\n"
@@ -35,6 +35,9 @@ static const char usage_text[] =
 	"                      ara-provision(1))\n"
 	"  --kek FILE          the key that seals the store's secrets (default:\n"
 	"                      DIR/kek, created on first start)\n"
+	"  --signing-key FILE  sign every DELIVER with this P-256 private key (PEM,\n"
+	"                      mode 0600): Apps whose manifest pins its public key\n"
+	"                      accept secrets only so signed\n"
 	"  --sessions N        exit 0 after N sessions (default: serve until SIGTERM)\n"
 	"  --log FILE          append the log, JSON lines, to FILE (default: stderr)\n"
 	"  -h, --help          print this help and exit 0\n"
@@ -42,12 +45,13 @@ static const char usage_text[] =
 	"\n"
 	"The command line's values win over the file's; its listeners replace the\n"
 	"file's. At most 8 listeners. Exit status: 0 served (SIGTERM, or the N\n"
-	"sessions), 2 usage error, or a configuration or policy that does not parse,\n"
-	"3 the configuration or policy file cannot be read, or a socket, the log, a\n"
-	"thread, the store or the KEK cannot be made or opened.\n"
+	"sessions), 2 usage error, or a configuration, policy or signing key that\n"
+	"does not parse, 3 the configuration, policy or signing key file cannot be\n"
+	"read, or a socket, the log, a thread, the store or the KEK cannot be made\n"
+	"or opened.\n"
 	"\n" ARA_ADMIN_USAGE;
 
-/* 2 also for a configuration or policy that does not parse. */
+/* 2 also for a configuration, policy or signing key that does not parse. */
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = ARA_CLI_IO };
 
 /* ara_server_run's statuses are the program's. */
@@ -58,7 +62,7 @@ _Static_assert((int)ARA_SERVER_DONE == (int)EXIT_SERVED &&
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *config, *policy, *log, *store, *kek;
+	const char *config, *policy, *log, *store, *kek, *signing_key;
 	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listen;
 	uint64_t sessions; /* 0: for ever */
@@ -75,6 +79,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "log", required_argument, NULL, 'l' },
 		{ "store", required_argument, NULL, 'S' },
 		{ "kek", required_argument, NULL, 'k' },
+		{ "signing-key", required_argument, NULL, 'K' },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -88,6 +93,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'l': o->log = optarg; break;
 		case 'S': o->store = optarg; break;
 		case 'k': o->kek = optarg; break;
+		case 'K': o->signing_key = optarg; break;
 		case 'u':
 		case 't':
 			if (o->n_listen == ARA_CONFIG_LISTENERS_MAX)
@@ -127,6 +133,8 @@ static int configure(void *arg, struct ara_config *c, char *why, size_t cap)
 		snprintf(c->store, sizeof(c->store), "%s", o->store);
 	if (o->kek)
 		snprintf(c->kek, sizeof(c->kek), "%s", o->kek);
+	if (o->signing_key)
+		snprintf(c->signing_key, sizeof(c->signing_key), "%s", o->signing_key);
 	if (o->n_listen) {
 		memcpy(c->listen, o->listen, sizeof(c->listen));
 		c->n_listen = o->n_listen;

@@ -111,11 +111,20 @@ static const struct number numbers[] = {
 };
 
 #define N_NUMBERS (sizeof(numbers) / sizeof(numbers[0]))
-/* Seen-bits: one per number, then policy and log. */
-#define SEEN_POLICY (1u << N_NUMBERS)
-#define SEEN_LOG (1u << (N_NUMBERS + 1))
-#define SEEN_STORE (1u << (N_NUMBERS + 2))
-#define SEEN_KEK (1u << (N_NUMBERS + 3))
+/* Seen-bits: one per number, then the paths, then the store. */
+#define SEEN_PATH (1u << N_NUMBERS)
+
+static const struct path {
+	const char *name;
+	size_t offset;
+} paths[] = {
+	{ "policy", offsetof(struct ara_config, policy) },
+	{ "log", offsetof(struct ara_config, log) },
+	{ "signing-key", offsetof(struct ara_config, signing_key) },
+	{ "kek", offsetof(struct ara_config, kek) },
+};
+
+#define SEEN_STORE (SEEN_PATH << (sizeof(paths) / sizeof(paths[0])))
 
 /* One directive (name, then the rest of the line in arg); 0 or -1 with why. */
 static int directive(const char *file, char *name, char *arg, unsigned *seen, struct ara_config *c,
@@ -143,25 +152,23 @@ static int directive(const char *file, char *name, char *arg, unsigned *seen, st
 	}
 	if (strchr(arg, ' '))
 		return fail(why, cap, "%s: one value expected, not '%s'", name, arg);
-	if (strcmp(name, "policy") == 0 || strcmp(name, "log") == 0) {
-		unsigned bit = name[0] == 'p' ? SEEN_POLICY : SEEN_LOG;
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		unsigned bit = SEEN_PATH << i;
 
+		if (strcmp(name, paths[i].name) != 0)
+			continue;
 		if (*seen & bit)
 			return fail(why, cap, "%s given twice", name);
 		*seen |= bit;
-		if (resolve(file, arg, name[0] == 'p' ? c->policy : c->log))
+		if (resolve(file, arg, (char *)c + paths[i].offset))
 			return fail(why, cap, "%s: path too long", name);
 		return 0;
 	}
-	if (strcmp(name, "store") == 0 || strcmp(name, "kek") == 0) {
-		unsigned bit = name[0] == 's' ? SEEN_STORE : SEEN_KEK;
-
-		if (*seen & bit)
+	if (strcmp(name, "store") == 0) {
+		if (*seen & SEEN_STORE)
 			return fail(why, cap, "%s given twice", name);
-		*seen |= bit;
-		if (bit == SEEN_KEK ? resolve(file, arg, c->kek)
-				    : snprintf(c->store, sizeof(c->store), "%s", arg) >=
-					      (int)sizeof(c->store))
+		*seen |= SEEN_STORE;
+		if (snprintf(c->store, sizeof(c->store), "%s", arg) >= (int)sizeof(c->store))
 			return fail(why, cap, "%s: too long", name);
 		return 0;
 	}

@@ -25,6 +25,7 @@ struct ara_config {
 	char log[PATH_MAX];	   /* empty: standard error */
 	char store[PATH_MAX];	   /* the store's URL (store.h); empty: the default */
 	char kek[PATH_MAX];	   /* the KEK file (kek.h); empty: the state directory's */
+	char signing_key[PATH_MAX]; /* the DELIVERs' signing key (PEM); empty: unsigned */
 	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listen;
 	uint32_t workers;	   /* decision threads */

@@ -58,7 +58,10 @@ int ara_decide_refuse(const struct ara_decide_peer *peer, int code, const char *
 	return refuse(code, why, out);
 }
 
-/* Seals the secret to the session's key share: the DELIVER into out->reply. */
+/*
+ * Seals the secret to the session's key share: the DELIVER into out->reply,
+ * signed over the whole session with the provisioner's key if it has one.
+ */
 static int seal(const struct ara_decide_ctx *ctx, const uint8_t *challenge, size_t challenge_len,
 		const uint8_t *attest, size_t attest_len, const struct ara_wire_attest *a,
 		const struct ara_policy_secret *secret, struct ara_decision *out)
@@ -74,8 +77,10 @@ static int seal(const struct ara_decide_ctx *ctx, const uint8_t *challenge, size
 	     ara_provision_hpke_info(challenge, challenge_len, attest, attest_len, info) == 0 &&
 	     ara_hpke_setup_base_s(a->share_pub, sk_e, info, sizeof(info), enc, &hpke) == 0 &&
 	     ara_hpke_seal(&hpke, a->name, a->name_len, secret->value, secret->len, ct) == 0 &&
-	     ara_wire_encode_deliver(enc, ct, secret->len + ARA_HPKE_NT, out->reply,
-				     sizeof(out->reply), &out->reply_len) == ARA_WIRE_OK;
+	     ara_wire_encode_deliver(enc, ct, secret->len + ARA_HPKE_NT, ctx->key != NULL,
+				     out->reply, sizeof(out->reply), &out->reply_len) == ARA_WIRE_OK &&
+	     (!ctx->key || ara_provision_sign_deliver(ctx->key->sk, info, out->reply,
+						      out->reply_len) == 0);
 	mbedtls_platform_zeroize(ikm, sizeof(ikm));
 	mbedtls_platform_zeroize(sk_e, sizeof(sk_e));
 	ara_hpke_ctx_wipe(&hpke);

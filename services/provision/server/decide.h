@@ -17,6 +17,7 @@
 
 #include "decide_store.h"
 #include "hpke.h"
+#include "p256.h"
 #include "policy.h"
 #include "wire.h"
 
@@ -25,6 +26,12 @@
  * so one context may serve several decisions at once. New state (a store,
  * a signing key) goes here, not into ara_decide's parameters.
  */
+/* The provisioner's signing key (ara-provision --signing-key). */
+struct ara_signing_key {
+	uint8_t sk[ARA_P256_SK];
+	uint8_t pk[ARA_P256_PK];
+};
+
 struct ara_decide_ctx {
 	const struct ara_policy *policy;
 	/* Fills out with n fresh random bytes (the DELIVER's ephemeral key): 0, or -1. */
@@ -36,6 +43,8 @@ struct ara_decide_ctx {
 	 * before they are sealed, and every decision leaves an audit record.
 	 */
 	const struct ara_decide_store *store;
+	/* Signs every DELIVER (docs/provisioning.md, "Provisioner authentication"); NULL: unsigned. */
+	const struct ara_signing_key *key;
 };
 
 /* Who the session is with, and when it is decided. */
@@ -69,9 +78,8 @@ struct ara_log_record {
 	uint8_t app[ARA_WIRE_SHA256];	    /* the attested App digest */
 };
 
-/* The reply's largest size: a DELIVER of the largest secret. */
-#define ARA_DECIDE_REPLY_MAX \
-	(ARA_WIRE_HEADER + ARA_WIRE_POINT + 2 + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT)
+/* The reply's largest size: a signed DELIVER of the largest secret. */
+#define ARA_DECIDE_REPLY_MAX ARA_WIRE_DELIVER_MAX
 
 struct ara_decision {
 	int code; /* 0: delivered; else an enum ara_refusal */

@@ -34,6 +34,7 @@
 #include "decide.h"
 #include "listeners.h"
 #include "notify.h"
+#include "p256_pem.h"
 #include "peers.h"
 #include "record.h"
 #include "server.h"
@@ -44,6 +45,8 @@ enum { TAG_SIGNAL = 1, TAG_DONE = 2, TAG_LISTENER = 16 /* + index */ };
 
 struct policy_ref {
 	struct ara_policy p;
+	struct ara_signing_key key; /* read with the policy: a reload rotates it */
+	int has_key;
 	unsigned refs; /* the server's, and each deciding session's: I/O thread only */
 };
 
@@ -137,31 +140,50 @@ static void policy_unref(struct policy_ref *p)
 {
 	if (p && --p->refs == 0) {
 		ara_policy_wipe(&p->p);
+		explicit_bzero(p->key.sk, sizeof(p->key.sk));
 		free(p);
 	}
 }
 
 /*
- * The policy at path, counted once; NULL with why, and *unreadable set if
- * the file itself cannot be read (unreadable may be NULL).
+ * The configuration's policy and signing key, counted once; NULL with why
+ * ("policy ..." or "signing-key ..."), and *unreadable set if either file
+ * cannot be read (unreadable may be NULL).
  */
-static struct policy_ref *policy_load(const char *path, char *why, size_t cap, int *unreadable)
+static struct policy_ref *policy_load(const struct ara_config *c, char *why, size_t cap,
+				      int *unreadable)
 {
 	struct policy_ref *p = calloc(1, sizeof(*p));
+	char msg[PATH_MAX + 256];
 	int r;
 
 	if (!p) {
 		snprintf(why, cap, "out of memory");
 		return NULL;
 	}
-	if ((r = ara_policy_load(path, &p->p, why, cap)) != 0) {
+	p->refs = 1;
+	if ((r = ara_policy_load(c->policy, &p->p, msg, sizeof(msg))) != 0) {
 		if (unreadable)
 			*unreadable = r == ARA_POLICY_UNREADABLE;
-		ara_policy_wipe(&p->p);
-		free(p);
+		snprintf(why, cap, "policy %s", msg);
+		policy_unref(p);
 		return NULL;
 	}
-	p->refs = 1;
+	p->has_key = c->signing_key[0] != '\0';
+	if (p->has_key && access(c->signing_key, R_OK) != 0) {
+		if (unreadable)
+			*unreadable = 1;
+		snprintf(why, cap, "signing-key %s: cannot open: %s", c->signing_key,
+			 strerror(errno));
+		policy_unref(p);
+		return NULL;
+	}
+	if (p->has_key &&
+	    ara_p256_read_secret(c->signing_key, p->key.sk, p->key.pk, msg, sizeof(msg))) {
+		snprintf(why, cap, "signing-key %s", msg);
+		policy_unref(p);
+		return NULL;
+	}
 	return p;
 }
 
@@ -306,7 +328,8 @@ static void refuse(struct server *s, struct conn *c, int code, const char *fmt, 
 static void decide_job(struct ara_job *job)
 {
 	struct conn *c = (struct conn *)job;
-	const struct ara_decide_ctx ctx = { &c->policy->p, random_bytes, c->store };
+	const struct ara_decide_ctx ctx = { &c->policy->p, random_bytes, c->store,
+					    c->policy->has_key ? &c->policy->key : NULL };
 	const struct ara_decide_peer who = { c->id, c->peer, clock_ms(CLOCK_REALTIME) };
 
 	ara_decide(&ctx, &who, c->challenge, c->challenge_len, c->attest, c->total, &c->d);
@@ -590,8 +613,8 @@ static void reload(struct server *s)
 	ara_notify(status);
 	if (s->o->configure(s->o->arg, &next, why, sizeof(why))) {
 		log_event(s, "reload", NULL, "refused, the running configuration kept: %s", why);
-	} else if (!(p = policy_load(next.policy, why, sizeof(why), NULL))) {
-		log_event(s, "reload", NULL, "refused, the running policy kept: policy %s", why);
+	} else if (!(p = policy_load(&next, why, sizeof(why), NULL))) {
+		log_event(s, "reload", NULL, "refused, the running policy kept: %s", why);
 	} else if (ara_decide_store_import(&s->store, &p->p, &version, why, sizeof(why))) {
 		log_event(s, "reload", NULL, "refused, the running policy kept: %s", why);
 		policy_unref(p);
@@ -777,9 +800,9 @@ int ara_server_run(const struct ara_server_options *o)
 		start_fail("no policy: --policy or a policy line in the configuration");
 		return ARA_SERVER_CONFIG;
 	}
-	s.policy = policy_load(s.cfg.policy, why, sizeof(why), &unreadable);
+	s.policy = policy_load(&s.cfg, why, sizeof(why), &unreadable);
 	if (!s.policy) {
-		start_fail("policy %s", why);
+		start_fail("%s", why);
 		return unreadable ? ARA_SERVER_SYSTEM : ARA_SERVER_CONFIG;
 	}
 	status = open_listeners(&s);
@@ -798,6 +821,10 @@ int ara_server_run(const struct ara_server_options *o)
 
 		ara_store_url_redacted(s.store.url, shown, sizeof(shown));
 		log_event(&s, "store", NULL, "%s, policy version %u", shown, version);
+		if (s.policy->has_key)
+			log_event(&s, "signing", NULL, "DELIVERs signed with key %02x%02x%02x%02x%02x...",
+				  s.policy->key.pk[0], s.policy->key.pk[1], s.policy->key.pk[2],
+				  s.policy->key.pk[3], s.policy->key.pk[4]);
 		for (size_t i = 0; i < s.n_listeners; i++)
 			log_event(&s, "listening", NULL, "%s", s.listeners[i].name);
 		ara_notify("READY=1");

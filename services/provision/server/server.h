@@ -29,7 +29,7 @@ struct ara_server_options {
 /* Exit statuses (ara-provision's). */
 enum ara_server_status {
 	ARA_SERVER_DONE = 0,
-	ARA_SERVER_CONFIG = 2, /* the configuration or the policy does not parse */
+	ARA_SERVER_CONFIG = 2, /* the configuration, the policy or the signing key does not parse */
 	ARA_SERVER_SYSTEM = 3, /* either file cannot be read; a socket, the log or a thread cannot be made */
 };
 

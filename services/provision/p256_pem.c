@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* P-256 keys in PEM files (p256_pem.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <mbedtls/pk.h>
+#include <mbedtls/platform_util.h>
+
+#include "p256_pem.h"
+
+static int refuse(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int refuse(char *why, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, cap, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* mbedtls's blinding while it parses a private key. */
+static int random_cb(void *unused, unsigned char *out, size_t n)
+{
+	(void)unused;
+	while (n) {
+		ssize_t got = getrandom(out, n, 0);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		out += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
+
+/* The point of an EC key mbedtls parsed, if it is on P-256. */
+static int point_of(const mbedtls_pk_context *pk, uint8_t out[ARA_P256_PK], char *why, size_t cap)
+{
+	size_t olen = 0;
+
+	if (mbedtls_pk_get_type(pk) != MBEDTLS_PK_ECKEY)
+		return refuse(why, cap, "not an EC key");
+	if (mbedtls_ecp_keypair_get_group_id(mbedtls_pk_ec(*pk)) != MBEDTLS_ECP_DP_SECP256R1)
+		return refuse(why, cap, "not a P-256 key");
+	if (mbedtls_ecp_write_public_key(mbedtls_pk_ec(*pk), MBEDTLS_ECP_PF_UNCOMPRESSED, &olen,
+					 out, ARA_P256_PK) ||
+	    olen != ARA_P256_PK)
+		return refuse(why, cap, "cannot write the point uncompressed");
+	return 0;
+}
+
+int ara_p256_public_from_pem(const char *pem, size_t pem_len, uint8_t pk[ARA_P256_PK], char *why,
+			     size_t why_cap)
+{
+	char buf[ARA_P256_PEM_MAX + 1];
+	mbedtls_pk_context ctx;
+	int r;
+
+	if (pem_len == 0 || pem_len > ARA_P256_PEM_MAX)
+		return refuse(why, why_cap, "pem: empty or longer than %u bytes", ARA_P256_PEM_MAX);
+	/* mbedtls parses PEM only from a NUL-terminated buffer. */
+	memcpy(buf, pem, pem_len);
+	buf[pem_len] = '\0';
+	mbedtls_pk_init(&ctx);
+	r = mbedtls_pk_parse_public_key(&ctx, (const unsigned char *)buf, pem_len + 1);
+	if (r)
+		r = refuse(why, why_cap, "pem: not a public key (mbedtls -0x%04x)", (unsigned)-r);
+	else if (point_of(&ctx, pk, why, why_cap))
+		r = -1;
+	mbedtls_pk_free(&ctx);
+	return r;
+}
+
+/*
+ * The file at path, whole, NUL-terminated, into buf (ARA_P256_PEM_MAX + 1
+ * bytes); private: refused if group or others have any access to it. 0,
+ * ARA_P256_PEM_E_IO or ARA_P256_PEM_E_KEY.
+ */
+static int read_pem(const char *path, int private, char *buf, size_t *len, char *why, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	ssize_t got = 0;
+	int r = 0;
+
+	if (fd < 0) {
+		refuse(why, cap, "%s: cannot open: %s", path, strerror(errno));
+		return ARA_P256_PEM_E_IO;
+	}
+	if (fstat(fd, &st)) {
+		refuse(why, cap, "%s: cannot stat: %s", path, strerror(errno));
+		r = ARA_P256_PEM_E_IO;
+	} else if (!S_ISREG(st.st_mode)) {
+		refuse(why, cap, "%s: not a regular file", path);
+		r = ARA_P256_PEM_E_KEY;
+	} else if (private && (st.st_mode & 077)) {
+		refuse(why, cap, "%s: a private key its group or others may access (mode %04o): "
+		       "chmod 600 it", path, (unsigned)(st.st_mode & 07777));
+		r = ARA_P256_PEM_E_KEY;
+	} else if (st.st_size <= 0 || st.st_size > (off_t)ARA_P256_PEM_MAX) {
+		refuse(why, cap, "%s: empty or longer than %u bytes", path, ARA_P256_PEM_MAX);
+		r = ARA_P256_PEM_E_KEY;
+	}
+	if (r == 0) {
+		do
+			got = pread(fd, buf, (size_t)st.st_size, 0);
+		while (got < 0 && errno == EINTR);
+		if (got != st.st_size) {
+			refuse(why, cap, "%s: cannot read: %s", path,
+			       got < 0 ? strerror(errno) : "it changed size");
+			r = ARA_P256_PEM_E_IO;
+		} else {
+			buf[*len = (size_t)got] = '\0';
+		}
+	}
+	close(fd);
+	return r;
+}
+
+int ara_p256_read_public(const char *path, uint8_t pk[ARA_P256_PK], char *why, size_t why_cap)
+{
+	char buf[ARA_P256_PEM_MAX + 1], inner[256];
+	size_t len = 0;
+
+	int r = read_pem(path, 0, buf, &len, why, why_cap);
+
+	if (r)
+		return r;
+	if (ara_p256_public_from_pem(buf, len, pk, inner, sizeof(inner))) {
+		refuse(why, why_cap, "%s: %s", path, inner);
+		return ARA_P256_PEM_E_KEY;
+	}
+	return 0;
+}
+
+int ara_p256_read_secret(const char *path, uint8_t sk[ARA_P256_SK], uint8_t pk[ARA_P256_PK],
+			 char *why, size_t why_cap)
+{
+	char buf[ARA_P256_PEM_MAX + 1], inner[256];
+	mbedtls_pk_context ctx;
+	size_t len = 0, olen = 0;
+	int r;
+
+	r = read_pem(path, 1, buf, &len, why, why_cap);
+	if (r)
+		return r;
+	mbedtls_pk_init(&ctx);
+	r = mbedtls_pk_parse_key(&ctx, (const unsigned char *)buf, len + 1, NULL, 0, random_cb, NULL);
+	if (r)
+		refuse(why, why_cap, "%s: not an unencrypted private key (mbedtls -0x%04x)", path,
+		       (unsigned)-r);
+	else if (point_of(&ctx, pk, inner, sizeof(inner)))
+		r = refuse(why, why_cap, "%s: %s", path, inner);
+	else if (mbedtls_ecp_write_key_ext(mbedtls_pk_ec(ctx), &olen, sk, ARA_P256_SK) ||
+		 olen != ARA_P256_SK)
+		r = refuse(why, why_cap, "%s: cannot write the private scalar", path);
+	mbedtls_pk_free(&ctx);
+	if (r)
+		r = ARA_P256_PEM_E_KEY;
+	mbedtls_platform_zeroize(buf, sizeof(buf));
+	return r;
+}
