@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 
 #include <cmocka.h>
@@ -81,12 +82,12 @@ static void attest(uint8_t app_byte, const char *secret)
 	assert_int_equal(ara_provision_session_hash(challenge, sizeof(challenge), msg, a.signed_len,
 						    hash), 0);
 	assert_int_equal(ara_p256_sign(sk, hash, sig), 0);
-	ara_wire_attest_set_sig(msg, msg_len, sig);
+	ara_wire_set_sig(msg, msg_len, sig);
 }
 
 static int decide(struct ara_decision *out)
 {
-	static const struct ara_decide_ctx ctx = { NULL, fake_random, &store };
+	static const struct ara_decide_ctx ctx = { .random = fake_random, .store = &store };
 	struct timeval tv;
 	struct ara_decide_peer peer = { 7, "unix /run/test", 0 };
 
@@ -127,6 +128,7 @@ static void write_file(const char *name, const char *text)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
+	assert_int_equal(fchmod(fileno(f), 0600), 0); /* a secrets file others may read is refused */
 	fputs(text, f);
 	fclose(f);
 }
@@ -208,7 +210,7 @@ static void test_decisions(void **state)
 
 static void test_io_record_audited(void **state)
 {
-	static const struct ara_decide_ctx ctx = { NULL, fake_random, &store };
+	static const struct ara_decide_ctx ctx = { .random = fake_random, .store = &store };
 	struct ara_decide_peer peer = { 9, "tcp 127.0.0.1:1", 1000 };
 	struct ara_decision out;
 	char why[256];

@@ -379,7 +379,7 @@ static void read_policy(const struct args *a)
 	if (memchr(policy_text, '\0', len))
 		ara_die(ARA_CLI_USAGE, "%s: a NUL byte in the policy", a->operand[1]);
 	memcpy(parsed, policy_text, len + 1);
-	rc = ara_policy_parse(a->operand[1], parsed, &policy, why, sizeof(why));
+	rc = ara_policy_parse(a->operand[1], parsed, len, &policy, why, sizeof(why));
 	ara_policy_wipe(&policy);
 	if (rc)
 		ara_die(ARA_CLI_USAGE, "policy %s", why);

@@ -244,7 +244,7 @@ static void finish(struct server *s, struct conn *c)
 	if (c->decided) {
 		/* The I/O's records go to the audit log here; ara_decide keeps its own. */
 		if ((!c->by_worker || c->d.record.decision == ARA_DECISION_UNSENT) &&
-		    ara_decide_audit(&(struct ara_decide_ctx){ NULL, NULL, &s->store },
+		    ara_decide_audit(&(struct ara_decide_ctx){ .store = &s->store },
 				     &c->d.record, line, sizeof(line)))
 			log_event(s, "audit", c->peer, "session %lu: no audit record: %s", c->id,
 				  line);
@@ -328,8 +328,10 @@ static void refuse(struct server *s, struct conn *c, int code, const char *fmt, 
 static void decide_job(struct ara_job *job)
 {
 	struct conn *c = (struct conn *)job;
-	const struct ara_decide_ctx ctx = { &c->policy->p, random_bytes, c->store,
-					    c->policy->has_key ? &c->policy->key : NULL };
+	const struct ara_decide_ctx ctx = { .policy = &c->policy->p,
+					    .random = random_bytes,
+					    .store = c->store,
+					    .key = c->policy->has_key ? &c->policy->key : NULL };
 	const struct ara_decide_peer who = { c->id, c->peer, clock_ms(CLOCK_REALTIME) };
 
 	ara_decide(&ctx, &who, c->challenge, c->challenge_len, c->attest, c->total, &c->d);
