@@ -34,10 +34,12 @@ static const char usage_text[] =
 	"\n"
 	"The command line's values win over the file's; its listeners replace the\n"
 	"file's. At most 8 listeners. Exit status: 0 served (SIGTERM, or the N\n"
-	"sessions), 2 usage error, or a configuration or policy that cannot be read\n"
-	"or parsed, 3 a socket, the log or a thread cannot be made.\n";
+	"sessions), 2 usage error, or a configuration or policy that does not parse,\n"
+	"3 the configuration file cannot be read, or a socket, the log or a thread\n"
+	"cannot be made.\n";
 
-/* 2 also for a configuration or policy that cannot be read or parsed. */
+/* 2 also for a configuration or policy that does not parse; 3 for a
+ * configuration file that cannot be read. */
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
 
 /* ara_server_run's statuses are the program's. */
@@ -99,10 +101,12 @@ static int configure(void *arg, struct ara_config *c, char *why, size_t cap)
 	const struct options *o = arg;
 	char msg[PATH_MAX + 256];
 
+	int r = 0;
+
 	ara_config_defaults(c);
-	if (o->config && ara_config_load(o->config, c, msg, sizeof(msg))) {
+	if (o->config && (r = ara_config_load(o->config, c, msg, sizeof(msg)))) {
 		snprintf(why, cap, "config %s", msg);
-		return -1;
+		return r;
 	}
 	if (o->policy)
 		snprintf(c->policy, sizeof(c->policy), "%s", o->policy);

@@ -229,8 +229,10 @@ int ara_config_load(const char *path, struct ara_config *c, char *why, size_t ca
 	size_t len;
 	int r;
 
-	if (fd < 0)
-		return fail(why, cap, "%s:0: cannot open %s: %s", path, path, strerror(errno));
+	if (fd < 0) {
+		fail(why, cap, "%s:0: cannot open %s: %s", path, path, strerror(errno));
+		return ARA_CONFIG_UNREADABLE;
+	}
 	/* Bounded before it is read: a large file costs nothing. */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)ARA_CONFIG_FILE_MAX) {
 		close(fd);
@@ -240,8 +242,9 @@ int ara_config_load(const char *path, struct ara_config *c, char *why, size_t ca
 	text = malloc((size_t)st.st_size + 1);
 	if (!text || ara_read_upto(fd, text, (size_t)st.st_size + 1, &len) ||
 	    len > (size_t)st.st_size) {
-		r = fail(why, cap, "%s:0: cannot read %s: %s", path, path,
-			 text ? strerror(errno ? errno : EFBIG) : "out of memory");
+		fail(why, cap, "%s:0: cannot read %s: %s", path, path,
+		     text ? strerror(errno ? errno : EFBIG) : "out of memory");
+		r = ARA_CONFIG_UNREADABLE;
 	} else {
 		r = ara_config_parse(path, text, len, c, why, cap);
 	}

@@ -740,9 +740,10 @@ int ara_server_run(const struct ara_server_options *o)
 	int status;
 
 	s = (struct server){ .o = o, .log = stderr, .epoll = -1, .signal_fd = -1, .done_fd = -1 };
-	if (o->configure(o->arg, &s.cfg, why, sizeof(why))) {
+	status = o->configure(o->arg, &s.cfg, why, sizeof(why));
+	if (status) {
 		start_fail("%s", why);
-		return ARA_SERVER_CONFIG;
+		return status == ARA_CONFIG_UNREADABLE ? ARA_SERVER_SYSTEM : ARA_SERVER_CONFIG;
 	}
 	if (!s.cfg.policy[0]) {
 		start_fail("no policy: --policy or a policy line in the configuration");

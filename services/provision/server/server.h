@@ -16,7 +16,8 @@
 
 /*
  * Makes the configuration whole: the defaults, the file, the command line.
- * Called at the start and at each SIGHUP. 0, or -1 with why.
+ * Called at the start and at each SIGHUP. 0, or ara_config_load's error
+ * (ARA_CONFIG_UNREADABLE, -1) with why.
  */
 typedef int (*ara_configure_fn)(void *arg, struct ara_config *c, char *why, size_t why_cap);
 
@@ -30,7 +31,8 @@ struct ara_server_options {
 enum ara_server_status {
 	ARA_SERVER_DONE = 0,
 	ARA_SERVER_CONFIG = 2, /* the configuration or the policy cannot be read or parsed */
-	ARA_SERVER_SYSTEM = 3, /* a socket, the log or a thread cannot be made */
+	ARA_SERVER_SYSTEM = 3, /* the configuration file cannot be read; a socket, the log
+				  or a thread cannot be made */
 };
 
 /*
