@@ -349,6 +349,42 @@ static void limits_refuse_with_a_log_line(void **state)
 }
 
 /*
+ * max-connections; max-buffered, held by a peer that sent an ATTEST's
+ * header only (its whole length is reserved then).
+ */
+static void connections_and_bytes_held_are_limited(void **state)
+{
+	uint8_t challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE] = { 0 }, attest[2048];
+	struct device_double d;
+	char extra[128];
+	size_t len;
+	int holding, c;
+
+	(void)state;
+	/* The double's ATTEST's length, for the byte limit: one fits, two do not. */
+	assert_int_equal(device_double_attest(&d, digests(), "media-key", 0, challenge,
+					      sizeof(challenge), attest, sizeof(attest), &len),
+			 0);
+	snprintf(extra, sizeof(extra), "max-connections 2\nmax-buffered %zu\n", len + len / 2);
+	write_config(extra);
+	start_server();
+	assert_string_equal(notified(), "READY=1");
+	holding = open_session(challenge);
+	assert_int_equal(ara_send_all(holding, attest, ARA_WIRE_HEADER), 0);
+	assert_int_equal(session("media-key"), ARA_WIRE_REFUSE);
+	wait_log("limit: max-buffered", 1);
+	c = open_session(NULL); /* the second connection */
+	assert_int_equal(reply_type(connect_server()), 0); /* a third: closed at once */
+	wait_log("max-connections reached", 1);
+	close(c);
+	close(holding);
+	wait_log("the peer sent 0 bytes and closed", 1);
+	assert_int_equal(session("media-key"), ARA_WIRE_DELIVER);
+	kill(server, SIGTERM);
+	assert_int_equal(wait_server(), 0);
+}
+
+/*
  * SIGTERM ends a stalled session at once (stop-grace 1 s), exits 0 and
  * removes the socket; a restart on the same path serves; after a kill -9
  * the stale socket file does not stop the next start.
@@ -463,6 +499,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(stalled_and_trickling_delay_no_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(limits_refuse_with_a_log_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(connections_and_bytes_held_are_limited, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(sigterm_removes_the_socket_and_restart_works, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(sighup_reloads_and_keeps_the_old_on_a_bad_file,

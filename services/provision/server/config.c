@@ -263,8 +263,9 @@ int ara_config_load(const char *path, struct ara_config *c, char *why, size_t ca
 	text = malloc((size_t)st.st_size + 1);
 	if (!text || ara_read_upto(fd, text, (size_t)st.st_size + 1, &len) ||
 	    len > (size_t)st.st_size) {
-		r = fail(why, cap, "%s:0: cannot read %s: %s", path, path,
-			 text ? strerror(errno ? errno : EFBIG) : "out of memory");
+		fail(why, cap, "%s:0: cannot read %s: %s", path, path,
+		     text ? strerror(errno ? errno : EFBIG) : "out of memory");
+		r = ARA_CONFIG_UNREADABLE;
 	} else {
 		r = ara_config_parse(path, text, len, c, why, cap);
 	}

@@ -43,8 +43,8 @@ void ara_config_defaults(struct ara_config *c);
 /*
  * Reads path over *c (which holds the defaults, or the command line's
  * values are applied after). Relative paths in it start at its directory.
- * 0; ARA_CONFIG_UNREADABLE if path cannot be opened; or -1 if it is
- * malformed. Either error with one line in why ("FILE:LINE: ...").
+ * 0; ARA_CONFIG_UNREADABLE if path cannot be opened or read; -1 if it does
+ * not parse. Either error with one line in why ("FILE:LINE: ...").
  */
 #define ARA_CONFIG_UNREADABLE (-2)
 int ara_config_load(const char *path, struct ara_config *c, char *why, size_t why_cap);

@@ -16,7 +16,8 @@
 
 /*
  * Makes the configuration whole: the defaults, the file, the command line.
- * Called at the start and at each SIGHUP. 0, or -1 with why.
+ * Called at the start and at each SIGHUP. 0, or ara_config_load's error
+ * (ARA_CONFIG_UNREADABLE, -1) with why.
  */
 typedef int (*ara_configure_fn)(void *arg, struct ara_config *c, char *why, size_t why_cap);
 
