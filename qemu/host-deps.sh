@@ -105,6 +105,9 @@ man_check="groff-base man-db"
 cxx="g++-aarch64-linux-gnu"
 # ARA's own Debian packages (debian/, qemu/build-debs.sh) and their check.
 packaging="debhelper lintian"
+# The provisioner's PostgreSQL store: libpq to build it, and the server its
+# tests start from Debian's package (tests/pg/pg-harness.sh).
+pg="libpq-dev postgresql"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -133,6 +136,7 @@ install "the CENC test's ffmpeg" $cenc
 install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
+install "the PostgreSQL store and its test server" $pg
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"
