@@ -12,6 +12,7 @@
 set -euo pipefail
 prog=bench
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/load/lib.sh
 . "$here/lib.sh"
 build=$1 seconds=${2:-20}
 load_setup "$build"

@@ -8,6 +8,7 @@
 set -euo pipefail
 prog=fault
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/load/lib.sh
 . "$here/lib.sh"
 build=$1 profile=${2:-short}
 case $profile in

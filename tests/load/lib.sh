@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154 # prog: the sourcing script's
 # lib.sh: what fault.sh and bench.sh share, sourced: a work directory with
 # a dev-insecure policy and its secrets, ara-provision instances on
 # 127.0.0.1 (each its log, its port), and ara-loadgen with that policy.
