@@ -46,6 +46,10 @@ static const char usage_text[] =
 	"  --stalled N          N more connections that take the CHALLENGE and stall\n"
 	"  --slow N             N more connections that send one byte per interval\n"
 	"  --slow-interval MS   a slow connection's interval (default 100)\n"
+	"  --tpm-devices N      the first N devices have tpm evidence, quoted by:\n"
+	"  --tpm-quote PATH     ara-tpm-quote, run once per device and evidence\n"
+	"  --tcti CONF          its TPM (e.g. swtpm:path=SOCKET)\n"
+	"  --ima-log PATH       its IMA log\n"
 	"  --server-pid PID     a server whose CPU time to measure (several: summed)\n"
 	"  --json FILE          also write the results as JSON to FILE\n"
 	"  -h, --help           print this help and exit 0\n"
@@ -61,6 +65,8 @@ enum loadgen_exit { EXIT_FAILED = 1, EXIT_SYSTEM = 3, EXIT_BREACH = 4 };
 struct options {
 	const char *policy, *name, *replay, *record, *json;
 	struct load_plan plan;
+	struct load_tpm tpm;
+	uint64_t tpm_devices;
 	pid_t pids[PIDS_MAX];
 	size_t n_pids;
 };
@@ -87,7 +93,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_POLICY = 256, O_NAME, O_CONNECT, O_SESSIONS, O_DURATION, O_CONC, O_DEVICES,
 	       O_TIMEOUT, O_MALFORMED, O_OVERSIZED, O_REPLAY, O_RECORD, O_STALLED, O_SLOW,
-	       O_SLOW_MS, O_PID, O_JSON };
+	       O_SLOW_MS, O_PID, O_JSON, O_TPM_DEVICES, O_TPM_QUOTE, O_TCTI, O_IMA_LOG };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, O_POLICY },
 		{ "name", required_argument, NULL, O_NAME },
@@ -106,6 +112,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "slow-interval", required_argument, NULL, O_SLOW_MS },
 		{ "server-pid", required_argument, NULL, O_PID },
 		{ "json", required_argument, NULL, O_JSON },
+		{ "tpm-devices", required_argument, NULL, O_TPM_DEVICES },
+		{ "tpm-quote", required_argument, NULL, O_TPM_QUOTE },
+		{ "tcti", required_argument, NULL, O_TCTI },
+		{ "ima-log", required_argument, NULL, O_IMA_LOG },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +170,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->pids[o->n_pids++] = (pid_t)ara_cli_number("--server-pid", optarg, 1, INT32_MAX);
 			break;
 		case O_JSON: o->json = optarg; break;
+		case O_TPM_DEVICES:
+			o->tpm_devices = ara_cli_number("--tpm-devices", optarg, 1, 100000);
+			break;
+		case O_TPM_QUOTE: o->tpm.quote = optarg; break;
+		case O_TCTI: o->tpm.tcti = optarg; break;
+		case O_IMA_LOG: o->tpm.ima_log = optarg; break;
 		default: ara_cli_option(c, argv, usage_text);
 		}
 	}
@@ -176,6 +192,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 	p->sessions = sessions;
 	p->duration = (double)duration;
 	p->n_devices = devices ? devices : p->concurrency;
+	if (o->tpm_devices && (!o->tpm.quote || !o->tpm.tcti || !o->tpm.ima_log))
+		ara_usage_error("--tpm-devices needs --tpm-quote, --tcti and --ima-log");
+	if (o->tpm_devices > p->n_devices)
+		ara_usage_error("--tpm-devices %llu: more than the %zu devices",
+				(unsigned long long)o->tpm_devices, p->n_devices);
+	p->tpm = &o->tpm;
 }
 
 /* A process's user and system time from /proc/PID/stat; -1 if it is gone. */
@@ -296,7 +318,8 @@ int main(int argc, char **argv)
 	if (!p->devices)
 		ara_die(EXIT_SYSTEM, "out of memory for %zu devices", p->n_devices);
 	for (size_t i = 0; i < p->n_devices; i++)
-		if (load_device_init(&p->devices[i], &policy.expect, (uint64_t)time(NULL)))
+		if (load_device_init(&p->devices[i], &policy.expect, i < o.tpm_devices ? p->tpm : NULL,
+				     (uint64_t)time(NULL)))
 			ara_die(EXIT_SYSTEM, "device %zu: cannot make its key and evidence", i);
 	signal(SIGPIPE, SIG_IGN);
 	gen0 = self_cpu();
@@ -319,6 +342,9 @@ int main(int argc, char **argv)
 		write_file(o.record, res.recorded_attest, res.recorded_len);
 	}
 	ara_policy_wipe(&policy);
+	for (size_t i = 0; i < p->n_devices; i++)
+		free(p->devices[i].evidence);
+	free(p->devices);
 	if (load_breaches(&res))
 		return EXIT_BREACH;
 	for (int e = 0; e < END_KINDS; e++)

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* A load device: DOM0's side of a session, on the host (device.h). */
+#define _GNU_SOURCE /* pipe2 */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <mbedtls/platform_util.h>
 
+#include "ara_cli.h"
 #include "device.h"
 #include "p256.h"
 
@@ -34,21 +41,71 @@ static int fresh_keypair(uint8_t sk[ARA_HPKE_NSK], uint8_t pk[ARA_HPKE_NPK])
 	return r ? -1 : 0;
 }
 
-int load_device_init(struct load_device *d, const struct ara_wire_digests *digests, uint64_t now)
+/* The tpm evidence over binding: ara-tpm-quote's stdout, the binding on its stdin. */
+static int tpm_quote(const struct load_tpm *tpm, const uint8_t binding[32], uint8_t *out,
+		     size_t *len)
 {
-	struct ara_wire_attest a = { .backend = ARA_EVIDENCE_DEV_INSECURE, .issued_at = now };
+	int in[2], from[2], status = 0, r = -1;
+	pid_t pid;
+
+	*len = 0;
+
+	if (pipe2(in, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(in[0], 0);
+		dup2(from[1], 1);
+		execl(tpm->quote, tpm->quote, "--tcti", tpm->tcti, "--ima-log", tpm->ima_log, "quote",
+		      (char *)NULL);
+		fprintf(stderr, "ara-loadgen: %s: cannot run: %s\n", tpm->quote, strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(from[1]);
+	if (pid > 0 && !ara_write_all(in[1], binding, 32)) {
+		close(in[1]);
+		in[1] = -1;
+		/* One byte more than fits: a larger blob is refused, not cut. */
+		r = ara_read_upto(from[0], out, LOAD_EVIDENCE_MAX + 1, len) ||
+				    *len == 0 || *len > LOAD_EVIDENCE_MAX ?
+			    -1 :
+			    0;
+	}
+	if (in[1] >= 0)
+		close(in[1]);
+	close(from[0]);
+	if (pid > 0 && (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+			WEXITSTATUS(status) != 0))
+		r = -1;
+	if (r)
+		fprintf(stderr, "ara-loadgen: %s made no evidence (status %d, %zu bytes)\n",
+			tpm->quote, WIFEXITED(status) ? WEXITSTATUS(status) : -1, *len);
+	return r;
+}
+
+int load_device_init(struct load_device *d, const struct ara_wire_digests *digests,
+		     const struct load_tpm *tpm, uint64_t now)
+{
+	struct ara_wire_attest a = { .issued_at = now };
 	uint8_t binding[32];
 
+	if (!d->evidence && !(d->evidence = malloc(LOAD_EVIDENCE_MAX + 1)))
+		return -1;
 	if (fresh_keypair(d->sk, d->pub))
 		return -1;
+	d->backend = tpm ? ARA_EVIDENCE_TPM : ARA_EVIDENCE_DEV_INSECURE;
 	d->issued_at = now;
 	d->digests = *digests;
+	a.backend = d->backend;
 	a.instance_pub = d->pub;
 	a.digests = *digests;
-	return ara_provision_binding(&a, binding) ||
-			       ara_dev_insecure_evidence(binding, d->evidence) != ARA_DEV_INSECURE_OK ?
-		       -1 :
-		       0;
+	if (ara_provision_binding(&a, binding))
+		return -1;
+	if (tpm)
+		return tpm_quote(tpm, binding, d->evidence, &d->evidence_len);
+	d->evidence_len = ARA_DEV_INSECURE_EVIDENCE_BYTES;
+	return ara_dev_insecure_evidence(binding, d->evidence) == ARA_DEV_INSECURE_OK ? 0 : -1;
 }
 
 int load_device_attest(const struct load_device *d, struct load_session *s,
@@ -57,7 +114,7 @@ int load_device_attest(const struct load_device *d, struct load_session *s,
 {
 	uint8_t share_pub[ARA_HPKE_NPK], hash[32], sig[ARA_WIRE_SIG];
 	struct ara_wire_attest a = {
-		.backend = ARA_EVIDENCE_DEV_INSECURE,
+		.backend = d->backend,
 		.issued_at = d->issued_at,
 		.instance_pub = d->pub,
 		.digests = d->digests,
@@ -65,7 +122,7 @@ int load_device_attest(const struct load_device *d, struct load_session *s,
 		.name = (const uint8_t *)name,
 		.name_len = strlen(name),
 		.evidence = d->evidence,
-		.evidence_len = sizeof(d->evidence),
+		.evidence_len = d->evidence_len,
 	};
 
 	if (fresh_keypair(s->share_sk, share_pub) ||

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A device as the load generator plays it: an ARA instance's key and its
- * dev-insecure evidence, made once, and per session the ATTEST that
+ * evidence, made once (dev-insecure, or tpm: a quote by ara-tpm-quote, the
+ * program DOM0 runs for it, services/provision/tpm_evidence.h), and per
+ * session the ATTEST that
  * PROVISION_BEGIN makes and the opening of the DELIVER that
  * PROVISION_FINISH does (services/provision/session.c), with the same
  * wire, binding, signature and HPKE code DOM0 links. Host code: not DOM0.
@@ -17,16 +19,24 @@
 #include "hpke.h"
 #include "wire.h"
 
-/* The largest ATTEST a load device sends: dev-insecure evidence, longest name. */
-#define LOAD_ATTEST_MAX 1024u
+/* The largest ATTEST a load device sends: tpm evidence of a short IMA log. */
+#define LOAD_ATTEST_MAX (16u << 10)
+#define LOAD_EVIDENCE_MAX (LOAD_ATTEST_MAX - 1024u)
 /* The largest reply: a DELIVER with the largest secret. */
 #define LOAD_REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT)
 
+/* How a tpm device quotes: ara-tpm-quote --tcti TCTI --ima-log IMA_LOG quote. */
+struct load_tpm {
+	const char *quote, *tcti, *ima_log;
+};
+
 struct load_device {
 	uint8_t sk[ARA_HPKE_NSK], pub[ARA_HPKE_NPK];
+	uint8_t backend; /* enum ara_evidence_backend */
 	uint64_t issued_at;
 	struct ara_wire_digests digests;
-	uint8_t evidence[ARA_DEV_INSECURE_EVIDENCE_BYTES];
+	uint8_t *evidence; /* malloc'd */
+	size_t evidence_len;
 };
 
 /* What one session keeps between its ATTEST and the reply. */
@@ -35,9 +45,13 @@ struct load_session {
 	uint8_t info[ARA_HPKE_INFO_BYTES];
 };
 
-/* A fresh instance key with evidence made now over it and digests. 0 or -1. */
+/*
+ * A fresh instance key with evidence made now over it and digests: tpm
+ * evidence if tpm is given, else dev-insecure. Again on an initialised
+ * device: new key, new evidence. 0, or -1 with a message on stderr.
+ */
 int load_device_init(struct load_device *d, const struct ara_wire_digests *digests,
-		     uint64_t now);
+		     const struct load_tpm *tpm, uint64_t now);
 
 /*
  * The ATTEST answering challenge (a whole CHALLENGE message) for the

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fault.sh BUILD [PROFILE]: the provisioning service under faults, with two
 # instances on 127.0.0.1 (docs/performance.md, "Provisioning service"), and
-# afterwards the invariants: no faulty session delivered, no audit record
+# a tenth of the devices with tpm evidence (swtpm), and afterwards the
+# invariants: no faulty session delivered, no audit record
 # lost for a session the generator saw delivered, no crash, a replayed
 # session refused on either instance. PROFILE: short (the ctest, default)
 # or long. Prints "fault: PASS"; any failure "fault: FAILED: what".
@@ -22,6 +23,7 @@ fail() {
 	exit 1
 }
 load_setup "$build"
+tpm_setup "$build"
 instance_start a
 instance_start b
 both=(--connect "127.0.0.1:$port_a" --connect "127.0.0.1:$port_b")
@@ -41,8 +43,10 @@ run() {
 run 0 record --connect "127.0.0.1:$port_a" --sessions 8 --concurrency 2 --record "$work/rec.attest"
 
 # Faults at volume on both instances, stalled and slow clients alongside.
+# A tenth of the devices have tpm evidence, quoted by swtpm.
 run 0 mixed "${both[@]}" --sessions "$sessions" --concurrency 64 --malformed 5 --oversized 2 \
-	--replay 5:"$work/rec.attest" --stalled 4 --slow 2 --timeout 30
+	--replay 5:"$work/rec.attest" --stalled 4 --slow 2 --timeout 30 \
+	--devices 60 --tpm-devices 6 "${tpm_args[@]}"
 for k in malformed oversized replay; do
 	n=$(json "$work/mixed.json" "ends.$k.refused")
 	[ "$n" -gt 0 ] || fail "mixed: no $k session refused"

@@ -78,3 +78,28 @@ for k in sys.argv[2].split("."):
     v = v[k]
 print(v)' "$1" "$2"
 }
+
+# tpm_setup BUILD: swtpm on a Unix socket in $work, its AK enrolled, an IMA
+# log with PCR 10 extended to match (tests/evidence/tpm-e2e.sh does the
+# same), and the policy accepting tpm evidence too, its loader the log's.
+# Sets $tpm_args, ara-loadgen's options for tpm devices.
+tpm_setup() {
+	local quote=$1/services/evidence/ara-tpm-quote synth=$1/tests/evidence/tpm_synth_log i=0
+	local sock=$work/tpm.sock
+	command -v swtpm >/dev/null || { echo "$prog: FAILED: swtpm not found (qemu/host-deps.sh installs it)" >&2; exit 1; }
+	mkdir "$work/tpm"
+	swtpm socket --tpm2 --server type=unixio,path="$sock" --ctrl type=unixio,path="$sock.ctrl" \
+		--tpmstate dir="$work/tpm" --flags not-need-init,startup-clear >"$work/swtpm.err" 2>&1 &
+	pid_swtpm=$!
+	while [ ! -S "$sock" ]; do
+		i=$((i + 1))
+		[ $i -le 100 ] && kill -0 "$pid_swtpm" 2>/dev/null ||
+			{ echo "$prog: FAILED: swtpm does not start: $(cat "$work/swtpm.err")" >&2; exit 1; }
+		sleep 0.1
+	done
+	"$quote" --tcti "swtpm:path=$sock" enrol "$work/ak.pem" >/dev/null
+	"$synth" --tcti "swtpm:path=$sock" "$work/ima.log" "$quote" /usr/lib/ara/ara-loader >/dev/null
+	sed -i "s/^loader .*/loader $(sha256sum "$quote" | cut -d' ' -f1)/" "$policy"
+	printf 'backend tpm\ntpm-ak ak.pem\n' >>"$policy"
+	tpm_args=(--tpm-quote "$quote" --tcti "swtpm:path=$sock" --ima-log "$work/ima.log")
+}

@@ -51,6 +51,7 @@ struct load_plan {
 	double slow_interval;	  /* seconds between a slow client's bytes */
 	struct load_device *devices;
 	size_t n_devices;
+	const struct load_tpm *tpm; /* how the tpm devices quote */
 	uint32_t max_age; /* the policy's: evidence is made afresh at half of it */
 	const char *name; /* the secret asked for */
 	const uint8_t *secret;

@@ -208,7 +208,8 @@ static int prepare(struct loop *L, struct conn *c)
 		break;
 	}
 	if (wall - c->device->issued_at >= p->max_age / 2 &&
-	    load_device_init(c->device, &c->device->digests, wall))
+	    load_device_init(c->device, &c->device->digests,
+			     c->device->backend == ARA_EVIDENCE_TPM ? p->tpm : NULL, wall))
 		return -1;
 	if (load_device_attest(c->device, &c->s, c->challenge, CHALLENGE_LEN, p->name, c->own,
 			       &c->out_len))
