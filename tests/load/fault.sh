@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # fault.sh BUILD [PROFILE]: the provisioning service under faults, with two
-# instances on 127.0.0.1 (docs/performance.md, "Provisioning service"), and
-# a tenth of the devices with tpm evidence (swtpm), and afterwards the
-# invariants: no faulty session delivered, no audit record
-# lost for a session the generator saw delivered, no crash, a replayed
-# session refused on either instance. PROFILE: short (the ctest, default)
+# instances on 127.0.0.1 (docs/performance.md, "Provisioning service") and
+# a tenth of the devices with tpm evidence (swtpm); afterwards the
+# invariants: no faulty session delivered, no audit record lost for a
+# session the generator saw delivered, no crash, a replayed session
+# refused on either instance. PROFILE: short (the ctest, default)
 # or long. Prints "fault: PASS"; any failure "fault: FAILED: what".
 set -euo pipefail
 prog=fault

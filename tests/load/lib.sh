@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2154 # prog: the sourcing script's
+# shellcheck shell=bash disable=SC2154,SC2034 # prog: the sourcing script's; what it sets: its
 # lib.sh: what fault.sh and bench.sh share, sourced: a work directory with
 # a dev-insecure policy and its secrets, ara-provision instances on
 # 127.0.0.1 (each its log, its port), and ara-loadgen with that policy.
@@ -93,8 +93,10 @@ tpm_setup() {
 	pid_swtpm=$!
 	while [ ! -S "$sock" ]; do
 		i=$((i + 1))
-		[ $i -le 100 ] && kill -0 "$pid_swtpm" 2>/dev/null ||
-			{ echo "$prog: FAILED: swtpm does not start: $(cat "$work/swtpm.err")" >&2; exit 1; }
+		if [ $i -gt 100 ] || ! kill -0 "$pid_swtpm" 2>/dev/null; then
+			echo "$prog: FAILED: swtpm does not start: $(cat "$work/swtpm.err")" >&2
+			exit 1
+		fi
 		sleep 0.1
 	done
 	"$quote" --tcti "swtpm:path=$sock" enrol "$work/ak.pem" >/dev/null
