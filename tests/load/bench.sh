@@ -7,7 +7,8 @@
 # completed sessions per second of wall time and per second of the
 # servers' CPU time (the generator's own CPU time is measured apart, by
 # getrusage, and the servers' from /proc), latency percentiles, and the
-# stalled clients' effect on the others' p99. BUILD should be built
+# stalled clients' effect on the others' p99; the latencies are those of
+# the sessions delivered, "failed" counts the others. BUILD should be built
 # without sanitizers (-DARA_SANITIZE=OFF -DCMAKE_BUILD_TYPE=Release).
 set -euo pipefail
 prog=bench
@@ -17,11 +18,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=$1 seconds=${2:-20}
 load_setup "$build"
 
-echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1)$(uname -m), Linux $(uname -r)"
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1) ($(uname -m)), Linux $(uname -r)"
 echo "each run: $seconds s, 256 sessions in flight, dev-insecure evidence, TCP loopback"
 echo
-printf '| %-34s | %8s | %10s | %6s | %6s | %6s | %7s | %7s | %7s |\n' run "per s" "per srv-CPU s" p50 p90 p99 max "gen CPU" "srv CPU"
-printf '|%s|\n' "------------------------------------|----------|----------------|--------|--------|--------|---------|---------|---------"
+printf '| %-34s | %8s | %14s | %6s | %6s | %6s | %7s | %7s | %7s | %6s |\n' run "per s" "per srv-CPU s" p50 p90 p99 max "gen CPU" "srv CPU" failed
+printf '|%s|\n' "------------------------------------|----------|----------------|--------|--------|--------|---------|---------|---------|--------"
 
 # row NAME JSON: one line of the table.
 row() {
@@ -30,10 +31,12 @@ row() {
 		d = json.load(open(sys.argv[2]))
 		l = d["latency_ms"]
 		srv = d["per_server_cpu_s"]
-		print("| %-34s | %8.0f | %14s | %6.1f | %6.1f | %6.1f | %7.1f | %7.1f | %7s |" % (
+		g = d["ends"]["genuine"]
+		failed = sum(v for k, v in g.items() if k not in ("delivered", "refusals"))
+		print("| %-34s | %8.0f | %14s | %6.1f | %6.1f | %6.1f | %7.1f | %7.1f | %7s | %6d |" % (
 		    sys.argv[1], d["per_wall_s"], "%.0f" % srv if srv is not None else "-",
 		    l["p50"], l["p90"], l["p99"], l["max"], d["generator_cpu_s"],
-		    "%.1f" % d["server_cpu_s"] if d["server_cpu_s"] is not None else "-"))
+		    "%.1f" % d["server_cpu_s"] if d["server_cpu_s"] is not None else "-", failed))
 	PY
 }
 
