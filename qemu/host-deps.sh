@@ -108,6 +108,9 @@ packaging="debhelper lintian"
 # The provisioner's PostgreSQL store: libpq to build it, and the server its
 # tests start from Debian's package (tests/pg/pg-harness.sh).
 pg="libpq-dev postgresql"
+# The load and fault tests read the store's database afterwards
+# (tests/load/invariants.sh): SQLite's shell (psql comes with postgresql).
+load_tests="sqlite3"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -137,6 +140,7 @@ install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
 install "the PostgreSQL store and its test server" $pg
+install "the load tests' database checks" $load_tests
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"
