@@ -39,6 +39,21 @@ run() {
 	delivered=$((delivered + $(json "$work/$out.json" delivered)))
 }
 
+# The generator's own check can fail: an instance whose secret is another
+# (same name) is a breach to it (status 4).
+mkdir "$work/other"
+sed "s|^secrets .*|secrets $work/other/secrets|" "$policy" >"$work/other/policy"
+sed -i "s|^tpm-ak .*|tpm-ak $work/ak.pem|" "$work/other/policy"
+(umask 077; echo "media-key $(hex_of 32)" >"$work/other/secrets")
+policy_main=$policy
+policy=$work/other/policy instance_start other
+status=0
+# shellcheck disable=SC2154 # port_other: set by instance_start
+loadgen --connect "127.0.0.1:$port_other" --sessions 4 --concurrency 2 >"$work/other.txt" 2>&1 || status=$?
+[ "$status" = 4 ] || fail "another secret delivered: status $status, not 4: $(cat "$work/other.txt")"
+instance_kill other TERM
+policy=$policy_main
+
 # A session recorded on a, for the replays.
 run 0 record --connect "127.0.0.1:$port_a" --sessions 8 --concurrency 2 --record "$work/rec.attest"
 

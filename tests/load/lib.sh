@@ -100,8 +100,8 @@ tpm_setup() {
 		sleep 0.1
 	done
 	"$quote" --tcti "swtpm:path=$sock" enrol "$work/ak.pem" >/dev/null
-	"$synth" --tcti "swtpm:path=$sock" "$work/ima.log" "$quote" /usr/lib/ara/ara-loader >/dev/null
+	"$synth" --tcti "swtpm:path=$sock" "$work/ima.bin" "$quote" /usr/lib/ara/ara-loader >/dev/null
 	sed -i "s/^loader .*/loader $(sha256sum "$quote" | cut -d' ' -f1)/" "$policy"
 	printf 'backend tpm\ntpm-ak ak.pem\n' >>"$policy"
-	tpm_args=(--tpm-quote "$quote" --tcti "swtpm:path=$sock" --ima-log "$work/ima.log")
+	tpm_args=(--tpm-quote "$quote" --tcti "swtpm:path=$sock" --ima-log "$work/ima.bin")
 }

@@ -27,8 +27,10 @@ static int by_value(const void *a, const void *b)
 
 void load_report_sort(struct load_result *res)
 {
-	qsort(res->total.ms, res->total.n, sizeof(double), by_value);
-	qsort(res->server.ms, res->server.n, sizeof(double), by_value);
+	if (res->total.n) /* none delivered: no array */
+		qsort(res->total.ms, res->total.n, sizeof(double), by_value);
+	if (res->server.n)
+		qsort(res->server.ms, res->server.n, sizeof(double), by_value);
 }
 
 /* Nearest rank of a sorted list; 0 for an empty one. */
