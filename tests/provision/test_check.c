@@ -16,7 +16,7 @@
 
 #include "binding.h"
 #include "check.h"
-#include "dev_evidence.h"
+#include "device_double.h"
 #include "hpke.h"
 #include "p256.h"
 
@@ -27,41 +27,17 @@ static uint8_t challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
 static uint8_t msg[4096];
 static size_t msg_len;
 
-struct device_double {
-	uint8_t sk[32], pub[65], share_sk[32], share_pub[65];
-	struct ara_wire_attest a;
-	uint8_t evidence[ARA_DEV_INSECURE_EVIDENCE_BYTES];
-};
-
 static void keypair(uint8_t seed, uint8_t sk[32], uint8_t pk[65])
 {
-	uint8_t ikm[32];
-
-	memset(ikm, seed, sizeof(ikm));
-	assert_int_equal(ara_hpke_derive_keypair(ikm, sizeof(ikm), sk, pk), 0);
+	assert_int_equal(device_double_keypair(seed, sk, pk), 0);
 }
 
 /* The ATTEST a genuine instance makes for `challenge`, into msg. */
-static void device_double_attest(struct device_double *d, uint64_t issued_at)
+static void attest(struct device_double *d, uint64_t issued_at)
 {
-	uint8_t binding[32], hash[32], sig[64];
-
-	keypair(1, d->sk, d->pub);
-	keypair(2, d->share_sk, d->share_pub);
-	d->a = (struct ara_wire_attest){ .backend = ARA_EVIDENCE_DEV_INSECURE,
-					 .issued_at = issued_at, .instance_pub = d->pub,
-					 .share_pub = d->share_pub,
-					 .name = (const uint8_t *)"media-key", .name_len = 9 };
-	d->a.digests = policy.expect;
-	assert_int_equal(ara_provision_binding(&d->a, binding), 0);
-	assert_int_equal(ara_dev_insecure_evidence(binding, d->evidence), 0);
-	d->a.evidence = d->evidence;
-	d->a.evidence_len = sizeof(d->evidence);
-	assert_int_equal(ara_wire_encode_attest(&d->a, msg, sizeof(msg), &msg_len), ARA_WIRE_OK);
-	assert_int_equal(ara_provision_session_hash(challenge, sizeof(challenge), msg,
-						    d->a.signed_len, hash), 0);
-	assert_int_equal(ara_p256_sign(d->sk, hash, sig), 0);
-	ara_wire_attest_set_sig(msg, msg_len, sig);
+	assert_int_equal(device_double_attest(d, &policy.expect, "media-key", issued_at, challenge,
+					      sizeof(challenge), msg, sizeof(msg), &msg_len),
+			 0);
 }
 
 static int check(char *why, size_t cap)
@@ -107,7 +83,7 @@ static void genuine_is_delivered(void **state)
 	char why[256] = "";
 
 	(void)state;
-	device_double_attest(&d, NOW - 5);
+	attest(&d, NOW - 5);
 	assert_int_equal(ara_check_attest(&policy, challenge, sizeof(challenge), msg, msg_len, NOW,
 					  &a, &secret, why, sizeof(why)),
 			 0);
@@ -140,7 +116,7 @@ static void backend_not_in_policy(void **state)
 
 	(void)state;
 	policy.backends = 1u << ARA_EVIDENCE_TPM;
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	refused_with(ARA_REFUSE_BACKEND, "dev-insecure backend");
 }
 
@@ -149,9 +125,9 @@ static void stale_and_future(void **state)
 	struct device_double d;
 
 	(void)state;
-	device_double_attest(&d, NOW - 61);
+	attest(&d, NOW - 61);
 	refused_with(ARA_REFUSE_STALE, "61 s ago");
-	device_double_attest(&d, NOW + ARA_POLICY_SKEW + 1);
+	attest(&d, NOW + ARA_POLICY_SKEW + 1);
 	refused_with(ARA_REFUSE_STALE, "future");
 }
 
@@ -171,13 +147,13 @@ static void each_digest(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		((uint8_t *)&policy.expect)[f[i].off + 31] ^= 1;
-		device_double_attest(&d, NOW);
+		attest(&d, NOW);
 		((uint8_t *)&policy.expect)[f[i].off + 31] ^= 1;
 		refused_with(ARA_REFUSE_MEASUREMENT, f[i].what);
 	}
 	policy.expect_manifest = 1; /* the device double sends zero */
 	policy.expect.manifest[0] = 1;
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	policy.expect.manifest[0] = 0;
 	refused_with(ARA_REFUSE_MEASUREMENT, "manifest");
 }
@@ -190,18 +166,18 @@ static void after_signing(void **state)
 	uint8_t sk[32], pk[65];
 
 	(void)state;
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	assert_int_equal(ara_wire_decode_attest(msg, msg_len, &a), 0);
 	keypair(7, sk, pk);
 	memcpy((uint8_t *)a.share_pub, pk, 65);
 	refused_with(ARA_REFUSE_SESSION, "not signed by the attested instance key");
 
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	challenge[ARA_WIRE_HEADER] ^= 1;
 	refused_with(ARA_REFUSE_SESSION, "not signed");
 	challenge[ARA_WIRE_HEADER] ^= 1;
 
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	assert_int_equal(ara_wire_decode_attest(msg, msg_len, &a), 0);
 	((uint8_t *)a.evidence)[20] ^= 1;
 	refused_with(ARA_REFUSE_EVIDENCE, "does not bind");
@@ -215,7 +191,7 @@ static void other_instance(void **state)
 	uint8_t sk[32], pk[65], hash[32], sig[64];
 
 	(void)state;
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	assert_int_equal(ara_wire_decode_attest(msg, msg_len, &a), 0);
 	keypair(8, sk, pk);
 	memcpy((uint8_t *)a.instance_pub, pk, 65);
@@ -232,13 +208,13 @@ static void bad_points_and_names(void **state)
 	struct ara_wire_attest a;
 
 	(void)state;
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	assert_int_equal(ara_wire_decode_attest(msg, msg_len, &a), 0);
 	((uint8_t *)a.share_pub)[64] ^= 1; /* off the curve */
 	refused_with(ARA_REFUSE_MALFORMED, "not a P-256 point");
 
 	policy.secrets[0].name[0] = 'x';
-	device_double_attest(&d, NOW);
+	attest(&d, NOW);
 	refused_with(ARA_REFUSE_SECRET, "no secret named 'media-key'");
 	policy.secrets[0].name[0] = 'm';
 

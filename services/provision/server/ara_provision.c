@@ -1,200 +1,85 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * ara-provision: the provisioner. It releases a secret to an ARA instance
- * only after verifying the instance's platform evidence and its session
- * signature against a policy (docs/provisioning.md; its command line in
- * docs/man/ara-provision.1).
- *
- * It listens on every socket given (TCP port 0: one the kernel picks; the
- * "listening" line names it) and serves one session at a time, each with a
- * deadline for the peer's whole message (serve.h), so a peer that stalls
- * or trickles delays the others by at most that. --sessions N: exit after
- * N sessions (for tests), with status 0. Every session ends with one log
- * line, a refusal with its reason.
- *
- * The policy is loaded before anything is created: a bad policy leaves no
- * socket file and no log behind.
+ * ara-provision: the provisioning service. It releases a secret to an ARA
+ * instance only after verifying the instance's platform evidence and its
+ * session signature against a policy (docs/provisioning.md; its command
+ * line in docs/man/ara-provision.1). The command is "serve", also when
+ * none is named; the service itself is server.c's.
  */
-#define _GNU_SOURCE /* accept4 */
-#include <arpa/inet.h>
-#include <errno.h>
-#include <netdb.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
+#include <errno.h>
 
 #include "ara_cli.h"
-#include "policy.h"
-#include "serve.h"
-
-#define LISTENERS_MAX 8
+#include "config.h"
+#include "server.h"
 
 static const char usage_text[] =
-	"usage: ara-provision --policy FILE (--unix PATH | --tcp HOST:PORT)...\n"
-	"                     [--sessions N] [--log FILE]\n"
+	"usage: ara-provision [serve] [--config FILE] [--policy FILE]\n"
+	"                     [--unix PATH | --tcp HOST:PORT]... [--sessions N] [--log FILE]\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
-	"evidence passes the policy.\n"
+	"evidence passes the policy. Many sessions at once; SIGHUP reloads the\n"
+	"configuration and the policy, SIGTERM stops (docs/provisioning.md).\n"
 	"\n"
+	"  --config FILE       the configuration file (listeners, policy, log, limits)\n"
 	"  --policy FILE       the policy (docs/provisioning.md; ara-policy writes one)\n"
 	"  --unix PATH         listen on a Unix socket at PATH (removed at exit)\n"
 	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
-	"  --sessions N        exit 0 after N sessions (default: serve for ever)\n"
-	"  --log FILE          append the log to FILE (default: stderr)\n"
+	"  --sessions N        exit 0 after N sessions (default: serve until SIGTERM)\n"
+	"  --log FILE          append the log, JSON lines, to FILE (default: stderr)\n"
 	"  -h, --help          print this help and exit 0\n"
 	"  -V, --version       print the version and exit 0\n"
 	"\n"
-	"At most 8 listeners. Exit status: 0 the N sessions served, 2 usage error\n"
-	"or a policy that cannot be read or parsed, 3 a socket or the log cannot be\n"
-	"opened.\n";
+	"The command line's values win over the file's; its listeners replace the\n"
+	"file's. At most 8 listeners. Exit status: 0 served (SIGTERM, or the N\n"
+	"sessions), 2 usage error, or a configuration or policy that cannot be read\n"
+	"or parsed, 3 a socket, the log or a thread cannot be made.\n";
 
-/* 2 also for a policy that cannot be read or parsed. */
-enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
-
-struct listener {
-	int fd;
-	char name[128];
-	char unix_path[108]; /* removed at exit; empty for TCP */
+/* 2 also for a configuration or policy that cannot be read or parsed. */
+enum ara_provision_exit {
+	EXIT_SERVED = ARA_CLI_OK,
+	EXIT_USAGE = ARA_CLI_USAGE,
+	EXIT_SYSTEM = ARA_SERVER_SYSTEM,
 };
-
-/* The listeners made so far: their socket files go when the program does. */
-static struct listener listeners[LISTENERS_MAX];
-static size_t nlisteners;
-
-static void remove_socket_files(void)
-{
-	for (size_t i = 0; i < nlisteners; i++)
-		if (listeners[i].unix_path[0])
-			unlink(listeners[i].unix_path);
-}
-
-/* A failure once sockets may exist: the message, no socket files left, exit. */
-static noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static noreturn void die(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", ara_cli_prog());
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	remove_socket_files();
-	exit(status);
-}
-
-static void listen_unix(struct listener *l, const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-
-	memcpy(sa.sun_path, path, strlen(path) + 1); /* its length checked with the options */
-	l->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (l->fd < 0 || bind(l->fd, (struct sockaddr *)&sa, sizeof(sa)))
-		die(EXIT_SYSTEM, "%s: cannot listen: %s", path, strerror(errno));
-	memcpy(l->unix_path, sa.sun_path, sizeof(l->unix_path));
-	nlisteners++; /* bound: its file is ours to remove */
-	if (listen(l->fd, 16))
-		die(EXIT_SYSTEM, "%s: cannot listen: %s", path, strerror(errno));
-	snprintf(l->name, sizeof(l->name), "unix %s", path);
-}
-
-/* The numeric HOST:PORT spec as an address to bind; NULL if it is not one. */
-static struct addrinfo *tcp_address(const char *spec)
-{
-	const char *colon = strrchr(spec, ':');
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
-	struct addrinfo *ai;
-	char host[64], port[16];
-
-	if (!colon || (size_t)(colon - spec) >= sizeof(host) || strlen(colon + 1) >= sizeof(port))
-		return NULL;
-	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
-	snprintf(port, sizeof(port), "%s", colon + 1);
-	return getaddrinfo(host, port, &hints, &ai) ? NULL : ai;
-}
-
-static void listen_tcp(struct listener *l, const char *spec, const struct addrinfo *ai)
-{
-	char host[64], port[16];
-	struct sockaddr_storage bound;
-	socklen_t bound_len = sizeof(bound);
-	int one = 1;
-
-	l->unix_path[0] = '\0';
-	l->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (l->fd < 0 || setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(l->fd, ai->ai_addr, ai->ai_addrlen) || listen(l->fd, 16) ||
-	    getsockname(l->fd, (struct sockaddr *)&bound, &bound_len))
-		die(EXIT_SYSTEM, "%s: cannot listen: %s", spec, strerror(errno));
-	if (getnameinfo((struct sockaddr *)&bound, bound_len, host, sizeof(host), port,
-			sizeof(port), NI_NUMERICHOST | NI_NUMERICSERV))
-		die(EXIT_SYSTEM, "%s: cannot name the bound address", spec);
-	snprintf(l->name, sizeof(l->name), "tcp %s:%s", host, port);
-	nlisteners++;
-}
-
-/* Accepts one connection on l and serves it. */
-static void serve_one(const struct listener *l, const struct ara_policy *p, unsigned long id,
-		      FILE *log)
-{
-	struct timeval tv = { .tv_sec = ARA_SERVE_TIMEOUT };
-	int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
-
-	if (fd < 0) {
-		fprintf(log, "ara-provision: session %lu (%s): accept failed: %s\n", id, l->name,
-			strerror(errno));
-		return;
-	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)))
-		fprintf(log, "ara-provision: session %lu (%s): no socket deadline: %s\n", id,
-			l->name, strerror(errno));
-	else
-		ara_serve(fd, p, id, l->name, log);
-	close(fd);
-}
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *policy, *log;
-	const char *listen[LISTENERS_MAX]; /* each --unix PATH or --tcp HOST:PORT */
-	struct addrinfo *tcp[LISTENERS_MAX]; /* --tcp's address; NULL for --unix */
-	size_t nlisten;
+	const char *config, *policy, *log;
+	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
+	size_t n_listen;
 	uint64_t sessions; /* 0: for ever */
 };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' }, { "unix", required_argument, NULL, 'u' },
-		{ "tcp", required_argument, NULL, 't' },    { "sessions", required_argument, NULL, 's' },
-		{ "log", required_argument, NULL, 'l' },    ARA_CLI_OPTIONS,
+		{ "config", required_argument, NULL, 'c' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "unix", required_argument, NULL, 'u' },
+		{ "tcp", required_argument, NULL, 't' },
+		{ "sessions", required_argument, NULL, 's' },
+		{ "log", required_argument, NULL, 'l' },
+		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
+	char why[PATH_MAX + 64];
 	int c;
 
 	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'c': o->config = optarg; break;
 		case 'p': o->policy = optarg; break;
 		case 'l': o->log = optarg; break;
 		case 'u':
 		case 't':
-			if (o->nlisten == LISTENERS_MAX)
-				ara_usage_error("at most %d listeners", LISTENERS_MAX);
-			if (c == 'u' && strlen(optarg) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-				ara_usage_error("--unix %s: path too long", optarg);
-			if (c == 't' && !(o->tcp[o->nlisten] = tcp_address(optarg)))
-				ara_usage_error("--tcp %s: expected HOST:PORT, a numeric address and port",
-						optarg);
-			o->listen[o->nlisten++] = optarg;
+			if (o->n_listen == ARA_CONFIG_LISTENERS_MAX)
+				ara_usage_error("at most %d listeners", ARA_CONFIG_LISTENERS_MAX);
+			if (ara_config_listener(c == 'u' ? "unix" : "tcp", optarg,
+						&o->listen[o->n_listen], why, sizeof(why)))
+				ara_usage_error("--%s", why);
+			o->n_listen++;
 			break;
 		case 's': o->sessions = ara_cli_number("--sessions", optarg, 1, UINT32_MAX); break;
 		default: ara_cli_option(c, argv, usage_text);
@@ -202,53 +87,49 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind != argc)
 		ara_usage_error("unexpected argument '%s'", argv[optind]);
-	if (!o->policy || o->nlisten == 0)
-		ara_usage_error("--policy and at least one --unix or --tcp are needed");
+	if (!o->policy && !o->config)
+		ara_usage_error("--policy or --config is needed");
+}
+
+/* The configuration: defaults, the file, then the command line (server.h). */
+static int configure(void *arg, struct ara_config *c, char *why, size_t cap)
+{
+	const struct options *o = arg;
+	char msg[PATH_MAX + 256];
+
+	ara_config_defaults(c);
+	if (o->config && ara_config_load(o->config, c, msg, sizeof(msg))) {
+		snprintf(why, cap, "config %s", msg);
+		return -1;
+	}
+	if (o->policy)
+		snprintf(c->policy, sizeof(c->policy), "%s", o->policy);
+	if (o->log)
+		snprintf(c->log, sizeof(c->log), "%s", o->log);
+	if (o->n_listen) {
+		memcpy(c->listen, o->listen, sizeof(c->listen));
+		c->n_listen = o->n_listen;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct pollfd pfd[LISTENERS_MAX];
-	static struct ara_policy policy; /* large: secrets inline */
 	static struct options o;
-	uint64_t served = 0;
-	FILE *log = stderr;
-	char why[512];
+	struct ara_server_options so = { configure, &o, 0 };
 
 	ara_cli_init("ara-provision");
+	if (argc > 1 && strcmp(argv[1], "serve") == 0) {
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	} else if (argc > 1 && argv[1][0] != '-') {
+		ara_usage_error("unknown command '%s'", argv[1]);
+	}
 	parse_options(argc, argv, &o);
 	/* The secrets are in this process from here on: no core dumps of it. */
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0))
-		die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
-	if (ara_policy_load(o.policy, &policy, why, sizeof(why)))
-		die(EXIT_USAGE, "policy %s", why);
-	for (size_t i = 0; i < o.nlisten; i++) {
-		if (o.tcp[i]) {
-			listen_tcp(&listeners[i], o.listen[i], o.tcp[i]);
-			freeaddrinfo(o.tcp[i]);
-		} else {
-			listen_unix(&listeners[i], o.listen[i]);
-		}
-	}
-	if (o.log && !(log = fopen(o.log, "a")))
-		die(EXIT_SYSTEM, "%s: cannot open the log: %s", o.log, strerror(errno));
-	signal(SIGPIPE, SIG_IGN);
-	for (size_t i = 0; i < nlisteners; i++) {
-		fprintf(log, "ara-provision: listening on %s\n", listeners[i].name);
-		pfd[i] = (struct pollfd){ .fd = listeners[i].fd, .events = POLLIN };
-	}
-	fflush(log);
-	while (o.sessions == 0 || served < o.sessions) {
-		if (poll(pfd, nlisteners, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			die(EXIT_SYSTEM, "poll: %s", strerror(errno));
-		}
-		for (size_t i = 0; i < nlisteners && (o.sessions == 0 || served < o.sessions); i++)
-			if (pfd[i].revents & POLLIN)
-				serve_one(&listeners[i], &policy, ++served, log);
-	}
-	ara_policy_wipe(&policy);
-	remove_socket_files();
-	return EXIT_SERVED;
+		ara_die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
+	so.sessions = o.sessions;
+	return ara_server_run(&so);
 }

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * JSON lines of the log (record.h). Every string is escaped whole: the
+ * reasons quote what a peer sent (file names from an IMA log), so a byte
+ * outside printable ASCII becomes \u00XX and a line stays one valid object.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "record.h"
+
+struct out {
+	char *p;
+	size_t cap, len; /* len may pass cap: the line is cut then, never overrun */
+};
+
+static void put(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->p + (o->len < o->cap ? o->len : o->cap),
+		      o->len < o->cap ? o->cap - o->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		o->len += (size_t)n;
+}
+
+/* ,"name":"escaped s" */
+static void put_string(struct out *o, const char *name, const char *s)
+{
+	put(o, ",\"%s\":\"", name);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			put(o, "\\%c", *c);
+		else if (*c < 0x20 || *c > 0x7e)
+			put(o, "\\u%04x", *c);
+		else
+			put(o, "%c", *c);
+	}
+	put(o, "\"");
+}
+
+static void put_hex(struct out *o, const char *name, const uint8_t *b, size_t n)
+{
+	put(o, ",\"%s\":\"", name);
+	for (size_t i = 0; i < n; i++)
+		put(o, "%02x", b[i]);
+	put(o, "\"");
+}
+
+/* {"time":"2026-12-03T13:05:01.123Z","event":"EVENT" */
+static void put_start(struct out *o, uint64_t time_ms, const char *event)
+{
+	time_t t = (time_t)(time_ms / 1000);
+	struct tm tm;
+	char when[32];
+
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
+	put(o, "{\"time\":\"%s.%03uZ\",\"event\":\"%s\"", when, (unsigned)(time_ms % 1000), event);
+}
+
+static void put_end(struct out *o)
+{
+	put(o, "}\n");
+}
+
+static const char *decision_name(enum ara_decision_kind d)
+{
+	switch (d) {
+	case ARA_DECISION_DELIVERED: return "delivered";
+	case ARA_DECISION_UNSENT: return "unsent";
+	default: return "refused";
+	}
+}
+
+void ara_record_json(const struct ara_log_record *r, char *buf, size_t cap)
+{
+	struct out o = { buf, cap, 0 };
+
+	put_start(&o, r->time_ms, "session");
+	put(&o, ",\"session\":%lu", r->session);
+	put_string(&o, "peer", r->peer);
+	put(&o, ",\"decision\":\"%s\"", decision_name(r->decision));
+	if (r->decision == ARA_DECISION_REFUSED) {
+		put(&o, ",\"reason\":\"%s\"", ara_refusal_name(r->code));
+		put_string(&o, "detail", r->reason);
+	}
+	if (r->secret[0])
+		put_string(&o, "secret", r->secret);
+	if (r->decision != ARA_DECISION_REFUSED)
+		put(&o, ",\"bytes\":%zu", r->secret_len);
+	if (r->attested) {
+		put_hex(&o, "instance", r->instance, sizeof(r->instance));
+		put_hex(&o, "app", r->app, sizeof(r->app));
+	}
+	put_end(&o);
+}
+
+void ara_event_json(uint64_t time_ms, const char *event, const char *peer, const char *detail,
+		    char *buf, size_t cap)
+{
+	struct out o = { buf, cap, 0 };
+
+	put_start(&o, time_ms, event);
+	if (peer)
+		put_string(&o, "peer", peer);
+	put_string(&o, "detail", detail);
+	put_end(&o);
+}
