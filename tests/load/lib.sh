@@ -39,16 +39,16 @@ load_setup() {
 	EOF
 }
 
-# The port instance N listens on, from its log's first line.
+# The port instance N listens on, from its log's "listening" record.
 instance_port() {
-	{ sed -n 's/^ara-provision: listening on tcp 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$work/$1.log" 2>/dev/null || true; } | tail -n1
+	{ sed -n 's/^{.*"event":"listening","detail":"tcp 127\.0\.0\.1:\([0-9]*\)"}$/\1/p' "$work/$1.log" 2>/dev/null || true; } | tail -n1
 }
 
 instance_start() {
 	local n=$1 port=${2:-0} tries=0 p
 	# A restarted instance's earlier log is kept beside, for the records.
 	[ ! -s "$work/$n.log" ] || mv "$work/$n.log" "$work/$n.log.$(date +%s%N)"
-	"$provision" --policy "$policy" --tcp "127.0.0.1:$port" --log "$work/$n.log" 2>>"$work/$n.err" &
+	"$provision" serve --policy "$policy" --tcp "127.0.0.1:$port" --log "$work/$n.log" 2>>"$work/$n.err" &
 	printf -v "pid_$n" %s $!
 	while p=$(instance_port "$n") && [ -z "$p" ]; do
 		tries=$((tries + 1))
