@@ -6,6 +6,7 @@
  * connection runs the session's state machine: connect, read the
  * CHALLENGE, send what its kind sends, read the reply.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
@@ -122,6 +123,19 @@ static void end(struct loop *L, struct conn *c, enum load_end how)
 	L->res->ends[c->kind][how]++;
 }
 
+/*
+ * Each device its own loopback address (127.1.0.1 on; any 127/8 address is
+ * the host's), as devices have their own: a server's limits per peer
+ * apply per device, and each device has its own ephemeral ports.
+ */
+static int bind_source(int fd, size_t device)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+
+	sa.sin_addr.s_addr = htonl(0x7f010001u + (uint32_t)(device % 0xfd0000u));
+	return bind(fd, (const struct sockaddr *)&sa, sizeof(sa));
+}
+
 static void start(struct loop *L, struct conn *c)
 {
 	const struct load_plan *p = L->plan;
@@ -150,7 +164,9 @@ static void start(struct loop *L, struct conn *c)
 	}
 	setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	epoll_ctl(L->ep, EPOLL_CTL_ADD, c->fd, &ev);
-	if (connect(c->fd, (const struct sockaddr *)&p->targets[c->seq % p->n_targets],
+	if (bind_source(c->fd, (size_t)(c->device - p->devices)))
+		end(L, c, END_CONNECT);
+	else if (connect(c->fd, (const struct sockaddr *)&p->targets[c->seq % p->n_targets],
 		    sizeof(p->targets[0])) && errno != EINPROGRESS)
 		end(L, c, END_CONNECT);
 }
