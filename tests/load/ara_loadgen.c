@@ -35,7 +35,9 @@ static const char usage_text[] =
 	"  --connect IP:PORT    a server (IPv4, numeric); several: round-robin, at most 4\n"
 	"  --sessions N         start at most N sessions (default 1000)\n"
 	"  --duration S         start sessions for at most S seconds (default: no limit)\n"
-	"  --concurrency C      sessions in flight (default 256)\n"
+	"  --concurrency C      sessions in flight, at most (default 256)\n"
+	"  --rate R             start R sessions a second, latency counted from when\n"
+	"                       each was due (default: each as one ends)\n"
 	"  --devices N          distinct devices, each its own instance key (default C)\n"
 	"  --timeout S          seconds a session has, connect to reply (default 10)\n"
 	"  --malformed PCT      percent of sessions whose ATTEST signature is broken\n"
@@ -93,7 +95,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_POLICY = 256, O_NAME, O_CONNECT, O_SESSIONS, O_DURATION, O_CONC, O_DEVICES,
 	       O_TIMEOUT, O_MALFORMED, O_OVERSIZED, O_REPLAY, O_RECORD, O_STALLED, O_SLOW,
-	       O_SLOW_MS, O_PID, O_JSON, O_TPM_DEVICES, O_TPM_QUOTE, O_TCTI, O_IMA_LOG };
+	       O_SLOW_MS, O_PID, O_JSON, O_TPM_DEVICES, O_TPM_QUOTE, O_TCTI, O_IMA_LOG, O_RATE };
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, O_POLICY },
 		{ "name", required_argument, NULL, O_NAME },
@@ -101,6 +103,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "sessions", required_argument, NULL, O_SESSIONS },
 		{ "duration", required_argument, NULL, O_DURATION },
 		{ "concurrency", required_argument, NULL, O_CONC },
+		{ "rate", required_argument, NULL, O_RATE },
 		{ "devices", required_argument, NULL, O_DEVICES },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "malformed", required_argument, NULL, O_MALFORMED },
@@ -137,6 +140,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_CONC:
 			p->concurrency = (unsigned)ara_cli_number("--concurrency", optarg, 1, 4096);
 			break;
+		case O_RATE: p->rate = (double)ara_cli_number("--rate", optarg, 1, 1000000); break;
 		case O_DEVICES: devices = ara_cli_number("--devices", optarg, 1, 100000); break;
 		case O_TIMEOUT: p->timeout = (double)ara_cli_number("--timeout", optarg, 1, 3600); break;
 		case O_MALFORMED:

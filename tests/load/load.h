@@ -45,7 +45,8 @@ struct load_plan {
 	uint64_t sessions;   /* stop starting sessions after this many (0: no limit) */
 	double duration;     /* ... or after this many seconds (0: no limit) */
 	double timeout;	     /* seconds a session has, connect to reply */
-	unsigned concurrency; /* sessions in flight */
+	unsigned concurrency; /* sessions in flight, at most */
+	double rate;	      /* sessions started per second (0: each as one ends) */
 	unsigned pct[LOAD_KINDS]; /* percent of sessions of each faulty kind (STALL, SLOW: unused) */
 	unsigned stalled, slow;	  /* background connections of those kinds, held all run */
 	double slow_interval;	  /* seconds between a slow client's bytes */

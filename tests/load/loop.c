@@ -30,7 +30,9 @@ struct conn {
 	int background; /* a stalled or slow connection, held all run */
 	uint64_t seq;
 	struct load_device *device;
-	double start, challenged, sent, deadline, next_byte;
+	double start;	  /* when the session was due (latency from here) */
+	double began;	  /* when it connected */
+	double challenged, sent, deadline, next_byte;
 	uint8_t challenge[CHALLENGE_LEN];
 	uint8_t in[LOAD_REPLY_MAX];
 	size_t in_len, in_want;
@@ -77,7 +79,23 @@ static int push_latency(struct load_latency *l, double ms)
 	return 0;
 }
 
+/* When session seq is due: at once in a closed loop, at its turn with --rate. */
+static double due(const struct loop *L, uint64_t seq)
+{
+	return L->plan->rate ? L->t0 + (double)seq / L->plan->rate : 0;
+}
+
 static int may_start(const struct loop *L)
+{
+	const struct load_plan *p = L->plan;
+	double now = load_now();
+
+	return !L->stopping && (p->sessions == 0 || L->started < p->sessions) &&
+	       (p->duration == 0 || now - L->t0 < p->duration) && due(L, L->started) <= now;
+}
+
+/* Sessions not started yet that a run still owes (with --rate, until the end). */
+static int more_to_start(const struct loop *L)
 {
 	const struct load_plan *p = L->plan;
 
@@ -142,14 +160,18 @@ static void start(struct loop *L, struct conn *c)
 	struct epoll_event ev = { .events = EPOLLOUT, .data.u32 = (uint32_t)(c - L->conns) };
 	int one = 1;
 
-	c->start = load_now();
-	c->deadline = c->background ? 0 : c->start + p->timeout;
+	c->start = c->began = load_now();
 	if (!c->background) {
 		c->seq = L->started++;
 		c->kind = kind_of(p, c->seq);
+		/* Latency from when the session was due, not when a slot was
+		 * free: a server that falls behind is not excused by the wait. */
+		if (p->rate)
+			c->start = due(L, c->seq);
 	} else {
 		c->seq++;
 	}
+	c->deadline = c->background ? 0 : c->start + p->timeout;
 	c->device = &p->devices[c->seq % p->n_devices];
 	c->in_len = 0;
 	c->in_want = ARA_WIRE_HEADER;
@@ -267,7 +289,7 @@ static void got_reply(struct loop *L, struct conn *c)
 		return;
 	}
 	if (push_latency(&res->total, (now - c->start) * 1e3) ||
-	    push_latency(&res->server, (c->challenged - c->start + now - c->sent) * 1e3)) {
+	    push_latency(&res->server, (c->challenged - c->began + now - c->sent) * 1e3)) {
 		fprintf(stderr, "ara-loadgen: out of memory for the latencies\n");
 		L->stopping = 1;
 	}
@@ -462,9 +484,9 @@ int load_run(const struct load_plan *plan, struct load_result *res)
 		int n;
 
 		refill(&L);
-		if (!foreground_active(&L))
+		if (!foreground_active(&L) && !more_to_start(&L))
 			break;
-		n = epoll_wait(L.ep, ev, 64, 10);
+		n = epoll_wait(L.ep, ev, 64, plan->rate ? 1 : 10);
 
 		if (n < 0 && errno != EINTR) {
 			fprintf(stderr, "ara-loadgen: epoll_wait: %s\n", strerror(errno));

@@ -71,8 +71,11 @@ void load_report_table(FILE *f, const struct load_plan *plan, const struct load_
 {
 	uint64_t delivered = res->ends[LOAD_GENUINE][END_DELIVERED];
 
-	fprintf(f, "%" PRIu64 " sessions started, %u in flight, %zu server(s), %.2f s\n",
-		started(res), plan->concurrency, plan->n_targets, res->wall);
+	fprintf(f, "%" PRIu64 " sessions started, %u in flight at most", started(res),
+		plan->concurrency);
+	if (plan->rate)
+		fprintf(f, ", %.0f a second", plan->rate);
+	fprintf(f, ", %zu server(s), %.2f s\n", plan->n_targets, res->wall);
 	fprintf(f, "%-22s", "latency (ms)");
 	for (size_t i = 0; i < N_PERCENTS; i++)
 		fprintf(f, " %9s", percent_names[i]);
@@ -124,8 +127,9 @@ void load_report_json(FILE *f, const struct load_plan *plan, const struct load_r
 	uint64_t delivered = res->ends[LOAD_GENUINE][END_DELIVERED];
 	char addr[INET_ADDRSTRLEN];
 
-	fprintf(f, "{\"started\":%" PRIu64 ",\"delivered\":%" PRIu64 ",\"concurrency\":%u,",
-		started(res), delivered, plan->concurrency);
+	fprintf(f, "{\"started\":%" PRIu64 ",\"delivered\":%" PRIu64 ",\"concurrency\":%u,"
+		   "\"rate\":%.0f,",
+		started(res), delivered, plan->concurrency, plan->rate);
 	fputs("\"targets\":[", f);
 	for (size_t i = 0; i < plan->n_targets; i++)
 		fprintf(f, "%s\"%s:%u\"", i ? "," : "",
