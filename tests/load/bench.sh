@@ -43,10 +43,11 @@ row() {
 	PY
 }
 
-# bench NAME INSTANCES ARGS...: a run against fresh instances.
+# bench FILE LABEL INSTANCES ARGS...: a run against fresh instances, its
+# results in FILE.json and FILE.txt, its row labelled LABEL.
 bench() {
-	local name=$1 n=$2 i targets=() pids=()
-	shift 2
+	local name=$1 label=$2 n=$3 i targets=() pids=()
+	shift 3
 	for i in $(seq "$n"); do
 		instance_start "s$i"
 		local p=port_s$i v=pid_s$i
@@ -55,7 +56,7 @@ bench() {
 	done
 	loadgen "${targets[@]}" "${pids[@]}" --duration "$seconds" --sessions 0 --concurrency 256 \
 		--timeout 60 --json "$work/$name.json" "$@" >"$work/$name.txt" 2>&1 || true
-	row "$name" "$work/$name.json"
+	row "$label" "$work/$name.json"
 	for i in $(seq "$n"); do instance_kill "s$i" TERM; done
 }
 
@@ -63,27 +64,32 @@ bench() {
 # 256 are always in flight and the latency is the queue's (Little's law:
 # 256 / throughput). Open loop (--rate): sessions arrive at a rate, at most
 # 256 in flight, the latency counted from when each was due.
-bench "closed loop" 1
-capacity=$(json "$work/closed loop.json" per_wall_s | cut -d. -f1)
+bench closed "closed loop" 1
+capacity=$(json "$work/closed.json" per_wall_s | cut -d. -f1)
 half=$((capacity / 2 > 0 ? capacity / 2 : 1))
-bench "1000/s offered" 1 --rate 1000
-bench "$half/s offered (half capacity)" 1 --rate "$half"
-bench "$half/s, 8 stalled + 8 slow" 1 --rate "$half" --stalled 8 --slow 8
-bench "closed loop, 2 instances" 2
+bench rate1000 "1000/s offered" 1 --rate 1000
+# The stalled clients' effect is small beside what other work on a shared
+# machine does to a p99: three alternating pairs, the medians compared.
+for pair in 1 2 3; do
+	bench "half$pair" "$half/s offered (half capacity)" 1 --rate "$half"
+	bench "stalled$pair" "$half/s, 8 stalled + 8 slow" 1 --rate "$half" --stalled 8 --slow 8
+done
+bench two "closed loop, 2 instances" 2
 tpm_setup "$build"
-bench "closed loop, a tenth tpm (swtpm)" 1 --devices 256 --tpm-devices 26 "${tpm_args[@]}"
+bench tpm "closed loop, a tenth tpm (swtpm)" 1 --devices 256 --tpm-devices 26 "${tpm_args[@]}"
 echo
 python3 - "$work" "$half" <<-'PY'
 	import json, sys
 	w, half = sys.argv[1], sys.argv[2]
 	def load(n): return json.load(open("%s/%s.json" % (w, n)))
-	closed, rated = load("closed loop"), load("1000/s offered")
-	base, stall = load("%s/s offered (half capacity)" % half), load("%s/s, 8 stalled + 8 slow" % half)
+	closed, rated = load("closed"), load("rate1000")
+	def median_p99(name):
+	    return sorted(load("%s%d" % (name, i))["latency_ms"]["p99"] for i in (1, 2, 3))[1]
 	def verdict(ok): return "met" if ok else "MISSED"
 	print("targets: >= 1000 sessions/s per instance: %.0f (%s); at 1000/s offered, p99 %.1f ms (%s: <= 50 ms);"
 	      % (closed["per_wall_s"], verdict(closed["per_wall_s"] >= 1000), rated["latency_ms"]["p99"],
 	         verdict(rated["latency_ms"]["p99"] <= 50 and rated["per_wall_s"] >= 990)))
-	d = stall["latency_ms"]["p99"] - base["latency_ms"]["p99"]
-	print("  8 stalled and 8 slow clients add %.1f ms to the others' p99 at %s/s (%s: <= 10 ms)"
-	      % (d, half, verdict(d <= 10)))
+	base, stall = median_p99("half"), median_p99("stalled")
+	print("  8 stalled and 8 slow clients add %.1f ms to the others' p99 at %s/s, medians of 3 pairs:"
+	      " %.1f against %.1f ms (%s: <= 10 ms)" % (stall - base, half, stall, base, verdict(stall - base <= 10)))
 	PY
