@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# bench.sh BUILD [SECONDS]: the provisioning service's benchmark profile
+# bench.sh BUILD [SECONDS [BACKEND]]: the provisioning service's benchmark profile
 # (docs/performance.md, "Provisioning service"): ara-loadgen against
 # ara-provision on 127.0.0.1 at up to 256 concurrent devices, for SECONDS
 # each (default 10): one instance in a closed loop (its capacity), at
 # 1000 sessions/s offered, at half its capacity offered with and without 8
 # stalled and 8 slow clients alongside; two instances; a tenth of the
-# devices with tpm evidence (swtpm). Prints the machine and a Markdown table:
+# devices with tpm evidence (swtpm). The instances share a store, BACKEND
+# sqlite (default) or postgresql. Prints the machine and a Markdown table:
 # completed sessions per second of wall time and per second of the
 # servers' CPU time (the generator's own CPU time is measured apart, by
 # getrusage, and the servers' from /proc), latency percentiles, and the
@@ -17,12 +18,12 @@ prog=bench
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/load/lib.sh
 . "$here/lib.sh"
-build=$1 seconds=${2:-10}
-load_setup "$build"
+build=$1 seconds=${2:-10} backend=${3:-sqlite}
+load_setup "$build" "$backend"
 
 echo "machine: $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n1) ($(uname -m)), Linux $(uname -r)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "each run: $seconds s, at most 256 sessions in flight, dev-insecure evidence, TCP loopback"
+echo "each run: $seconds s, at most 256 sessions in flight, dev-insecure evidence, TCP loopback, $backend store"
 echo
 printf '| %-34s | %8s | %14s | %6s | %6s | %6s | %7s | %7s | %7s | %6s |\n' run "per s" "per srv-CPU s" p50 p90 p99 max "gen CPU" "srv CPU" failed
 printf '|%s|\n' "------------------------------------|----------|----------------|--------|--------|--------|---------|---------|---------|--------"

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# fault.sh BUILD [PROFILE]: the provisioning service under faults, with two
-# instances on 127.0.0.1 (docs/performance.md, "Provisioning service") and
-# a tenth of the devices with tpm evidence (swtpm); afterwards the
-# invariants: no faulty session delivered, no audit record lost for a
-# session the generator saw delivered, no crash, a replayed session
-# refused on either instance. PROFILE: short (the ctest, default)
-# or long. Prints "fault: PASS"; any failure "fault: FAILED: what".
+# fault.sh BUILD BACKEND [PROFILE]: the provisioning service under faults,
+# two instances on 127.0.0.1 sharing one store (BACKEND sqlite or
+# postgresql; docs/performance.md, "Provisioning service"), a tenth of the
+# devices with tpm evidence (swtpm): malformed and oversized messages and
+# replays at volume, stalled and slow clients, a once-only secret asked for
+# on both instances at once, kill -9 of an instance mid-session, and with
+# PostgreSQL the database restarted under load. Afterwards the invariants,
+# from the database too (invariants.sh): no faulty session delivered, no
+# once-only secret twice, no audit record lost for a session the generator
+# saw delivered, no crash, a replayed session refused on either instance.
+# PROFILE: short (the ctest, default) or long. Prints "fault: PASS"; any failure "fault: FAILED: what".
 set -euo pipefail
 prog=fault
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/load/lib.sh
 . "$here/lib.sh"
-build=$1 profile=${2:-short}
+build=$1 backend=$2 profile=${3:-short}
 case $profile in
 short) sessions=600 window=2 ;;
 long) sessions=20000 window=15 ;;
@@ -22,7 +26,7 @@ fail() {
 	for l in "$work"/*.log "$work"/*.err; do [ ! -s "$l" ] || tail -n 5 "$l" | sed "s|^|  $(basename "$l"): |" >&2; done
 	exit 1
 }
-load_setup "$build"
+load_setup "$build" "$backend"
 tpm_setup "$build"
 instance_start a
 instance_start b
@@ -71,6 +75,25 @@ done
 	fail "mixed: a replay refused for another reason than the session's signature"
 run 0 replay-b --connect "127.0.0.1:$port_b" --sessions 4 --concurrency 1 --replay 100:"$work/rec.attest"
 [ "$(json "$work/replay-b.json" ends.replay.refusals.session)" = 4 ] || fail "replay-b: not refused"
+replayed=$(($(json "$work/mixed.json" ends.replay.refused) + 4))
+
+# A once-only secret, asked for by 40 sessions on both instances at once:
+# the database lets one through, the others are refused (status 1).
+head -c 32 /dev/urandom >"$work/once.bin"
+"$provision" secret add once-key --value "$work/once.bin" --once "${store_args[@]}" >/dev/null ||
+	fail "secret add once-key --once"
+mkdir "$work/gen"
+sed -e "s|^secrets .*|secrets $work/gen/secrets|" -e "s|^tpm-ak .*|tpm-ak $work/ak.pem|" \
+	"$policy" >"$work/gen/policy"
+(umask 077; echo "once-key $(od -An -tx1 "$work/once.bin" | tr -d ' \n')" >"$work/gen/secrets")
+status=0
+"$loadgen" --policy "$work/gen/policy" --name once-key "${both[@]}" --sessions 40 --concurrency 20 \
+	--json "$work/once.json" >"$work/once.txt" 2>&1 || status=$?
+if [ "$status" != 1 ] || [ "$(json "$work/once.json" delivered)" != 1 ] ||
+	[ "$(json "$work/once.json" ends.genuine.refused)" != 39 ]; then
+	fail "once-only: status $status, not one delivered and 39 refused: $(cat "$work/once.txt")"
+fi
+delivered=$((delivered + 1))
 
 # kill -9 of instance b mid-session, then b again on its port: sessions to
 # b fail meanwhile (status 1), none is a breach; then all deliver again.
@@ -87,6 +110,23 @@ wait $lg || status=$?
 delivered_killed=$(json "$work/kill.json" delivered)
 run 0 after-kill "${both[@]}" --sessions 200 --concurrency 32
 
+# The database restarted under load (PostgreSQL; SQLite is a file in the
+# service): sessions fail meanwhile, none is a breach; then all deliver.
+delivered_restart=0
+if [ "$backend" = postgresql ]; then
+	loadgen --json "$work/restart.json" "${both[@]}" --duration "$window" --sessions 0 \
+		--concurrency 64 >"$work/restart.txt" 2>&1 &
+	lg=$!
+	sleep 1
+	"$pg_harness" restart "$pg_dir" immediate || fail "the database does not restart"
+	status=0
+	wait $lg || status=$?
+	[ "$status" = 0 ] || [ "$status" = 1 ] || fail "restart: status $status: $(cat "$work/restart.txt")"
+	[ "$(json "$work/restart.json" breaches)" = 0 ] || fail "restart: a breach"
+	delivered_restart=$(json "$work/restart.json" delivered)
+	run 0 after-restart "${both[@]}" --sessions 200 --concurrency 32
+fi
+
 # No crash: both instances alive, no sanitizer report.
 for n in a b; do
 	v=pid_$n
@@ -94,10 +134,13 @@ for n in a b; do
 done
 ! grep -l 'AddressSanitizer\|runtime error' "$work"/*.err /dev/null >/dev/null || fail "a sanitizer report"
 
-# Every session the generator saw delivered has its record: a's and b's
-# logs (b's before the kill included) hold at least as many deliveries.
+# Every session the generator saw delivered has its records: in a's and
+# b's logs (b's before the kill included), and in the database.
+seen=$((delivered + delivered_killed + delivered_restart))
 logged=$(cat "$work"/a.log "$work"/b.log* | grep -c '"decision":"delivered"' || true)
-[ "$logged" -ge $((delivered + delivered_killed)) ] ||
-	fail "records: $logged deliveries logged, $((delivered + delivered_killed)) seen by the generator"
-echo "$prog: $((delivered + delivered_killed)) sessions delivered, $logged logged; faults refused; no crash"
+[ "$logged" -ge "$seen" ] || fail "records: $logged deliveries logged, $seen seen by the generator"
+bash "$here/invariants.sh" "$store" "$seen" "$replayed" >"$work/invariants.txt" 2>&1 ||
+	fail "$(cat "$work/invariants.txt")"
+cat "$work/invariants.txt"
+echo "$prog: $seen sessions delivered, $logged logged; faults refused; no crash"
 echo "$prog: PASS"

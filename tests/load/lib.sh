@@ -3,7 +3,11 @@
 # a dev-insecure policy and its secrets, ara-provision instances on
 # 127.0.0.1 (each its log, its port), and ara-loadgen with that policy.
 #
-#   load_setup BUILD      $work, $policy, $provision, $loadgen; cleanup at exit
+#   load_setup BUILD BACKEND
+#                         $work, $policy, $provision, $loadgen; the store
+#                         (sqlite: a file in $work; postgresql: a server
+#                         of tests/pg/pg-harness.sh) and its KEK; cleanup
+#                         at exit
 #   instance_start N [P]  instance N on port P (default: the kernel's); sets
 #                         port_N and pid_N
 #   instance_kill N SIG   signals instance N and reaps it
@@ -15,10 +19,12 @@ load_cleanup() {
 	local v
 	for v in ${!pid_*}; do kill -KILL "${!v}" 2>/dev/null || true; done
 	wait 2>/dev/null || true
+	[ -z "${pg_dir:-}" ] || "$pg_harness" stop "$pg_dir" || true
 	rm -rf "$work"
 }
 
 load_setup() {
+	pg_harness=$(dirname "${BASH_SOURCE[0]}")/../pg/pg-harness.sh
 	provision=$1/services/ara-provision
 	loadgen=$1/tests/load/ara-loadgen
 	[ -x "$provision" ] || { echo "$prog: FAILED: $provision: not built" >&2; exit 1; }
@@ -37,6 +43,16 @@ load_setup() {
 		app $(hex_of 32)
 		secrets secrets
 	EOF
+	(umask 077; head -c 32 /dev/urandom >"$work/kek")
+	case $2 in
+	sqlite) store=sqlite:$work/store.db ;;
+	postgresql)
+		eval "$("$pg_harness" start)" || { echo "$prog: FAILED: no PostgreSQL server" >&2; exit 1; }
+		pg_dir=$ARA_PG_DIR store=$ARA_PG_URL
+		;;
+	*) echo "$prog: FAILED: backend '$2': sqlite or postgresql" >&2; exit 2 ;;
+	esac
+	store_args=(--store "$store" --kek "$work/kek")
 }
 
 # The port instance N listens on, from its log's "listening" record.
@@ -48,7 +64,8 @@ instance_start() {
 	local n=$1 port=${2:-0} tries=0 p
 	# A restarted instance's earlier log is kept beside, for the records.
 	[ ! -s "$work/$n.log" ] || mv "$work/$n.log" "$work/$n.log.$(date +%s%N)"
-	"$provision" serve --policy "$policy" --tcp "127.0.0.1:$port" --log "$work/$n.log" 2>>"$work/$n.err" &
+	"$provision" serve --policy "$policy" "${store_args[@]}" --tcp "127.0.0.1:$port" \
+		--log "$work/$n.log" 2>>"$work/$n.err" &
 	printf -v "pid_$n" %s $!
 	while p=$(instance_port "$n") && [ -z "$p" ]; do
 		tries=$((tries + 1))
