@@ -49,8 +49,11 @@ mkdir "$work/other"
 sed "s|^secrets .*|secrets $work/other/secrets|" "$policy" >"$work/other/policy"
 sed -i "s|^tpm-ak .*|tpm-ak $work/ak.pem|" "$work/other/policy"
 (umask 077; echo "media-key $(hex_of 32)" >"$work/other/secrets")
-policy_main=$policy
+policy_main=$policy store_main=("${store_args[@]}")
+# Its own store: the shared one would take its secret as a new version.
+store_args=(--store "sqlite:$work/other/store.db" --kek "$work/kek")
 policy=$work/other/policy instance_start other
+store_args=("${store_main[@]}")
 status=0
 # shellcheck disable=SC2154 # port_other: set by instance_start
 loadgen --connect "127.0.0.1:$port_other" --sessions 4 --concurrency 2 >"$work/other.txt" 2>&1 || status=$?
