@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 build=$1 backend=$2 profile=${3:-short}
 case $profile in
-short) sessions=600 window=2 ;;
+short) sessions=400 window=2 ;;
 long) sessions=20000 window=15 ;;
 *) echo "$prog: FAILED: profile '$profile': short or long" >&2; exit 2 ;;
 esac
