@@ -14,6 +14,15 @@ include(CMakePackageConfigHelpers)
 # The tools of both machines (the provisioner and the packager run on servers).
 install(TARGETS ara-manifest ara-policy ara-verify ara-provision ara-seal-chunks
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The provisioning service under systemd (docs/provisioning.md, "Running the
+# service"): its units (which name /usr/bin/ara-provision, a package's
+# path), its user, and the configuration they expect, as an example.
+set(_ara_units ${PROJECT_SOURCE_DIR}/services/provision/server/systemd)
+install(FILES ${_ara_units}/ara-provision.service ${_ara_units}/ara-provision.socket
+  DESTINATION lib/systemd/system)
+install(FILES ${_ara_units}/ara-provision.sysusers DESTINATION lib/sysusers.d
+  RENAME ara-provision.conf)
+install(FILES ${_ara_units}/ara-provision.conf DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/ara/examples)
 
 if(ARA_TARGET_ARM64)
   # The device's own tools: the loader, and the TPM's quote for the tpm backend.

@@ -75,6 +75,9 @@ host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-cert
 host_libs="libseccomp-dev libcapstone-dev libcmocka-dev libtss2-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libtss2-dev:arm64"
+# ara-provision's store (services/provision/server/store_sqlite.c): SQLite,
+# for the host build and the arm64 one (the provisioner runs in the guest).
+store="libsqlite3-dev libsqlite3-dev:arm64"
 # The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host; the TPM
 # guest's kernel is built here (flex and bison come with QEMU's list).
 tpm="swtpm swtpm-tools"
@@ -111,6 +114,9 @@ pg="libpq-dev postgresql"
 # The load and fault tests read the store's database afterwards
 # (tests/load/invariants.sh): SQLite's shell (psql comes with postgresql).
 load_tests="sqlite3"
+# The provisioning service's units checked (tests/provision/verify-units.sh):
+# systemd-analyze.
+service_units="systemd"
 qemu_build="ninja-build libglib2.0-dev libpixman-1-dev libfdt-dev flex bison python3-venv python3-pycotap dpkg-dev"
 
 install() {
@@ -125,6 +131,7 @@ install "host build tools" $host_build
 install "host libraries" $host_libs
 install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
+install "the provisioning service's store" $store
 install "QEMU build dependencies" $qemu_build
 install "the ABI check" $abi_check
 install "the RTM's instrumentation" $rtm
@@ -141,6 +148,7 @@ install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
 install "the PostgreSQL store and its test server" $pg
 install "the load tests' database checks" $load_tests
+install "the service units' check" $service_units
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
 dpkg --compare-versions "$meson_v" ge 1.5 || die "meson $meson_v is too old (QEMU needs >= 1.5)"

@@ -18,6 +18,8 @@ provision=$build/services/ara-provision
 app=$build/tests/provision/provision_app
 tools=$build/tests/provision
 tmp=$(mktemp -d) || exit 1
+# Each case's provisioner has a store of its own (its default store and KEK).
+export ARA_PROVISION_STATE="$tmp/state"
 server=
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null
@@ -69,7 +71,7 @@ start_server() {
 	shift
 	[ $# -gt 0 ] || set -- --unix "$tmp/sock"
 	rm -f "$tmp/sock" "$tmp/server.log"
-	"$provision" --policy "$tmp/policy" --sessions "$n" --log "$tmp/server.log" "$@" &
+	"$provision" serve --policy "$tmp/policy" --sessions "$n" --log "$tmp/server.log" "$@" &
 	server=$!
 }
 
@@ -104,7 +106,10 @@ finish() {
 	sed 's/^/  provisioner: /' "$tmp/server.log"
 }
 
+# The log is JSON lines (docs/provisioning.md, "The log").
 expect_log() { grep -q -- "$1" "$tmp/server.log" || fail "the provisioner's log has no '$1'"; }
+# The detail (the reason's values) of the log's refusals.
+log_detail() { sed -n 's/.*"decision":"refused","reason":"[a-z]*","detail":"\([^"]*\)".*/\1/p' "$tmp/server.log"; }
 expect_app() { grep -q -- "$1" "$tmp/app.out" || fail "the App did not print '$1'"; }
 expect_status() { [ "$app_status" = "$1" ] || fail "the App exited with $app_status, not $1"; }
 
@@ -115,10 +120,10 @@ refused() {
 	start_server 1
 	run_app "$@"
 	finish
-	expect_log "refused ($reason)"
+	expect_log "\"decision\":\"refused\",\"reason\":\"$reason\""
 	expect_app "refused $code "
 	expect_status 0
-	echo "ara-evidence: provision $case: refused ($reason), as the policy requires: $(sed -n 's/.*refused ([a-z]*): //p' "$tmp/server.log")"
+	echo "ara-evidence: provision $case: refused ($reason), as the policy requires: $(log_detail)"
 }
 
 # rts_stream: a 300000-byte clip sealed as 5 chunks (4 whole, 1 short) under
@@ -184,7 +189,7 @@ deliver)
 	run_app fetch "$tmp/sock" media-key "ARA provisioning test message"
 	finish
 	expect_status 0
-	expect_log "delivered 'media-key' (32 bytes)"
+	expect_log '"decision":"delivered","secret":"media-key","bytes":32,'
 	want=$("$tools/hmac_sha256" "$secret" "ARA provisioning test message")
 	expect_app "secret 'media-key', 32 bytes"
 	expect_app "hmac $want"
@@ -195,7 +200,7 @@ tcp)
 	write_policy "$backend" 300
 	start_server 1 --tcp 127.0.0.1:0
 	for _ in $(seq 100); do
-		port=$(sed -n 's/.*listening on tcp 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/server.log" 2>/dev/null)
+		port=$(sed -n 's/.*"event":"listening","detail":"tcp 127\.0\.0\.1:\([0-9]*\)".*/\1/p' "$tmp/server.log" 2>/dev/null)
 		[ -n "$port" ] && break
 		sleep 0.1
 	done
@@ -203,7 +208,7 @@ tcp)
 	run_app fetch "tcp:127.0.0.1:$port" media-key "over tcp"
 	finish
 	expect_status 0
-	expect_log "delivered 'media-key'"
+	expect_log '"decision":"delivered","secret":"media-key"'
 	expect_app "hmac $("$tools/hmac_sha256" "$secret" "over tcp")"
 	echo "ara-evidence: provision over TCP port $port: delivered"
 	;;
@@ -213,7 +218,7 @@ scan)
 	run_app scan "$tmp/sock" media-key "$secret"
 	finish
 	expect_status 0
-	expect_log "delivered 'media-key'"
+	expect_log '"decision":"delivered","secret":"media-key"'
 	expect_app "the secret not found"
 	grep '^ara-evidence: provision scan' "$tmp/app.out"
 	;;
@@ -248,8 +253,8 @@ replay)
 	run_app replay "$tmp/sock" media-key
 	finish
 	expect_status 0
-	expect_log "session 1 (.*): delivered"
-	expect_log "session 2 (.*): refused (session)"
+	expect_log '"session":1,.*"decision":"delivered"'
+	expect_log '"session":2,.*"decision":"refused","reason":"session"'
 	expect_app "refused 6 "
 	echo "ara-evidence: provision replay: the first session's ATTEST, replayed in a second session, was refused"
 	;;
@@ -270,9 +275,9 @@ truncated | oversized | random)
 	# The provisioner lives on: the next session is served.
 	run_app fetch "$tmp/sock" media-key after
 	finish
-	expect_log "session 1 (.*): refused (malformed)"
-	expect_log "session 2 (.*): delivered"
-	echo "ara-evidence: provision $case ATTEST: refused (malformed: $(sed -n 's/.*refused (malformed): //p' "$tmp/server.log")); the next session was served"
+	expect_log '"session":1,.*"decision":"refused","reason":"malformed"'
+	expect_log '"session":2,.*"decision":"delivered"'
+	echo "ara-evidence: provision $case ATTEST: refused (malformed: $(log_detail)); the next session was served"
 	;;
 rts)
 	write_policy "$backend" 300
@@ -341,7 +346,7 @@ rts-wrong-key)
 cenc)
 	cenc_setup
 	cenc_run
-	expect_log "delivered 'cenc-"
+	expect_log '"decision":"delivered","secret":"cenc-'
 	expect_app "close: success"
 	secs=$(sed -n 's/^cenc-app: .*: 2 streams, \([0-9]*\)\.[0-9]* s$/\1/p' "$tmp/app.out")
 	[ "${secs:-0}" -ge 10 ] || fail "the clip is not at least 10 s long"
@@ -379,7 +384,7 @@ cenc-stream-key)
 	run_app rts "$tmp/sock" "cenc-$key_id" "$tmp/clip.sealed" "$tmp/clip.out"
 	finish
 	expect_status 0
-	expect_log "delivered 'cenc-$key_id'"
+	expect_log "\"decision\":\"delivered\",\"secret\":\"cenc-$key_id\""
 	expect_app "rts open: no such provisioning session or secret handle"
 	# ...and the clip's 'cenc' key, provisioned as a chunk stream's
 	# "kid-<key ID>", opens no 'cenc' session.
@@ -387,7 +392,7 @@ cenc-stream-key)
 	sed 's/^cenc-/kid-/' "$clip/content-key" >"$tmp/secrets"
 	grep -q '^kid-' "$tmp/secrets" || fail "the clip's content-key is not a 'cenc-' line"
 	cenc_run stream-key
-	expect_log "delivered 'kid-"
+	expect_log '"decision":"delivered","secret":"kid-'
 	expect_app "cenc open: no such provisioning session or secret handle"
 	echo "ara-evidence: provision cenc-stream-key: a key provisioned as 'cenc-<id>' opens no chunk stream; one provisioned as 'kid-<id>' opens no 'cenc' session"
 	;;

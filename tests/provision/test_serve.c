@@ -136,6 +136,7 @@ static void start_server(void)
 	assert_true(server >= 0);
 	if (server == 0) {
 		setenv("NOTIFY_SOCKET", notify_path, 1);
+		setenv("ARA_PROVISION_STATE", dir, 1); /* its default store and KEK: the case's */
 		execl(ARA_PROVISION, ARA_PROVISION, "serve", "--config", config_path, (char *)NULL);
 		_exit(127);
 	}

@@ -18,7 +18,8 @@
 
 static const char usage_text[] =
 	"usage: ara-provision [serve] [--config FILE] [--policy FILE]\n"
-	"                     [--unix PATH | --tcp HOST:PORT]... [--sessions N] [--log FILE]\n"
+	"                     [--unix PATH | --tcp HOST:PORT]... [--store URL] [--kek FILE]\n"
+	"                     [--sessions N] [--log FILE]\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy. Many sessions at once; SIGHUP reloads the\n"
 	"configuration and the policy, SIGTERM stops (docs/provisioning.md).\n"
@@ -27,6 +28,10 @@ static const char usage_text[] =
 	"  --policy FILE       the policy (docs/provisioning.md; ara-policy writes one)\n"
 	"  --unix PATH         listen on a Unix socket at PATH (removed at exit)\n"
 	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
+	"  --store URL         the state: sqlite:PATH (default: sqlite:DIR/store.db,\n"
+	"                      created on first start; DIR in ara-provision(1))\n"
+	"  --kek FILE          the key that seals the store's secrets (default:\n"
+	"                      DIR/kek, created on first start)\n"
 	"  --sessions N        exit 0 after N sessions (default: serve until SIGTERM)\n"
 	"  --log FILE          append the log, JSON lines, to FILE (default: stderr)\n"
 	"  -h, --help          print this help and exit 0\n"
@@ -35,18 +40,20 @@ static const char usage_text[] =
 	"The command line's values win over the file's; its listeners replace the\n"
 	"file's. At most 8 listeners. Exit status: 0 served (SIGTERM, or the N\n"
 	"sessions), 2 usage error, or a configuration or policy that cannot be read\n"
-	"or parsed, 3 a socket, the log or a thread cannot be made.\n";
+	"or parsed, 3 a socket, the log, a thread, the store or the KEK cannot be\n"
+	"made or opened.\n";
 
 /* 2 also for a configuration or policy that cannot be read or parsed. */
-enum ara_provision_exit {
-	EXIT_SERVED = ARA_CLI_OK,
-	EXIT_USAGE = ARA_CLI_USAGE,
-	EXIT_SYSTEM = ARA_SERVER_SYSTEM,
-};
+enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
+
+/* ara_server_run's statuses are the program's. */
+_Static_assert((int)ARA_SERVER_DONE == (int)EXIT_SERVED && (int)ARA_SERVER_CONFIG == (int)EXIT_USAGE &&
+		       (int)ARA_SERVER_SYSTEM == (int)EXIT_SYSTEM,
+	       "server.h's statuses are ara-provision's exit statuses");
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *config, *policy, *log;
+	const char *config, *policy, *log, *store, *kek;
 	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listen;
 	uint64_t sessions; /* 0: for ever */
@@ -61,6 +68,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "tcp", required_argument, NULL, 't' },
 		{ "sessions", required_argument, NULL, 's' },
 		{ "log", required_argument, NULL, 'l' },
+		{ "store", required_argument, NULL, 'S' },
+		{ "kek", required_argument, NULL, 'k' },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -72,6 +81,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'c': o->config = optarg; break;
 		case 'p': o->policy = optarg; break;
 		case 'l': o->log = optarg; break;
+		case 'S': o->store = optarg; break;
+		case 'k': o->kek = optarg; break;
 		case 'u':
 		case 't':
 			if (o->n_listen == ARA_CONFIG_LISTENERS_MAX)
@@ -106,6 +117,10 @@ static int configure(void *arg, struct ara_config *c, char *why, size_t cap)
 		snprintf(c->policy, sizeof(c->policy), "%s", o->policy);
 	if (o->log)
 		snprintf(c->log, sizeof(c->log), "%s", o->log);
+	if (o->store)
+		snprintf(c->store, sizeof(c->store), "%s", o->store);
+	if (o->kek)
+		snprintf(c->kek, sizeof(c->kek), "%s", o->kek);
 	if (o->n_listen) {
 		memcpy(c->listen, o->listen, sizeof(c->listen));
 		c->n_listen = o->n_listen;

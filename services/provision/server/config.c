@@ -114,6 +114,8 @@ static const struct number numbers[] = {
 /* Seen-bits: one per number, then policy and log. */
 #define SEEN_POLICY (1u << N_NUMBERS)
 #define SEEN_LOG (1u << (N_NUMBERS + 1))
+#define SEEN_STORE (1u << (N_NUMBERS + 2))
+#define SEEN_KEK (1u << (N_NUMBERS + 3))
 
 /* One directive (name, then the rest of the line in arg); 0 or -1 with why. */
 static int directive(const char *file, char *name, char *arg, unsigned *seen, struct ara_config *c,
@@ -149,6 +151,18 @@ static int directive(const char *file, char *name, char *arg, unsigned *seen, st
 		*seen |= bit;
 		if (resolve(file, arg, name[0] == 'p' ? c->policy : c->log))
 			return fail(why, cap, "%s: path too long", name);
+		return 0;
+	}
+	if (strcmp(name, "store") == 0 || strcmp(name, "kek") == 0) {
+		unsigned bit = name[0] == 's' ? SEEN_STORE : SEEN_KEK;
+
+		if (*seen & bit)
+			return fail(why, cap, "%s given twice", name);
+		*seen |= bit;
+		if (bit == SEEN_KEK ? resolve(file, arg, c->kek)
+				    : snprintf(c->store, sizeof(c->store), "%s", arg) >=
+					      (int)sizeof(c->store))
+			return fail(why, cap, "%s: too long", name);
 		return 0;
 	}
 	for (size_t i = 0; i < N_NUMBERS; i++) {

@@ -23,6 +23,8 @@ struct ara_config_listener {
 struct ara_config {
 	char policy[PATH_MAX];	   /* empty: not given */
 	char log[PATH_MAX];	   /* empty: standard error */
+	char store[PATH_MAX];	   /* the store's URL (store.h); empty: the default */
+	char kek[PATH_MAX];	   /* the KEK file (kek.h); empty: the state directory's */
 	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listen;
 	uint32_t workers;	   /* decision threads */

@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mbedtls/platform_util.h>
+
 #include "ara_cli.h"
 #include "check.h"
 #include "decide.h"
@@ -62,7 +64,9 @@ struct conn {
 	uint8_t *attest; /* total bytes, the header's copy first */
 	size_t total, got;
 	struct policy_ref *policy; /* while DECIDING */
+	const struct ara_decide_store *store; /* while DECIDING */
 	int decided;		   /* d holds a record to log */
+	int by_worker;		   /* ara_decide made it (and kept its audit record) */
 	struct ara_decision d;
 };
 
@@ -70,6 +74,7 @@ struct server {
 	const struct ara_server_options *o;
 	struct ara_config cfg;
 	struct policy_ref *policy;
+	struct ara_decide_store store; /* the state (decide_store.h) */
 	FILE *log;
 	struct ara_listener listeners[2 * ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listeners;
@@ -209,6 +214,12 @@ static void finish(struct server *s, struct conn *c)
 	char line[ARA_RECORD_LINE_MAX];
 
 	if (c->decided) {
+		/* The I/O's records go to the audit log here; ara_decide keeps its own. */
+		if ((!c->by_worker || c->d.record.decision == ARA_DECISION_UNSENT) &&
+		    ara_decide_audit(&(struct ara_decide_ctx){ NULL, NULL, &s->store },
+				     &c->d.record, line, sizeof(line)))
+			log_event(s, "audit", c->peer, "session %lu: no audit record: %s", c->id,
+				  line);
 		ara_record_json(&c->d.record, line, sizeof(line));
 		log_line(s, line);
 	}
@@ -289,7 +300,7 @@ static void refuse(struct server *s, struct conn *c, int code, const char *fmt, 
 static void decide_job(struct ara_job *job)
 {
 	struct conn *c = (struct conn *)job;
-	const struct ara_decide_ctx ctx = { &c->policy->p, random_bytes };
+	const struct ara_decide_ctx ctx = { &c->policy->p, random_bytes, c->store };
 	const struct ara_decide_peer who = { c->id, c->peer, clock_ms(CLOCK_REALTIME) };
 
 	ara_decide(&ctx, &who, c->challenge, c->challenge_len, c->attest, c->total, &c->d);
@@ -304,6 +315,7 @@ static void start_decision(struct server *s, struct conn *c)
 	epoll_ctl(s->epoll, EPOLL_CTL_DEL, c->fd, NULL);
 	c->policy = s->policy;
 	c->policy->refs++;
+	c->store = &s->store;
 	c->job.run = decide_job;
 	ara_workers_submit(s->workers, &c->job);
 }
@@ -555,6 +567,7 @@ static void reload(struct server *s)
 	struct ara_config next;
 	struct policy_ref *p;
 	char why[PATH_MAX + 512], status[64];
+	uint32_t version;
 	FILE *log = NULL;
 
 	snprintf(status, sizeof(status), "RELOADING=1\nMONOTONIC_USEC=%llu",
@@ -564,6 +577,9 @@ static void reload(struct server *s)
 		log_event(s, "reload", NULL, "refused, the running configuration kept: %s", why);
 	} else if (!(p = policy_load(next.policy, why, sizeof(why)))) {
 		log_event(s, "reload", NULL, "refused, the running policy kept: policy %s", why);
+	} else if (ara_decide_store_import(&s->store, &p->p, &version, why, sizeof(why))) {
+		log_event(s, "reload", NULL, "refused, the running policy kept: %s", why);
+		policy_unref(p);
 	} else if (next.log[0] && !(log = fopen(next.log, "a"))) {
 		log_event(s, "reload", NULL, "refused, the running configuration kept: %s: %s",
 			  next.log, strerror(errno));
@@ -571,9 +587,13 @@ static void reload(struct server *s)
 	} else {
 		if (next.n_listen != s->cfg.n_listen ||
 		    memcmp(next.listen, s->cfg.listen, sizeof(next.listen)) ||
-		    next.workers != s->cfg.workers)
+		    next.workers != s->cfg.workers || strcmp(next.store, s->cfg.store) ||
+		    strcmp(next.kek, s->cfg.kek))
 			log_event(s, "reload", NULL,
-				  "listeners and workers change at a restart only: kept");
+				  "listeners, workers, the store and the KEK change at a restart "
+				  "only: kept");
+		memcpy(next.store, s->cfg.store, sizeof(next.store));
+		memcpy(next.kek, s->cfg.kek, sizeof(next.kek));
 		memcpy(next.listen, s->cfg.listen, sizeof(next.listen));
 		next.n_listen = s->cfg.n_listen;
 		next.workers = s->cfg.workers;
@@ -585,7 +605,8 @@ static void reload(struct server *s)
 		policy_unref(s->policy);
 		s->policy = p;
 		s->cfg = next;
-		log_event(s, "reload", NULL, "policy %s loaded", next.policy);
+		log_event(s, "reload", NULL, "policy %s loaded: store policy version %u", next.policy,
+			  version);
 	}
 	ara_notify("READY=1");
 }
@@ -614,6 +635,7 @@ static void on_done(struct server *s)
 		c->policy = NULL;
 		drop_attest(s, c);
 		c->decided = 1;
+		c->by_worker = 1;
 		start_reply(s, c);
 	}
 }
@@ -728,6 +750,7 @@ int ara_server_run(const struct ara_server_options *o)
 {
 	static struct server s; /* one service a process */
 	char why[PATH_MAX + 512];
+	uint32_t version = 0;
 	int status;
 
 	s = (struct server){ .o = o, .log = stderr, .epoll = -1, .signal_fd = -1, .done_fd = -1 };
@@ -745,6 +768,10 @@ int ara_server_run(const struct ara_server_options *o)
 		return ARA_SERVER_CONFIG;
 	}
 	status = open_listeners(&s);
+	/* The state once the listeners are sure (their files go if it is refused). */
+	if (!status && (ara_decide_store_open(&s.store, s.cfg.store, s.cfg.kek, why, sizeof(why)) ||
+			ara_decide_store_import(&s.store, &s.policy->p, &version, why, sizeof(why))))
+		status = start_fail("%s", why);
 	if (!status && s.cfg.log[0] && !(s.log = fopen(s.cfg.log, "a"))) {
 		status = start_fail("%s: cannot open the log: %s", s.cfg.log, strerror(errno));
 		s.log = stderr;
@@ -752,6 +779,7 @@ int ara_server_run(const struct ara_server_options *o)
 	if (!status)
 		status = start_events(&s);
 	if (!status) {
+		log_event(&s, "store", NULL, "%s, policy version %u", s.store.url, version);
 		for (size_t i = 0; i < s.n_listeners; i++)
 			log_event(&s, "listening", NULL, "%s", s.listeners[i].name);
 		ara_notify("READY=1");
@@ -769,5 +797,7 @@ int ara_server_run(const struct ara_server_options *o)
 	if (s.log != stderr)
 		fclose(s.log);
 	policy_unref(s.policy);
+	ara_decide_store_release();
+	mbedtls_platform_zeroize(&s.store, sizeof(s.store));
 	return status;
 }

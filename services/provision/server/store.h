@@ -34,7 +34,7 @@
 #include "wire.h"
 
 /* The schema version this code writes; migrate() brings a database to it. */
-#define ARA_STORE_SCHEMA_VERSION 1
+#define ARA_STORE_SCHEMA_VERSION 2
 
 #define ARA_STORE_NAME_MAX ARA_WIRE_NAME_MAX /* device ids and secret names */
 #define ARA_STORE_WHY_MAX 256u
@@ -120,7 +120,7 @@ struct ara_store_audit {
 	char peer[ARA_STORE_PEER_MAX];
 	uint64_t session;
 	char service[ARA_STORE_NAME_MAX + 1];
-	char decision[16];		      /* "delivered" or "refused" */
+	char decision[16];		      /* "delivered", "refused", "unsent" (the peer left) */
 	char reason[ARA_STORE_REASON_MAX];    /* ara_refusal_name(); "" when delivered */
 	char detail[ARA_STORE_DETAIL_MAX];    /* the one line the log has */
 	char device[ARA_STORE_NAME_MAX + 1];  /* empty when unknown */
@@ -137,7 +137,10 @@ struct ara_store_filter {
 	uint32_t limit;		    /* 0: all; else the newest limit, oldest first */
 };
 
-/* Called per row of a listing, oldest first; non-zero stops it (the call returns that). */
+/*
+ * Called per row of a listing, oldest first; non-zero stops it (the call
+ * returns that). It must not use the handle that lists.
+ */
 typedef int (*ara_store_delivery_fn)(void *ctx, const struct ara_store_delivery *d);
 typedef int (*ara_store_audit_fn)(void *ctx, const struct ara_store_audit *a);
 typedef int (*ara_store_device_fn)(void *ctx, const struct ara_store_device *d);
@@ -150,10 +153,11 @@ struct ara_store_ops {
 	const char *scheme; /* "sqlite", "postgresql": the prefix of a store URL */
 
 	/*
-	 * Connects to target (the URL after "SCHEME:"), creating an SQLite file
-	 * if there is none; does not migrate. NULL with one line in why.
+	 * Connects to the store url names (whole, "SCHEME:..." or "SCHEME://..."),
+	 * creating an SQLite file (mode 0600) if there is none; does not
+	 * migrate. NULL with one line in why.
 	 */
-	struct ara_store *(*open)(const char *target, char *why, size_t why_cap);
+	struct ara_store *(*open)(const char *url, char *why, size_t why_cap);
 	void (*close)(struct ara_store *s);
 
 	/*
@@ -227,15 +231,15 @@ struct ara_store_ops {
  */
 struct ara_store *ara_store_open(const char *url, char *why, size_t why_cap);
 
-/* The store the service uses when given none: "sqlite:" and this path. */
-#define ARA_STORE_DEFAULT_PATH "/var/lib/ara-provision/store.db"
-
 /*
- * The default store URL for this user: $ARA_PROVISION_STATE/store.db if
- * that is set, else ARA_STORE_DEFAULT_PATH for root, else
- * $XDG_STATE_HOME (or ~/.local/state)/ara-provision/store.db. Creates the
- * directory (mode 0700) if missing. 0, or -1 with why.
+ * The service's state directory when it is given no store and no KEK:
+ * $ARA_PROVISION_STATE if set; else /var/lib/ara-provision for root; else
+ * $XDG_STATE_HOME/ara-provision (~/.local/state/ara-provision). Created
+ * (mode 0700, parents too) if missing. 0, or -1 with why.
  */
+int ara_store_state_dir(char *dir, size_t cap, char *why, size_t why_cap);
+
+/* The default store, "sqlite:" DIR "/store.db" of that directory. 0, or -1 with why. */
 int ara_store_default_url(char *url, size_t cap, char *why, size_t why_cap);
 
 void ara_store_close(struct ara_store *s);
