@@ -17,6 +17,7 @@ trap '[ ! -d "$ARA_PG_DIR" ] || "$h" stop "$ARA_PG_DIR"' EXIT
 [ -d "$ARA_PG_DIR/data" ] || fail "start: no data directory in '$ARA_PG_DIR'"
 port=$(sed -n 's/.*port=\([0-9]*\).*/\1/p' <<<"$ARA_PG_CONNINFO")
 [ "$(q "$ARA_PG_CONNINFO" 'select current_database()')" = ara ] || fail "start: no database 'ara'"
+[ "$(q "$ARA_PG_URL" 'select current_user')" = ara ] || fail "start: ARA_PG_URL does not connect"
 [ "$(q "$ARA_PG_CONNINFO" 'show listen_addresses')" = 127.0.0.1 ] || fail "start: not loopback only"
 [ -z "$(q "$ARA_PG_CONNINFO" 'show unix_socket_directories')" ] || fail "start: a Unix socket"
 nopw=${ARA_PG_CONNINFO/password=/password=x}

@@ -4,13 +4,13 @@
 # listening only on 127.0.0.1 on a free port, with no Unix socket.
 #
 #   pg-harness.sh run CMD [ARG...]   start a server, run CMD with
-#                                     ARA_PG_CONNINFO set, stop the server
+#                                     ARA_PG_CONNINFO and ARA_PG_URL set, stop the server
 #                                     and remove its directory whatever CMD
 #                                     did (a failure, a signal); exits with
 #                                     CMD's status
 #   pg-harness.sh start              start one and print, for eval, the
-#                                     shell assignments ARA_PG_DIR=... and
-#                                     ARA_PG_CONNINFO=...
+#                                     shell assignments ARA_PG_DIR=...,
+#                                     ARA_PG_CONNINFO=... and ARA_PG_URL=...
 #   pg-harness.sh restart DIR [fast|immediate]
 #                                     stop the server of DIR (default fast;
 #                                     immediate: as a crash would) and start
@@ -18,7 +18,8 @@
 #   pg-harness.sh stop DIR           stop it and remove DIR
 #
 # ARA_PG_CONNINFO is a libpq connection string (host, port, user, password,
-# dbname=ara). The superuser "ara" has a random password (scram-sha-256),
+# dbname=ara); ARA_PG_URL the same as a URI, postgresql://ara:PASSWORD@
+# 127.0.0.1:PORT/ara, as ara-provision's --store takes it. The superuser "ara" has a random password (scram-sha-256),
 # so other users of the machine cannot use the server while it runs.
 #
 # initdb and postgres refuse to run as root, and CI runs as root: then the
@@ -116,6 +117,8 @@ start() {
 	umask 077
 	printf 'host=127.0.0.1 port=%s user=ara password=%s dbname=ara\n' "$(cat "$dir/port")" \
 		"$pw" >"$dir/conninfo"
+	# The password is hex: nothing to escape in the URI.
+	printf 'postgresql://ara:%s@127.0.0.1:%s/ara\n' "$pw" "$(cat "$dir/port")" >"$dir/url"
 	PGPASSWORD=$pw as_server "$bin/createdb" -h 127.0.0.1 -p "$(cat "$dir/port")" -U ara ara \
 		2>"$dir/createdb.log" || {
 		sed 's/^/  createdb: /' "$dir/createdb.log" >&2
@@ -137,7 +140,8 @@ case $cmd in
 start)
 	[ $# = 0 ] || usage "start takes no argument"
 	dir=$(start)
-	printf "ARA_PG_DIR='%s'\nARA_PG_CONNINFO='%s'\n" "$dir" "$(cat "$dir/conninfo")"
+	printf "ARA_PG_DIR='%s'\nARA_PG_CONNINFO='%s'\nARA_PG_URL='%s'\n" "$dir" \
+		"$(cat "$dir/conninfo")" "$(cat "$dir/url")"
 	;;
 stop)
 	[ $# = 1 ] || usage "stop DIR"
@@ -162,7 +166,7 @@ run)
 	trap 'exit 130' INT
 	trap 'exit 143' TERM
 	status=0
-	ARA_PG_CONNINFO=$(cat "$dir/conninfo") "$@" || status=$?
+	ARA_PG_CONNINFO=$(cat "$dir/conninfo") ARA_PG_URL=$(cat "$dir/url") "$@" || status=$?
 	exit $status
 	;;
 *) usage "unknown command '$cmd'" ;;

@@ -6,6 +6,11 @@
  * migrations from an empty file and from the previous schema version; the
  * KEK file's refusals; and that no secret reaches the database file in
  * plaintext.
+ *
+ * Built with ARA_TEST_PG, the same tests run on the PostgreSQL backend
+ * (store_pg.c), on the server whose URL is $ARA_PG_URL (tests/pg's
+ * pg-harness.sh starts one), each test in a schema of its own; the tests
+ * of the SQLite file itself (its mode, its bytes) are SQLite's alone.
  */
 #define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
@@ -20,14 +25,34 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <sqlite3.h>
 
 #include "kek.h"
 #include "store.h"
+
+/* The backend under test: its ops, its migrate_to(), raw SQL behind its back. */
+#ifdef ARA_TEST_PG
+#include <libpq-fe.h>
+
+#include "store_pg.h"
+#define BACKEND ara_store_pg_ops
+#define migrate_to ara_store_pg_migrate_to
+#define BLOB(hex) "'\\x" hex "'::bytea"
+#else
+#include <sqlite3.h>
+
 #include "store_sqlite.h"
+#define BACKEND ara_store_sqlite_ops
+#define migrate_to ara_store_sqlite_migrate_to
+#define BLOB(hex) "x'" hex "'"
+#endif
+#define RAW_OK 0 /* raw()'s success */
 
 static char dir[] = "/tmp/ara-store-XXXXXX";
-static char db_path[128], url[160];
+static char url[512];
+static char where[160]; /* how the backend's messages name the database */
+#ifndef ARA_TEST_PG
+static char db_path[128];
+#endif
 
 static struct ara_store *open_store(void)
 {
@@ -39,6 +64,66 @@ static struct ara_store *open_store(void)
 	return s;
 }
 
+#ifdef ARA_TEST_PG
+/* A fresh schema for each test, first on the search path of url. */
+static int setup(void **state)
+{
+	static unsigned n;
+	const char *server = getenv("ARA_PG_URL");
+	PGresult *r;
+	PGconn *c;
+	char sql[64];
+
+	(void)state;
+	if (!server || !*server)
+		fail_msg("ARA_PG_URL is not set: run this test under tests/pg/pg-harness.sh run");
+	snprintf(url, sizeof(url), "%s?options=-c%%20search_path%%3Dt%u_%ld", server, ++n,
+		 (long)getpid());
+	c = PQconnectdb(server);
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("%s", PQerrorMessage(c));
+	snprintf(sql, sizeof(sql), "CREATE SCHEMA t%u_%ld", n, (long)getpid());
+	r = PQexec(c, sql);
+	if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		fail_msg("%s", PQresultErrorMessage(r));
+	PQclear(r);
+	PQfinish(c);
+	snprintf(where, sizeof(where), "postgresql 127.0.0.1:");
+	return 0;
+}
+
+/* Runs SQL in the test's schema behind the store's back: 0 (RAW_OK) or 1. */
+static int raw(const char *text)
+{
+	PGconn *c = PQconnectdb(url);
+	ExecStatusType st;
+	PGresult *r;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, text);
+	st = PQresultStatus(r);
+	PQclear(r);
+	PQfinish(c);
+	return st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? RAW_OK : 1;
+}
+
+/* The one integer a query gives, read behind the store's back. */
+static long long raw_count(const char *text)
+{
+	PGconn *c = PQconnectdb(url);
+	long long n;
+	PGresult *r;
+
+	assert_int_equal(PQstatus(c), CONNECTION_OK);
+	r = PQexec(c, text);
+	assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+	assert_int_equal(PQntuples(r), 1);
+	n = atoll(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	PQfinish(c);
+	return n;
+}
+#else
 /* A fresh database file for each test. */
 static int setup(void **state)
 {
@@ -47,16 +132,17 @@ static int setup(void **state)
 	(void)state;
 	snprintf(db_path, sizeof(db_path), "%s/store-%u.db", dir, ++n);
 	snprintf(url, sizeof(url), "sqlite:%s", db_path);
+	snprintf(where, sizeof(where), "%s", db_path);
 	return 0;
 }
 
-/* Runs SQL on the file behind the store's back; SQLite's result code. */
+/* Runs SQL on the file behind the store's back: 0 (RAW_OK), or SQLite's code. */
 static int raw(const char *text)
 {
 	sqlite3 *db;
 	int rc;
 
-	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(db_path, &db), RAW_OK);
 	sqlite3_busy_timeout(db, 5000);
 	rc = sqlite3_exec(db, text, NULL, NULL, NULL);
 	sqlite3_close(db);
@@ -70,14 +156,15 @@ static long long raw_count(const char *text)
 	sqlite3 *db;
 	long long n;
 
-	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, text, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_open(db_path, &db), RAW_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, text, -1, &st, NULL), RAW_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return n;
 }
+#endif
 
 static void test_migrate_empty(void **state)
 {
@@ -91,12 +178,16 @@ static void test_migrate_empty(void **state)
 	assert_int_equal(s->ops->migrate(s, &from), ARA_STORE_OK);
 	assert_int_equal(from, ARA_STORE_SCHEMA_VERSION); /* nothing left to do */
 	ara_store_close(s);
+#ifdef ARA_TEST_PG
+	(void)st;
+#else
 	assert_int_equal(stat(db_path, &st), 0);
 	assert_int_equal(st.st_mode & 077, 0); /* created private */
+#endif
 
 	/* The same through the backend alone: from version 0. */
 	setup(NULL);
-	s = ara_store_sqlite_ops.open(url, why, sizeof(why));
+	s = BACKEND.open(url, why, sizeof(why));
 	assert_non_null(s);
 	assert_int_equal(s->ops->migrate(s, &from), ARA_STORE_OK);
 	assert_int_equal(from, 0);
@@ -112,9 +203,9 @@ static void test_migrate_previous(void **state)
 	int from = -1;
 
 	(void)state;
-	s = ara_store_sqlite_ops.open(url, why, sizeof(why));
+	s = BACKEND.open(url, why, sizeof(why));
 	assert_non_null(s);
-	assert_int_equal(ara_store_sqlite_migrate_to(s, ARA_STORE_SCHEMA_VERSION - 1, &from),
+	assert_int_equal(migrate_to(s, ARA_STORE_SCHEMA_VERSION - 1, &from),
 			 ARA_STORE_OK);
 	assert_int_equal(from, 0);
 	assert_int_equal(s->ops->device_add(s, "dev-1", 7), ARA_STORE_OK);
@@ -122,21 +213,21 @@ static void test_migrate_previous(void **state)
 	ara_store_close(s);
 	assert_int_equal(raw("INSERT INTO deliveries (time_ms, peer, session, service, device,"
 			     " instance_pub, app, secret, secret_version, once)"
-			     " VALUES (1, '', 1, '', '', x'04', x'00', 's', 1, 0)"),
-			 SQLITE_OK);
+			     " VALUES (1, '', 1, '', '', " BLOB("04") ", " BLOB("00") ", 's', 1, 0)"),
+			 RAW_OK);
 	/* Version 1 has no append-only triggers yet. */
-	assert_int_equal(raw("UPDATE audit SET reason = 'x' WHERE reason = 'x'"), SQLITE_OK);
+	assert_int_equal(raw("UPDATE audit SET reason = 'x' WHERE reason = 'x'"), RAW_OK);
 
-	s = ara_store_sqlite_ops.open(url, why, sizeof(why));
+	s = BACKEND.open(url, why, sizeof(why));
 	assert_non_null(s);
 	assert_int_equal(s->ops->migrate(s, &from), ARA_STORE_OK);
 	assert_int_equal(from, ARA_STORE_SCHEMA_VERSION - 1);
 	assert_int_equal(s->ops->device_get(s, "dev-1", &d), ARA_STORE_OK);
 	assert_int_equal(d.enrolled_ms, 7);
 	ara_store_close(s);
-	assert_int_not_equal(raw("UPDATE audit SET reason = 'x'"), SQLITE_OK);
-	assert_int_not_equal(raw("DELETE FROM audit"), SQLITE_OK);
-	assert_int_not_equal(raw("DELETE FROM deliveries"), SQLITE_OK);
+	assert_int_not_equal(raw("UPDATE audit SET reason = 'x'"), RAW_OK);
+	assert_int_not_equal(raw("DELETE FROM audit"), RAW_OK);
+	assert_int_not_equal(raw("DELETE FROM deliveries"), RAW_OK);
 }
 
 static void test_migrate_newer_refused(void **state)
@@ -146,11 +237,11 @@ static void test_migrate_newer_refused(void **state)
 
 	(void)state;
 	ara_store_close(open_store());
-	assert_int_equal(raw("INSERT INTO ara_schema VALUES (99, 0)"), SQLITE_OK);
+	assert_int_equal(raw("INSERT INTO ara_schema VALUES (99, 0)"), RAW_OK);
 	s = ara_store_open(url, why, sizeof(why));
 	assert_null(s);
 	assert_non_null(strstr(why, "newer than this program"));
-	assert_non_null(strstr(why, db_path));
+	assert_non_null(strstr(why, where));
 }
 
 static void test_open_refusals(void **state)
@@ -423,7 +514,7 @@ static void test_audit(void **state)
 	assert_int_equal(ids.n, 1);
 	assert_int_equal(ids.id[0], 30);
 	ara_store_close(s);
-	assert_int_not_equal(raw("UPDATE audit SET decision = 'delivered'"), SQLITE_OK);
+	assert_int_not_equal(raw("UPDATE audit SET decision = 'delivered'"), RAW_OK);
 }
 
 #define RACE_VERSIONS 1000
@@ -582,6 +673,37 @@ static void test_seal(void **state)
 	assert_int_equal(ara_kek_seal(kek, "n", value, sizeof(value) + 1, sealed, &n), -1);
 }
 
+#ifdef ARA_TEST_PG
+/* How many rows of secrets hold these bytes in their sealed value. */
+static long long rows_holding(const uint8_t *b, size_t len)
+{
+	char sql[512];
+	int n = snprintf(sql, sizeof(sql),
+			 "SELECT count(*) FROM secrets WHERE position('\\x");
+
+	for (size_t i = 0; i < len; i++)
+		n += snprintf(sql + n, sizeof(sql) - (size_t)n, "%02x", b[i]);
+	snprintf(sql + n, sizeof(sql) - (size_t)n, "'::bytea IN sealed) > 0");
+	return raw_count(sql);
+}
+
+/* No plaintext in the rows (the server's files are its own). */
+static void test_no_plaintext(void **state)
+{
+	struct ara_store *s = open_store();
+	struct ara_store_secret got;
+	uint8_t value[48];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(value); i++)
+		value[i] = (uint8_t)(0xc0 ^ i);
+	put_secret(s, "plain-check", value, sizeof(value), 0, 1);
+	assert_int_equal(s->ops->secret_get(s, "plain-check", &got), ARA_STORE_OK);
+	ara_store_close(s);
+	assert_int_equal(rows_holding(got.sealed, got.sealed_len), 1); /* the canary works */
+	assert_int_equal(rows_holding(value, sizeof(value)), 0);
+}
+#else
 /* Whether needle is anywhere in the file at path (absent file: no). */
 static int file_holds(const char *path, const uint8_t *needle, size_t len)
 {
@@ -626,6 +748,8 @@ static void test_no_plaintext(void **state)
 	assert_false(file_holds(db_path, value, sizeof(value)));
 	assert_false(file_holds(db_path, (const uint8_t *)hex, strlen(hex)));
 }
+
+#endif
 
 int main(void)
 {

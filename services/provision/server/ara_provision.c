@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <errno.h>
 
+#include "admin.h"
 #include "ara_cli.h"
 #include "config.h"
 #include "server.h"
@@ -20,6 +21,7 @@ static const char usage_text[] =
 	"usage: ara-provision [serve] [--config FILE] [--policy FILE]\n"
 	"                     [--unix PATH | --tcp HOST:PORT]... [--store URL] [--kek FILE]\n"
 	"                     [--sessions N] [--log FILE]\n"
+	"       ara-provision COMMAND [--store URL] [--json] ...\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy. Many sessions at once; SIGHUP reloads the\n"
 	"configuration and the policy, SIGTERM stops (docs/provisioning.md).\n"
@@ -28,8 +30,9 @@ static const char usage_text[] =
 	"  --policy FILE       the policy (docs/provisioning.md; ara-policy writes one)\n"
 	"  --unix PATH         listen on a Unix socket at PATH (removed at exit)\n"
 	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
-	"  --store URL         the state: sqlite:PATH (default: sqlite:DIR/store.db,\n"
-	"                      created on first start; DIR in ara-provision(1))\n"
+	"  --store URL         the state: sqlite:PATH or postgresql://... (default:\n"
+	"                      sqlite:DIR/store.db, created on first start; DIR in\n"
+	"                      ara-provision(1))\n"
 	"  --kek FILE          the key that seals the store's secrets (default:\n"
 	"                      DIR/kek, created on first start)\n"
 	"  --sessions N        exit 0 after N sessions (default: serve until SIGTERM)\n"
@@ -41,7 +44,8 @@ static const char usage_text[] =
 	"file's. At most 8 listeners. Exit status: 0 served (SIGTERM, or the N\n"
 	"sessions), 2 usage error, or a configuration or policy that cannot be read\n"
 	"or parsed, 3 a socket, the log, a thread, the store or the KEK cannot be\n"
-	"made or opened.\n";
+	"made or opened.\n"
+	"\n" ARA_ADMIN_USAGE;
 
 /* 2 also for a configuration or policy that cannot be read or parsed. */
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
@@ -134,6 +138,9 @@ int main(int argc, char **argv)
 	struct ara_server_options so = { configure, &o, 0 };
 
 	ara_cli_init("ara-provision");
+	/* An operator command over the store (admin.h), or the service. */
+	if (argc > 1 && ara_admin_is_command(argv[1]))
+		return ara_admin_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "serve") == 0) {
 		argv[1] = argv[0];
 		argc--;

@@ -34,7 +34,16 @@ struct ara_store *ara_store_open(const char *url, char *why, size_t cap)
 		s->ops->close(s);
 		return NULL;
 	}
-	snprintf(why, cap, "%s: not a store this program has (sqlite:PATH%s)", url,
+	/* Named by its scheme alone: the rest of a URL may be a password. */
+#ifndef ARA_STORE_HAVE_PG
+	if (colon && colon - url == 10 && !strncmp(url, "postgresql", 10)) {
+		snprintf(why, cap, "postgresql: this program was built without libpq: it has no"
+				   " PostgreSQL store (only sqlite:PATH)");
+		return NULL;
+	}
+#endif
+	snprintf(why, cap, "'%.*s': not a store this program has (sqlite:PATH%s)",
+		 colon ? (int)(colon - url) : 16, url,
 #ifdef ARA_STORE_HAVE_PG
 		 " or postgresql://..."
 #else
