@@ -111,6 +111,9 @@ packaging="debhelper lintian"
 # The provisioner's PostgreSQL store: libpq to build it, and the server its
 # tests start from Debian's package (tests/pg/pg-harness.sh).
 pg="libpq-dev postgresql"
+# The load and fault tests read the store's database afterwards
+# (tests/load/invariants.sh): SQLite's shell (psql comes with postgresql).
+load_tests="sqlite3"
 # The provisioning service's units checked (tests/provision/verify-units.sh):
 # systemd-analyze.
 service_units="systemd"
@@ -144,6 +147,7 @@ install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
 install "the PostgreSQL store and its test server" $pg
+install "the load tests' database checks" $load_tests
 install "the service units' check" $service_units
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson
 meson_v=$(meson --version)
