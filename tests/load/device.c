@@ -130,7 +130,7 @@ int load_device_attest(const struct load_device *d, struct load_session *s,
 	    ara_provision_session_hash(challenge, challenge_len, out, a.signed_len, hash) ||
 	    ara_p256_sign(d->sk, hash, sig))
 		return -1;
-	ara_wire_attest_set_sig(out, *len, sig);
+	ara_wire_set_sig(out, *len, sig);
 	return ara_provision_hpke_info(challenge, challenge_len, out, *len, s->info) ? -1 : 0;
 }
 

@@ -120,8 +120,6 @@ static int configure(void *arg, struct ara_config *c, char *why, size_t cap)
 	char msg[PATH_MAX + 256];
 	int r;
 
-	int r = 0;
-
 	ara_config_defaults(c);
 	if (o->config && (r = ara_config_load(o->config, c, msg, sizeof(msg))) != 0) {
 		snprintf(why, cap, "config %s", msg);
