@@ -82,7 +82,7 @@ int ara_ear_key_load(const char *path, struct ara_ear_key *k, char *why, size_t 
 	/* PEM counts its NUL; DER does not. */
 	if (mbedtls_pk_parse_key(&pk, buf, len, NULL, 0, NULL, NULL) &&
 	    mbedtls_pk_parse_key(&pk, buf, len - 1, NULL, 0, NULL, NULL)) {
-		snprintf(why, cap, "%s: not an unencrypted private key (PEM or DER)", path);
+		snprintf(why, cap, "%s: not an unencrypted P-256 private key (PEM or DER)", path);
 		goto out;
 	}
 	if (mbedtls_pk_get_type(&pk) != MBEDTLS_PK_ECKEY ||
