@@ -75,6 +75,13 @@ host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-cert
 host_libs="libseccomp-dev libcapstone-dev libcmocka-dev libtss2-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libtss2-dev:arm64"
+# EAT Attestation Results (services/ear, docs/ear.md): jansson builds the
+# claim set, in ara-verify and ara-provision, host and arm64 (both run in
+# the guest, whose package list has libjansson4).
+ear="libjansson-dev libjansson-dev:arm64"
+# The EAR test's relying party: ordinary JWT code, PyJWT with its ES256
+# backend (tests/ear/check_ear.py).
+ear_check="python3-jwt python3-cryptography"
 # The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host; the TPM
 # guest's kernel is built here (flex and bison come with QEMU's list).
 tpm="swtpm swtpm-tools"
@@ -123,6 +130,8 @@ install "QEMU build dependencies" $qemu_build
 install "the ABI check" $abi_check
 install "the RTM's instrumentation" $rtm
 install "ara-verify's test fixture linker" $rtm_verify
+install "the EAR's JSON library" $ear
+install "the EAR test's JWT checker" $ear_check
 install "the Lua RTM test's reference interpreter" $rtm_lua
 install "the SQLite amalgamation's generator" $rtm_sqlite
 install "the arm64 C++ library for instrumented C++" $rtm_cxx
