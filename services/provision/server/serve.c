@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * One provisioning session (serve.h). The peer is untrusted: its message is
- * read only after the header's length has been checked against the largest
- * message there is, reading stops at that length, and whatever goes wrong
- * ends in a REFUSE (when the peer can still take one), one log line, and
- * the connection closed by the caller. Nothing is released before every
- * check of check.c has passed.
+ * One provisioning session's I/O (serve.h); the decision is decide.c's. The
+ * peer is untrusted: its message is read only after the header's length has
+ * been checked against the largest message there is, reading stops at that
+ * length, and whatever goes wrong ends in a REFUSE (when the peer can still
+ * take one), one log line, and the connection closed by the caller.
  */
 #include <errno.h>
 #include <poll.h>
@@ -16,11 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <mbedtls/platform_util.h>
-
-#include "binding.h"
-#include "check.h"
-#include "hpke.h"
+#include "decide.h"
 #include "serve.h"
 #include "sockio.h"
 
@@ -29,6 +24,7 @@ struct session {
 	unsigned long id;
 	const char *peer;
 	FILE *log;
+	struct ara_decision d; /* the reply and the record */
 	struct timespec deadline; /* for the peer's message, whole (CLOCK_MONOTONIC) */
 };
 
@@ -87,33 +83,33 @@ static size_t recv_all(const struct session *s, uint8_t *p, size_t n)
 	return got;
 }
 
-/* What the peer is told: the reason's kind, not the policy's values. */
-static const char *peer_text(int code)
+/* Writes the session's record as one log line. */
+static void log_record(const struct session *s)
 {
-	switch (code) {
-	case ARA_REFUSE_MALFORMED: return "the message does not decode";
-	case ARA_REFUSE_BACKEND: return "this evidence backend is not accepted";
-	case ARA_REFUSE_EVIDENCE: return "the evidence does not verify";
-	case ARA_REFUSE_MEASUREMENT: return "a measured digest is not the expected one";
-	case ARA_REFUSE_STALE: return "the evidence is too old";
-	case ARA_REFUSE_SESSION: return "the session signature does not verify";
-	case ARA_REFUSE_SECRET: return "no such secret";
-	default: return "the provisioner failed";
-	}
+	char line[768];
+
+	ara_log_record_format(&s->d.record, line, sizeof(line));
+	fprintf(s->log, "ara-provision: %s\n", line);
+	fflush(s->log);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
 /* Logs the refusal and tells the peer its kind, if the peer still listens. */
-static int refuse(const struct session *s, int code, const char *why)
+static int refuse(struct session *s, int code, const char *why)
 {
-	uint8_t msg[ARA_WIRE_HEADER + 3 + ARA_WIRE_TEXT_MAX];
-	size_t len;
+	struct ara_decide_peer peer = { s->id, s->peer, now_ms() };
 
-	fprintf(s->log, "ara-provision: session %lu (%s): refused (%s): %s\n", s->id, s->peer,
-		ara_refusal_name(code), why);
-	fflush(s->log);
-	if (ara_wire_encode_refuse((uint16_t)code, peer_text(code), msg, sizeof(msg), &len) ==
-	    ARA_WIRE_OK)
-		(void)ara_send_all(s->fd, msg, len);
+	ara_decide_refuse(&peer, code, why, &s->d);
+	log_record(s);
+	if (s->d.reply_len)
+		(void)ara_send_all(s->fd, s->d.reply, s->d.reply_len);
 	return code;
 }
 
@@ -121,7 +117,7 @@ static int refuse(const struct session *s, int code, const char *why)
  * The peer's ATTEST, into a buffer of the size its header announces (at
  * most the largest message); NULL after a refusal.
  */
-static uint8_t *read_attest(const struct session *s, size_t *len)
+static uint8_t *read_attest(struct session *s, size_t *len)
 {
 	uint8_t header[ARA_WIRE_HEADER], type, *msg;
 	size_t total, got;
@@ -165,57 +161,17 @@ static uint8_t *read_attest(const struct session *s, size_t *len)
 	return msg;
 }
 
-/* Seals the secret to the session's key share and sends the DELIVER. */
-static int deliver(const struct session *s, const uint8_t *challenge, size_t challenge_len,
-		   const uint8_t *attest, size_t attest_len, const struct ara_wire_attest *a,
-		   const struct ara_policy_secret *secret)
-{
-	uint8_t ikm[32], sk_e[ARA_HPKE_NSK], enc[ARA_HPKE_NPK], info[ARA_HPKE_INFO_BYTES];
-	uint8_t ct[ARA_WIRE_SECRET_MAX + ARA_HPKE_NT];
-	uint8_t msg[ARA_WIRE_HEADER + ARA_WIRE_POINT + 2 + sizeof(ct)];
-	struct ara_hpke_ctx ctx;
-	size_t len;
-	int ok;
-
-	memset(&ctx, 0, sizeof(ctx));
-	ok = random_bytes(ikm, sizeof(ikm)) == 0 &&
-	     ara_hpke_derive_keypair(ikm, sizeof(ikm), sk_e, enc) == 0 &&
-	     ara_provision_hpke_info(challenge, challenge_len, attest, attest_len, info) == 0 &&
-	     ara_hpke_setup_base_s(a->share_pub, sk_e, info, sizeof(info), enc, &ctx) == 0 &&
-	     ara_hpke_seal(&ctx, a->name, a->name_len, secret->value, secret->len, ct) == 0 &&
-	     ara_wire_encode_deliver(enc, ct, secret->len + ARA_HPKE_NT, msg, sizeof(msg), &len) ==
-		     ARA_WIRE_OK;
-	mbedtls_platform_zeroize(ikm, sizeof(ikm));
-	mbedtls_platform_zeroize(sk_e, sizeof(sk_e));
-	ara_hpke_ctx_wipe(&ctx);
-	if (!ok)
-		return refuse(s, ARA_REFUSE_INTERNAL, "sealing the secret failed");
-	if (ara_send_all(s->fd, msg, len)) {
-		fprintf(s->log, "ara-provision: session %lu (%s): the peer left before the DELIVER\n",
-			s->id, s->peer);
-		return ARA_REFUSE_INTERNAL;
-	}
-	fprintf(s->log,
-		"ara-provision: session %lu (%s): delivered '%.*s' (%zu bytes) to instance "
-		"%02x%02x%02x%02x..., app %02x%02x%02x%02x...\n",
-		s->id, s->peer, (int)a->name_len, (const char *)a->name, secret->len,
-		a->instance_pub[1], a->instance_pub[2], a->instance_pub[3], a->instance_pub[4],
-		a->digests.app[0], a->digests.app[1], a->digests.app[2], a->digests.app[3]);
-	fflush(s->log);
-	return 0;
-}
-
 int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log)
 {
-	struct session s = { fd, id, peer, log, { 0, 0 } };
+	static struct session s; /* large: the reply inline; one session at a time */
+	const struct ara_decide_ctx ctx = { p, random_bytes };
 	uint8_t nonce[ARA_WIRE_NONCE], challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
-	const struct ara_policy_secret *secret = NULL;
-	struct ara_wire_attest a;
 	size_t challenge_len, attest_len = 0;
+	struct ara_decide_peer who;
 	uint8_t *attest;
-	char why[320];
 	int r;
 
+	s = (struct session){ .fd = fd, .id = id, .peer = peer, .log = log };
 	if (random_bytes(nonce, sizeof(nonce)) ||
 	    ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &challenge_len))
 		return refuse(&s, ARA_REFUSE_INTERNAL, "no random nonce");
@@ -226,12 +182,13 @@ int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *
 	attest = read_attest(&s, &attest_len);
 	if (!attest)
 		return ARA_REFUSE_MALFORMED;
-	r = ara_check_attest(p, challenge, challenge_len, attest, attest_len, (uint64_t)time(NULL),
-			     &a, &secret, why, sizeof(why));
-	if (r == 0)
-		r = deliver(&s, challenge, challenge_len, attest, attest_len, &a, secret);
-	else
-		refuse(&s, r, why);
+	who = (struct ara_decide_peer){ id, peer, now_ms() };
+	r = ara_decide(&ctx, &who, challenge, challenge_len, attest, attest_len, &s.d);
 	free(attest);
+	if (s.d.reply_len && ara_send_all(fd, s.d.reply, s.d.reply_len) && r == 0) {
+		s.d.record.decision = ARA_DECISION_UNSENT;
+		r = ARA_REFUSE_INTERNAL;
+	}
+	log_record(&s);
 	return r;
 }

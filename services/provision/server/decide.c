@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The decision on one session (decide.h): check.c's checks, then the
+ * secret sealed to the session's key share, or a REFUSE that tells the
+ * peer the reason's kind and the log the reason in full.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <mbedtls/platform_util.h>
+
+#include "binding.h"
+#include "check.h"
+#include "decide.h"
+
+/* What the peer is told: the reason's kind, not the policy's values. */
+static const char *peer_text(int code)
+{
+	switch (code) {
+	case ARA_REFUSE_MALFORMED: return "the message does not decode";
+	case ARA_REFUSE_BACKEND: return "this evidence backend is not accepted";
+	case ARA_REFUSE_EVIDENCE: return "the evidence does not verify";
+	case ARA_REFUSE_MEASUREMENT: return "a measured digest is not the expected one";
+	case ARA_REFUSE_STALE: return "the evidence is too old";
+	case ARA_REFUSE_SESSION: return "the session signature does not verify";
+	case ARA_REFUSE_SECRET: return "no such secret";
+	default: return "the provisioner failed";
+	}
+}
+
+static void record_start(const struct ara_decide_peer *peer, struct ara_decision *out)
+{
+	struct ara_log_record *r = &out->record;
+
+	memset(r, 0, sizeof(*r));
+	r->time_ms = peer->now_ms;
+	r->session = peer->session;
+	snprintf(r->peer, sizeof(r->peer), "%s", peer->name);
+}
+
+/* The REFUSE into out->reply and the refusal into its record. */
+static int refuse(int code, const char *why, struct ara_decision *out)
+{
+	out->code = code;
+	out->record.decision = ARA_DECISION_REFUSED;
+	out->record.code = code;
+	snprintf(out->record.reason, sizeof(out->record.reason), "%s", why);
+	if (ara_wire_encode_refuse((uint16_t)code, peer_text(code), out->reply, sizeof(out->reply),
+				   &out->reply_len) != ARA_WIRE_OK)
+		out->reply_len = 0;
+	return code;
+}
+
+int ara_decide_refuse(const struct ara_decide_peer *peer, int code, const char *why,
+		      struct ara_decision *out)
+{
+	record_start(peer, out);
+	return refuse(code, why, out);
+}
+
+/* Seals the secret to the session's key share: the DELIVER into out->reply. */
+static int seal(const struct ara_decide_ctx *ctx, const uint8_t *challenge, size_t challenge_len,
+		const uint8_t *attest, size_t attest_len, const struct ara_wire_attest *a,
+		const struct ara_policy_secret *secret, struct ara_decision *out)
+{
+	uint8_t ikm[32], sk_e[ARA_HPKE_NSK], enc[ARA_HPKE_NPK], info[ARA_HPKE_INFO_BYTES];
+	uint8_t ct[ARA_WIRE_SECRET_MAX + ARA_HPKE_NT];
+	struct ara_hpke_ctx hpke;
+	int ok;
+
+	memset(&hpke, 0, sizeof(hpke));
+	ok = ctx->random(ikm, sizeof(ikm)) == 0 &&
+	     ara_hpke_derive_keypair(ikm, sizeof(ikm), sk_e, enc) == 0 &&
+	     ara_provision_hpke_info(challenge, challenge_len, attest, attest_len, info) == 0 &&
+	     ara_hpke_setup_base_s(a->share_pub, sk_e, info, sizeof(info), enc, &hpke) == 0 &&
+	     ara_hpke_seal(&hpke, a->name, a->name_len, secret->value, secret->len, ct) == 0 &&
+	     ara_wire_encode_deliver(enc, ct, secret->len + ARA_HPKE_NT, out->reply,
+				     sizeof(out->reply), &out->reply_len) == ARA_WIRE_OK;
+	mbedtls_platform_zeroize(ikm, sizeof(ikm));
+	mbedtls_platform_zeroize(sk_e, sizeof(sk_e));
+	ara_hpke_ctx_wipe(&hpke);
+	return ok ? 0 : -1;
+}
+
+int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
+	       const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
+	       size_t attest_len, struct ara_decision *out)
+{
+	const struct ara_policy_secret *secret = NULL;
+	struct ara_log_record *r = &out->record;
+	struct ara_wire_attest a;
+	char why[320];
+	int code;
+
+	record_start(peer, out);
+	code = ara_check_attest(ctx->policy, challenge, challenge_len, attest, attest_len,
+				peer->now_ms / 1000, &a, &secret, why, sizeof(why));
+	if (code == 0 || code == ARA_REFUSE_SECRET) { /* decoded and attested */
+		snprintf(r->secret, sizeof(r->secret), "%.*s", (int)a.name_len,
+			 (const char *)a.name);
+		r->attested = 1;
+		memcpy(r->instance, a.instance_pub, sizeof(r->instance));
+		memcpy(r->app, a.digests.app, sizeof(r->app));
+	}
+	if (code)
+		return refuse(code, why, out);
+	if (seal(ctx, challenge, challenge_len, attest, attest_len, &a, secret, out))
+		return refuse(ARA_REFUSE_INTERNAL, "sealing the secret failed", out);
+	out->code = 0;
+	r->decision = ARA_DECISION_DELIVERED;
+	r->secret_len = secret->len;
+	return 0;
+}
+
+void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap)
+{
+	switch (r->decision) {
+	case ARA_DECISION_DELIVERED:
+		snprintf(out, cap,
+			 "session %lu (%s): delivered '%s' (%zu bytes) to instance "
+			 "%02x%02x%02x%02x..., app %02x%02x%02x%02x...",
+			 r->session, r->peer, r->secret, r->secret_len, r->instance[1],
+			 r->instance[2], r->instance[3], r->instance[4], r->app[0], r->app[1],
+			 r->app[2], r->app[3]);
+		break;
+	case ARA_DECISION_UNSENT:
+		snprintf(out, cap, "session %lu (%s): the peer left before the DELIVER", r->session,
+			 r->peer);
+		break;
+	default:
+		snprintf(out, cap, "session %lu (%s): refused (%s): %s", r->session, r->peer,
+			 ara_refusal_name(r->code), r->reason);
+	}
+}

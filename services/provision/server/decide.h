@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The provisioner's decision on one session, with no I/O: given what the
+ * provisioner holds (its context), the peer, the CHALLENGE it sent and the
+ * ATTEST it received, the reply to send (a DELIVER or a REFUSE), its code
+ * and one log record. The I/O around it (serve.c) reads and writes the
+ * socket and writes the record; nothing here blocks or touches a file, so
+ * a worker thread can run it while the I/O goes on.
+ */
+#ifndef ARA_PROVISION_DECIDE_H
+#define ARA_PROVISION_DECIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpke.h"
+#include "policy.h"
+#include "wire.h"
+
+/*
+ * What the provisioner holds for a decision; read only while it decides,
+ * so one context may serve several decisions at once. New state (a store,
+ * a signing key) goes here, not into ara_decide's parameters.
+ */
+struct ara_decide_ctx {
+	const struct ara_policy *policy;
+	/* Fills out with n fresh random bytes (the DELIVER's ephemeral key): 0, or -1. */
+	int (*random)(uint8_t *out, size_t n);
+};
+
+/* Who the session is with, and when it is decided. */
+struct ara_decide_peer {
+	unsigned long session; /* the provisioner's number for it, from 1 */
+	const char *name;      /* "unix PATH" or "tcp HOST:PORT" of the listener */
+	uint64_t now_ms;       /* the provisioner's clock: milliseconds since the epoch */
+};
+
+enum ara_decision_kind {
+	ARA_DECISION_DELIVERED = 0, /* the DELIVER is the reply */
+	ARA_DECISION_REFUSED,	    /* a REFUSE is the reply (or none: the peer left) */
+	ARA_DECISION_UNSENT,	    /* delivered but the peer left before the DELIVER: serve.c sets it */
+};
+
+/*
+ * The one record a session leaves (the log line, the audit row). Fields
+ * the session never reached are empty: no name before the ATTEST decodes.
+ */
+struct ara_log_record {
+	uint64_t time_ms; /* peer.now_ms */
+	unsigned long session;
+	char peer[128];
+	enum ara_decision_kind decision;
+	int code;	  /* 0, or an enum ara_refusal */
+	char reason[320]; /* why refused: one line; empty when delivered */
+	char secret[ARA_WIRE_NAME_MAX + 1]; /* the secret asked for, once decoded */
+	size_t secret_len;		    /* the bytes delivered */
+	int attested;			    /* instance and app below are set */
+	uint8_t instance[ARA_WIRE_POINT];   /* the instance's public key */
+	uint8_t app[ARA_WIRE_SHA256];	    /* the attested App digest */
+};
+
+/* The reply's largest size: a DELIVER of the largest secret. */
+#define ARA_DECIDE_REPLY_MAX (ARA_WIRE_HEADER + ARA_WIRE_POINT + 2 + ARA_WIRE_SECRET_MAX + ARA_HPKE_NT)
+
+struct ara_decision {
+	int code; /* 0: delivered; else an enum ara_refusal */
+	uint8_t reply[ARA_DECIDE_REPLY_MAX];
+	size_t reply_len; /* 0 only if even the REFUSE could not be encoded */
+	struct ara_log_record record;
+};
+
+/*
+ * Decides the session: challenge and attest are its two messages as sent
+ * and received, whole. Returns out->code. Every check of check.c passes
+ * before a secret is sealed; out holds secrets sealed only (the reply).
+ */
+int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
+	       const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
+	       size_t attest_len, struct ara_decision *out);
+
+/*
+ * A refusal decided before there is an ATTEST to decide on (the I/O's:
+ * a bad header, a truncated message, a deadline): the REFUSE and the
+ * record, as ara_decide makes them. Returns code.
+ */
+int ara_decide_refuse(const struct ara_decide_peer *peer, int code, const char *why,
+		      struct ara_decision *out);
+
+/* The record as one log line, without the newline ("session N (PEER): ..."). */
+void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap);
+
+#endif
