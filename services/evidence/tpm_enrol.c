@@ -2,6 +2,7 @@
 /* The attestation key: created once, persisted, exported as PEM (tpm_enrol.h). */
 #include "tpm_enrol.h"
 
+#include "tpm_ak_template.h"
 #include "tpm_blob.h"
 
 #include <mbedtls/ecp.h>
@@ -14,28 +15,6 @@
 
 #define COORD 32u /* a P-256 coordinate */
 
-/* A restricted signing key: it signs only what the TPM itself generated
- * (quotes, certifications), never an outside digest that could pass for
- * one. fixedTPM and fixedParent: it never leaves this TPM. */
-#define AK_ATTRIBUTES                                                                          \
-	(TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT | TPMA_OBJECT_SENSITIVEDATAORIGIN |     \
-	 TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_SIGN_ENCRYPT)
-
-static const TPM2B_PUBLIC ak_template = {
-	.publicArea = {
-		.type = TPM2_ALG_ECC,
-		.nameAlg = TPM2_ALG_SHA256,
-		.objectAttributes = AK_ATTRIBUTES,
-		.parameters.eccDetail = {
-			.symmetric.algorithm = TPM2_ALG_NULL,
-			.scheme = { .scheme = TPM2_ALG_ECDSA,
-				    .details.ecdsa.hashAlg = TPM2_ALG_SHA256 },
-			.curveID = TPM2_ECC_NIST_P256,
-			.kdf.scheme = TPM2_ALG_NULL,
-		},
-	},
-};
-
 /* Whether a key found at the handle is one this program would have made:
  * any other key there must not be exported as the AK. */
 static int is_ak(const TPMT_PUBLIC *p)
@@ -43,7 +22,7 @@ static int is_ak(const TPMT_PUBLIC *p)
 	const TPMS_ECC_PARMS *e = &p->parameters.eccDetail;
 
 	return p->type == TPM2_ALG_ECC && p->nameAlg == TPM2_ALG_SHA256 &&
-	       p->objectAttributes == AK_ATTRIBUTES && p->authPolicy.size == 0 &&
+	       p->objectAttributes == ARA_TPM_AK_ATTRIBUTES && p->authPolicy.size == 0 &&
 	       e->symmetric.algorithm == TPM2_ALG_NULL && e->scheme.scheme == TPM2_ALG_ECDSA &&
 	       e->scheme.details.ecdsa.hashAlg == TPM2_ALG_SHA256 &&
 	       e->curveID == TPM2_ECC_NIST_P256 && e->kdf.scheme == TPM2_ALG_NULL &&
@@ -86,8 +65,8 @@ static int create_ak(struct ara_tpm *t)
 		memset(&ticket, 0, sizeof(ticket));
 		memset(&name, 0, sizeof(name));
 		name.size = sizeof(name.name);
-		rc = Tss2_Sys_CreatePrimary(t->sys, TPM2_RH_OWNER, &ara_tpm_empty_auth, &sensitive,
-					    &ak_template, &outside, &creation_pcr, &handle, &out,
+		rc = Tss2_Sys_CreatePrimary(t->sys, ARA_TPM_AK_HIERARCHY, &ara_tpm_empty_auth, &sensitive,
+					    &ara_tpm_ak_template, &outside, &creation_pcr, &handle, &out,
 					    &creation, &creation_hash, &ticket, &name, &rsp);
 	} while (ara_tpm_again(t, rc));
 	if (rc != TSS2_RC_SUCCESS)

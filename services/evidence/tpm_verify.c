@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tpm evidence verifier (tpm_verify.h); checks in docs/evidence-tpm.md's order. */
 #include "tpm_verify.h"
+#include "tpm_ak_template.h"
 
 #include "ima_log.h"
 #include "tpm_blob.h"
@@ -320,4 +321,61 @@ out:
 	mbedtls_pk_free(&pk);
 	free(buf);
 	return ret;
+}
+
+/* nameAlg (SHA-256, big-endian) || SHA-256(prefix || data). */
+static int sha256_name(const uint8_t *prefix, size_t prefix_len, const uint8_t *data,
+		       size_t len, uint8_t out[ARA_TPM_SIGNER_LEN])
+{
+	mbedtls_sha256_context h;
+	int r;
+
+	out[0] = TPM2_ALG_SHA256 >> 8;
+	out[1] = TPM2_ALG_SHA256 & 0xff;
+	mbedtls_sha256_init(&h);
+	r = mbedtls_sha256_starts(&h, 0) || mbedtls_sha256_update(&h, prefix, prefix_len) ||
+	    mbedtls_sha256_update(&h, data, len) || mbedtls_sha256_finish(&h, out + 2);
+	mbedtls_sha256_free(&h);
+	return r ? -1 : 0;
+}
+
+int ara_tpm_ak_signer(const uint8_t ak_pub[ARA_TPM_AK_PUB_LEN],
+		      uint8_t signer[ARA_TPM_SIGNER_LEN])
+{
+	static const uint8_t hierarchy[4] = { ARA_TPM_AK_HIERARCHY >> 24,
+					      ARA_TPM_AK_HIERARCHY >> 16 & 0xff,
+					      ARA_TPM_AK_HIERARCHY >> 8 & 0xff,
+					      ARA_TPM_AK_HIERARCHY & 0xff };
+	TPMT_PUBLIC pub = ara_tpm_ak_template.publicArea;
+	uint8_t marshalled[sizeof(TPMT_PUBLIC)], name[ARA_TPM_SIGNER_LEN];
+	size_t off = 0;
+
+	pub.unique.ecc.x.size = 32;
+	pub.unique.ecc.y.size = 32;
+	memcpy(pub.unique.ecc.x.buffer, ak_pub + 1, 32);
+	memcpy(pub.unique.ecc.y.buffer, ak_pub + 33, 32);
+	if (ak_pub[0] != 4 ||
+	    Tss2_MU_TPMT_PUBLIC_Marshal(&pub, marshalled, sizeof(marshalled), &off) !=
+		    TSS2_RC_SUCCESS ||
+	    sha256_name(NULL, 0, marshalled, off, name))
+		return -1;
+	return sha256_name(hierarchy, sizeof(hierarchy), name, sizeof(name), signer);
+}
+
+int ara_tpm_evidence_signer(const uint8_t *ev, size_t len, uint8_t signer[ARA_TPM_SIGNER_LEN],
+			    char *why, size_t why_cap)
+{
+	TPMS_ATTEST a;
+	struct blob b;
+	size_t off = 0;
+
+	if (frame(ev, len, &b, why, why_cap))
+		return -1;
+	if (Tss2_MU_TPMS_ATTEST_Unmarshal(b.attest, b.attest_len, &off, &a) != TSS2_RC_SUCCESS)
+		return refuse(why, why_cap, "attest: TPMS_ATTEST does not unmarshal");
+	if (a.qualifiedSigner.size != ARA_TPM_SIGNER_LEN)
+		return refuse(why, why_cap, "attest: a signer name of %u bytes, not %u",
+			      a.qualifiedSigner.size, ARA_TPM_SIGNER_LEN);
+	memcpy(signer, a.qualifiedSigner.name, ARA_TPM_SIGNER_LEN);
+	return 0;
 }

@@ -46,4 +46,23 @@ int ara_tpm_verify(const struct ara_tpm_policy *p, const uint8_t *ev, size_t len
 int ara_tpm_ak_from_pem(const char *pem, size_t pem_len, uint8_t ak_pub[ARA_TPM_AK_PUB_LEN],
 			char *why, size_t why_cap);
 
+/*
+ * How the store finds the AK of a device (docs/provisioning.md, "The
+ * store"): a quote names its signing key in TPMS_ATTEST.qualifiedSigner,
+ * the key's qualified name: nameAlg (SHA-256) || SHA-256(the owner
+ * hierarchy's handle || the key's name), the name being nameAlg ||
+ * SHA-256(its TPMT_PUBLIC). ara_tpm_ak_signer computes it from the AK's
+ * public point and the fixed template (tpm_ak_template.h), at enrolment;
+ * ara_tpm_evidence_signer reads it from a blob, before verifying it, to
+ * find the AK to verify it with.
+ */
+#define ARA_TPM_SIGNER_LEN 34u
+
+int ara_tpm_ak_signer(const uint8_t ak_pub[ARA_TPM_AK_PUB_LEN],
+		      uint8_t signer[ARA_TPM_SIGNER_LEN]);
+
+/* 0, or -1 with *why (a blob that does not frame, or a signer of another size). */
+int ara_tpm_evidence_signer(const uint8_t *ev, size_t len, uint8_t signer[ARA_TPM_SIGNER_LEN],
+			    char *why, size_t why_cap);
+
 #endif

@@ -216,6 +216,17 @@ static void case_genuine(void)
 	     c.clock == a.clockInfo.clock && c.reset_count == a.clockInfo.resetCount &&
 	     c.restart_count == a.clockInfo.restartCount;
 	result("genuine claims", ok, ok ? "" : c.loader_path);
+	{
+		/* The store finds the AK by the signer the quote names. */
+		uint8_t from_blob[ARA_TPM_SIGNER_LEN], from_key[ARA_TPM_SIGNER_LEN];
+		char why[128] = "";
+
+		ok = ara_tpm_evidence_signer(blob, blob_len, from_blob, why, sizeof(why)) == 0 &&
+		     ara_tpm_ak_signer(policy.ak_pub, from_key) == 0 &&
+		     memcmp(from_blob, a.qualifiedSigner.name, sizeof(from_blob)) == 0 &&
+		     memcmp(from_blob, from_key, sizeof(from_blob)) == 0;
+		result("the quote's signer is the AK's qualified name", ok, why);
+	}
 	printf("claims: loader %s, %u PCR 10 entries replayed, clock %llu, resets %u, "
 	       "restarts %u\n",
 	       c.loader_path, c.entries_replayed, (unsigned long long)c.clock, c.reset_count,

@@ -1,0 +1,660 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The SQLite backend of the provisioning service's store (store.h,
+ * store_sqlite.c) and the KEK (kek.h): every operation with its refusals;
+ * the once-only claim raced by two processes on one database file; the
+ * migrations from an empty file and from the previous schema version; the
+ * KEK file's refusals; and that no secret reaches the database file in
+ * plaintext.
+ */
+#define _GNU_SOURCE /* memmem */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "kek.h"
+#include "store.h"
+#include "store_sqlite.h"
+
+static char dir[] = "/tmp/ara-store-XXXXXX";
+static char db_path[128], url[160];
+
+static struct ara_store *open_store(void)
+{
+	char why[256] = "";
+	struct ara_store *s = ara_store_open(url, why, sizeof(why));
+
+	if (!s)
+		fail_msg("%s", why);
+	return s;
+}
+
+/* A fresh database file for each test. */
+static int setup(void **state)
+{
+	static unsigned n;
+
+	(void)state;
+	snprintf(db_path, sizeof(db_path), "%s/store-%u.db", dir, ++n);
+	snprintf(url, sizeof(url), "sqlite:%s", db_path);
+	return 0;
+}
+
+/* Runs SQL on the file behind the store's back; SQLite's result code. */
+static int raw(const char *text)
+{
+	sqlite3 *db;
+	int rc;
+
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	rc = sqlite3_exec(db, text, NULL, NULL, NULL);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* The one integer a query gives, read behind the store's back. */
+static long long raw_count(const char *text)
+{
+	sqlite3_stmt *st;
+	sqlite3 *db;
+	long long n;
+
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, text, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+static void test_migrate_empty(void **state)
+{
+	char why[256];
+	struct ara_store *s;
+	struct stat st;
+	int from = -1;
+
+	(void)state;
+	s = open_store(); /* ara_store_open migrates */
+	assert_int_equal(s->ops->migrate(s, &from), ARA_STORE_OK);
+	assert_int_equal(from, ARA_STORE_SCHEMA_VERSION); /* nothing left to do */
+	ara_store_close(s);
+	assert_int_equal(stat(db_path, &st), 0);
+	assert_int_equal(st.st_mode & 077, 0); /* created private */
+
+	/* The same through the backend alone: from version 0. */
+	setup(NULL);
+	s = ara_store_sqlite_ops.open(url, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(s->ops->migrate(s, &from), ARA_STORE_OK);
+	assert_int_equal(from, 0);
+	ara_store_close(s);
+}
+
+static void test_migrate_previous(void **state)
+{
+	struct ara_store_audit a = { .time_ms = 5, .decision = "refused", .reason = "stale" };
+	struct ara_store_device d;
+	char why[256];
+	struct ara_store *s;
+	int from = -1;
+
+	(void)state;
+	s = ara_store_sqlite_ops.open(url, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(ara_store_sqlite_migrate_to(s, ARA_STORE_SCHEMA_VERSION - 1, &from),
+			 ARA_STORE_OK);
+	assert_int_equal(from, 0);
+	assert_int_equal(s->ops->device_add(s, "dev-1", 7), ARA_STORE_OK);
+	assert_int_equal(s->ops->audit_append(s, &a), ARA_STORE_OK);
+	ara_store_close(s);
+	assert_int_equal(raw("INSERT INTO deliveries (time_ms, peer, session, service, device,"
+			     " instance_pub, app, secret, secret_version, once)"
+			     " VALUES (1, '', 1, '', '', x'04', x'00', 's', 1, 0)"),
+			 SQLITE_OK);
+	/* Version 1 has no append-only triggers yet. */
+	assert_int_equal(raw("UPDATE audit SET reason = 'x' WHERE reason = 'x'"), SQLITE_OK);
+
+	s = ara_store_sqlite_ops.open(url, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(s->ops->migrate(s, &from), ARA_STORE_OK);
+	assert_int_equal(from, ARA_STORE_SCHEMA_VERSION - 1);
+	assert_int_equal(s->ops->device_get(s, "dev-1", &d), ARA_STORE_OK);
+	assert_int_equal(d.enrolled_ms, 7);
+	ara_store_close(s);
+	assert_int_not_equal(raw("UPDATE audit SET reason = 'x'"), SQLITE_OK);
+	assert_int_not_equal(raw("DELETE FROM audit"), SQLITE_OK);
+	assert_int_not_equal(raw("DELETE FROM deliveries"), SQLITE_OK);
+}
+
+static void test_migrate_newer_refused(void **state)
+{
+	char why[256] = "";
+	struct ara_store *s;
+
+	(void)state;
+	ara_store_close(open_store());
+	assert_int_equal(raw("INSERT INTO ara_schema VALUES (99, 0)"), SQLITE_OK);
+	s = ara_store_open(url, why, sizeof(why));
+	assert_null(s);
+	assert_non_null(strstr(why, "newer than this program"));
+	assert_non_null(strstr(why, db_path));
+}
+
+static void test_open_refusals(void **state)
+{
+	char why[256] = "";
+
+	(void)state;
+	assert_null(ara_store_open("mysql://x", why, sizeof(why)));
+	assert_non_null(strstr(why, "not a store this program has"));
+	assert_null(ara_store_open("sqlite:/nonexistent-dir/x.db", why, sizeof(why)));
+	assert_non_null(strstr(why, "/nonexistent-dir/x.db"));
+	assert_non_null(strstr(why, "No such file"));
+}
+
+static int count_device(void *ctx, const struct ara_store_device *d)
+{
+	(void)d;
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_devices(void **state)
+{
+	struct ara_store *s = open_store();
+	struct ara_store_device d;
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(s->ops->device_add(s, "dev-1", 100), ARA_STORE_OK);
+	assert_int_equal(s->ops->device_add(s, "dev-2", 101), ARA_STORE_OK);
+	assert_int_equal(s->ops->device_add(s, "dev-1", 102), ARA_STORE_CONFLICT);
+	assert_int_equal(s->ops->device_add(s, "bad id", 102), ARA_STORE_ERROR);
+	assert_non_null(strstr(s->why, "bad id"));
+	assert_int_equal(s->ops->device_get(s, "dev-1", &d), ARA_STORE_OK);
+	assert_string_equal(d.id, "dev-1");
+	assert_int_equal(d.enrolled_ms, 100);
+	assert_int_equal(d.revoked_ms, 0);
+	assert_int_equal(d.last_attest_ms, 0);
+	assert_int_equal(s->ops->device_get(s, "dev-9", &d), ARA_STORE_NOT_FOUND);
+
+	assert_int_equal(s->ops->device_seen(s, "dev-1", 500), ARA_STORE_OK);
+	assert_int_equal(s->ops->device_seen(s, "dev-1", 400), ARA_STORE_OK); /* never back */
+	assert_int_equal(s->ops->device_get(s, "dev-1", &d), ARA_STORE_OK);
+	assert_int_equal(d.last_attest_ms, 500);
+	assert_int_equal(s->ops->device_seen(s, "dev-9", 1), ARA_STORE_NOT_FOUND);
+
+	assert_int_equal(s->ops->device_revoke(s, "dev-2", "stolen", 600), ARA_STORE_OK);
+	assert_int_equal(s->ops->device_revoke(s, "dev-2", "again", 700), ARA_STORE_CONFLICT);
+	assert_int_equal(s->ops->device_revoke(s, "dev-9", "x", 700), ARA_STORE_NOT_FOUND);
+	assert_int_equal(s->ops->device_get(s, "dev-2", &d), ARA_STORE_OK);
+	assert_int_equal(d.revoked_ms, 600);
+	assert_string_equal(d.revoke_reason, "stolen");
+	assert_int_equal(s->ops->device_list(s, count_device, &n), ARA_STORE_OK);
+	assert_int_equal(n, 2);
+	ara_store_close(s);
+}
+
+static void test_aks(void **state)
+{
+	struct ara_store *s = open_store();
+	static struct ara_store_ak ak, got;
+	struct ara_store_device d;
+
+	(void)state;
+	memset(ak.signer, 0xa1, sizeof(ak.signer));
+	memset(ak.pub, 0x04, sizeof(ak.pub));
+	memcpy(ak.device, "dev-1", 6);
+	memset(ak.ek_chain, 0x30, 1000);
+	ak.ek_chain_len = 1000;
+	ak.enrolled_ms = 10;
+	assert_int_equal(s->ops->ak_add(s, &ak), ARA_STORE_NOT_FOUND); /* no such device */
+	assert_int_equal(s->ops->device_add(s, "dev-1", 1), ARA_STORE_OK);
+	assert_int_equal(s->ops->ak_add(s, &ak), ARA_STORE_OK);
+	assert_int_equal(s->ops->ak_add(s, &ak), ARA_STORE_CONFLICT);
+	/* A second AK of the same device (a TPM replaced): no EK chain. */
+	ak.signer[0] = 0xb2;
+	ak.ek_chain_len = 0;
+	assert_int_equal(s->ops->ak_add(s, &ak), ARA_STORE_OK);
+
+	ak.signer[0] = 0xa1;
+	assert_int_equal(s->ops->ak_find(s, ak.signer, &got, &d), ARA_STORE_OK);
+	assert_string_equal(got.device, "dev-1");
+	assert_memory_equal(got.pub, ak.pub, sizeof(ak.pub));
+	assert_int_equal(got.ek_chain_len, 1000);
+	assert_memory_equal(got.ek_chain, ak.ek_chain, 1000);
+	assert_int_equal(got.enrolled_ms, 10);
+	assert_int_equal(got.revoked_ms, 0);
+	assert_string_equal(d.id, "dev-1");
+
+	assert_int_equal(s->ops->ak_revoke(s, ak.signer, 20), ARA_STORE_OK);
+	assert_int_equal(s->ops->ak_revoke(s, ak.signer, 30), ARA_STORE_NOT_FOUND);
+	assert_int_equal(s->ops->ak_find(s, ak.signer, &got, &d), ARA_STORE_OK);
+	assert_int_equal(got.revoked_ms, 20);
+	/* The device's revocation shows with each of its AKs. */
+	ak.signer[0] = 0xb2;
+	assert_int_equal(s->ops->device_revoke(s, "dev-1", "retired", 40), ARA_STORE_OK);
+	assert_int_equal(s->ops->ak_find(s, ak.signer, &got, &d), ARA_STORE_OK);
+	assert_int_equal(got.revoked_ms, 0);
+	assert_int_equal(d.revoked_ms, 40);
+	ak.signer[0] = 0xc3;
+	assert_int_equal(s->ops->ak_find(s, ak.signer, &got, &d), ARA_STORE_NOT_FOUND);
+	ara_store_close(s);
+}
+
+static void test_policies(void **state)
+{
+	struct ara_store *s = open_store();
+	char text[64];
+	uint32_t v = 0;
+	int64_t created;
+
+	(void)state;
+	assert_int_equal(s->ops->policy_newest(s, &v), ARA_STORE_NOT_FOUND);
+	assert_int_equal(s->ops->policy_add(s, "max-age 60\n", 1, &v), ARA_STORE_OK);
+	assert_int_equal(v, 1);
+	assert_int_equal(s->ops->policy_add(s, "max-age 30\n", 2, &v), ARA_STORE_OK);
+	assert_int_equal(v, 2);
+	assert_int_equal(s->ops->policy_newest(s, &v), ARA_STORE_OK);
+	assert_int_equal(v, 2);
+	assert_int_equal(s->ops->policy_get(s, 1, text, sizeof(text), &created), ARA_STORE_OK);
+	assert_string_equal(text, "max-age 60\n");
+	assert_int_equal(created, 1);
+	assert_int_equal(s->ops->policy_get(s, 2, text, 5, &created), ARA_STORE_ERROR);
+	assert_int_equal(s->ops->policy_get(s, 3, text, sizeof(text), &created),
+			 ARA_STORE_NOT_FOUND);
+	ara_store_close(s);
+}
+
+static const uint8_t kek[ARA_KEK_LEN] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+
+static void put_secret(struct ara_store *s, const char *name, const uint8_t *value, size_t len,
+		       int once, uint32_t want_version)
+{
+	struct ara_store_secret in = { .once = once, .created_ms = 3 };
+
+	snprintf(in.name, sizeof(in.name), "%s", name);
+	assert_int_equal(ara_kek_seal(kek, name, value, len, in.sealed, &in.sealed_len), 0);
+	assert_int_equal(s->ops->secret_put(s, &in), ARA_STORE_OK);
+	assert_int_equal(in.version, want_version);
+}
+
+static void test_secrets(void **state)
+{
+	struct ara_store *s = open_store();
+	struct ara_store_secret got;
+	uint8_t plain[ARA_WIRE_SECRET_MAX];
+	size_t len = 0;
+
+	(void)state;
+	put_secret(s, "key", (const uint8_t *)"one", 3, 0, 1);
+	put_secret(s, "key", (const uint8_t *)"two!", 4, 1, 2);
+	put_secret(s, "other", (const uint8_t *)"x", 1, 0, 1);
+	assert_int_equal(s->ops->secret_get(s, "key", &got), ARA_STORE_OK);
+	assert_int_equal(got.version, 2);
+	assert_int_equal(got.once, 1);
+	assert_int_equal(ara_kek_open(kek, "key", got.sealed, got.sealed_len, plain, &len), 0);
+	assert_int_equal(len, 4);
+	assert_memory_equal(plain, "two!", 4);
+	/* Bound to its name: under another name it does not open. */
+	assert_int_equal(ara_kek_open(kek, "other", got.sealed, got.sealed_len, plain, &len), -1);
+	assert_int_equal(s->ops->secret_get(s, "none", &got), ARA_STORE_NOT_FOUND);
+	ara_store_close(s);
+}
+
+static struct ara_store_delivery delivery(const char *secret, uint32_t version, int once)
+{
+	struct ara_store_delivery d = { .time_ms = 9, .session = 1, .secret_version = version,
+					.once = once };
+
+	snprintf(d.secret, sizeof(d.secret), "%s", secret);
+	snprintf(d.peer, sizeof(d.peer), "unix /run/p");
+	snprintf(d.device, sizeof(d.device), "dev-1");
+	memset(d.instance_pub, 4, sizeof(d.instance_pub));
+	memset(d.app, 0xaa, sizeof(d.app));
+	return d;
+}
+
+static int count_delivery(void *ctx, const struct ara_store_delivery *d)
+{
+	assert_memory_equal(d->instance_pub, (uint8_t[ARA_WIRE_POINT]){ [0 ... 64] = 4 }, 65);
+	++*(int *)ctx;
+	return 0;
+}
+
+static void test_claim(void **state)
+{
+	struct ara_store *s = open_store();
+	struct ara_store_filter f = { 0 };
+	struct ara_store_delivery d;
+	int n = 0;
+
+	(void)state;
+	d = delivery("many", 1, 0);
+	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK);
+	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK); /* not once-only */
+	d = delivery("single", 1, 1);
+	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK);
+	assert_true(d.id > 0);
+	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_CONFLICT);
+	assert_non_null(strstr(s->why, "once-only"));
+	d = delivery("single", 2, 1); /* a new version: once more */
+	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK);
+
+	assert_int_equal(s->ops->delivery_list(s, &f, count_delivery, &n), ARA_STORE_OK);
+	assert_int_equal(n, 4);
+	f.secret = "single";
+	n = 0;
+	assert_int_equal(s->ops->delivery_list(s, &f, count_delivery, &n), ARA_STORE_OK);
+	assert_int_equal(n, 2);
+	f.limit = 1;
+	n = 0;
+	assert_int_equal(s->ops->delivery_list(s, &f, count_delivery, &n), ARA_STORE_OK);
+	assert_int_equal(n, 1);
+	ara_store_close(s);
+}
+
+/* The listing's rows, by id, to check order and filters. */
+struct ids {
+	int64_t id[8];
+	int n;
+};
+
+static int collect_audit(void *ctx, const struct ara_store_audit *a)
+{
+	struct ids *ids = ctx;
+
+	ids->id[ids->n++] = a->time_ms;
+	return ids->n == 8;
+}
+
+static void test_audit(void **state)
+{
+	struct ara_store *s = open_store();
+	struct ara_store_filter f = { 0 };
+	struct ids ids = { 0 };
+
+	(void)state;
+	for (int i = 1; i <= 4; i++) {
+		struct ara_store_audit a = { .time_ms = i * 10, .session = (uint64_t)i,
+					     .policy_version = 1 };
+
+		snprintf(a.decision, sizeof(a.decision), "%s", i % 2 ? "refused" : "delivered");
+		snprintf(a.reason, sizeof(a.reason), "%s", i % 2 ? "stale" : "");
+		snprintf(a.peer, sizeof(a.peer), "tcp 127.0.0.1:%d", 4000 + i);
+		snprintf(a.device, sizeof(a.device), "dev-%d", i);
+		assert_int_equal(s->ops->audit_append(s, &a), ARA_STORE_OK);
+		assert_int_equal(a.id, i);
+	}
+	assert_int_equal(s->ops->audit_query(s, &f, collect_audit, &ids), ARA_STORE_OK);
+	assert_int_equal(ids.n, 4);
+	f.decision = "refused";
+	ids.n = 0;
+	assert_int_equal(s->ops->audit_query(s, &f, collect_audit, &ids), ARA_STORE_OK);
+	assert_int_equal(ids.n, 2);
+	assert_int_equal(ids.id[0], 10);
+	assert_int_equal(ids.id[1], 30);
+	f.decision = NULL;
+	f.limit = 2; /* the newest two, oldest first */
+	ids.n = 0;
+	assert_int_equal(s->ops->audit_query(s, &f, collect_audit, &ids), ARA_STORE_OK);
+	assert_int_equal(ids.n, 2);
+	assert_int_equal(ids.id[0], 30);
+	assert_int_equal(ids.id[1], 40);
+	f.limit = 0;
+	f.since_ms = 20;
+	f.until_ms = 40;
+	f.device = "dev-3";
+	ids.n = 0;
+	assert_int_equal(s->ops->audit_query(s, &f, collect_audit, &ids), ARA_STORE_OK);
+	assert_int_equal(ids.n, 1);
+	assert_int_equal(ids.id[0], 30);
+	ara_store_close(s);
+	assert_int_not_equal(raw("UPDATE audit SET decision = 'delivered'"), SQLITE_OK);
+}
+
+#define RACE_VERSIONS 1000
+
+/*
+ * Two processes, each with its own connection to the same file, claim the
+ * same RACE_VERSIONS once-only secret versions; each reports its wins on a
+ * pipe. Every version must be won exactly once.
+ */
+static void test_claim_two_processes(void **state)
+{
+	int go[2], ready[2], wins[2];
+	pid_t pid[2];
+	unsigned total = 0, won[2] = { 0, 0 };
+	struct ara_store *s;
+
+	(void)state;
+	ara_store_close(open_store()); /* created and migrated before the race */
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(wins), 0);
+	for (int p = 0; p < 2; p++) {
+		pid[p] = fork();
+		assert_true(pid[p] >= 0);
+		if (pid[p] == 0) {
+			char why[256], c;
+			unsigned mine = 0;
+
+			close(go[1]);
+			s = ara_store_open(url, why, sizeof(why));
+			if (!s || write(ready[1], "r", 1) != 1 ||
+			    read(go[0], &c, 1) != 0) /* EOF: the parent let go */
+				_exit(2);
+			for (uint32_t v = 1; v <= RACE_VERSIONS; v++) {
+				struct ara_store_delivery d = delivery("race", v, 1);
+				int r = s->ops->claim(s, &d);
+
+				if (r == ARA_STORE_OK)
+					mine++;
+				else if (r != ARA_STORE_CONFLICT)
+					_exit(3);
+			}
+			ara_store_close(s);
+			_exit(write(wins[1], &mine, sizeof(mine)) == sizeof(mine) ? 0 : 4);
+		}
+	}
+	close(go[0]);
+	for (int p = 0; p < 2; p++) { /* both connected */
+		char c;
+
+		assert_int_equal(read(ready[0], &c, 1), 1);
+	}
+	close(go[1]); /* both start */
+	close(ready[0]);
+	close(ready[1]);
+	for (int p = 0; p < 2; p++) {
+		int status;
+
+		assert_int_equal(waitpid(pid[p], &status, 0), pid[p]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(read(wins[0], &won[p], sizeof(won[p])), sizeof(won[p]));
+		total += won[p];
+	}
+	close(wins[0]);
+	close(wins[1]);
+	print_message("claims won: %u and %u of %u\n", won[0], won[1], RACE_VERSIONS);
+	assert_int_equal(total, RACE_VERSIONS);
+	/* And the database agrees: one row per version. */
+	assert_int_equal(raw_count("SELECT count(*) FROM deliveries"), RACE_VERSIONS);
+	assert_int_equal(raw_count("SELECT count(DISTINCT secret_version) FROM deliveries"),
+			 RACE_VERSIONS);
+}
+
+static void write_kek(const char *path, size_t len, mode_t mode)
+{
+	uint8_t bytes[64];
+	FILE *f;
+
+	memset(bytes, 0x5a, sizeof(bytes));
+	unlink(path);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static void test_kek_file(void **state)
+{
+	char path[160], link[160], why[256];
+	uint8_t key[ARA_KEK_LEN], again[ARA_KEK_LEN];
+	struct stat st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kek", dir);
+	write_kek(path, ARA_KEK_LEN, 0600);
+	assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), 0);
+	assert_int_equal(key[0], 0x5a);
+	write_kek(path, ARA_KEK_LEN, 0400);
+	assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), 0);
+
+	static const mode_t open_modes[] = { 0640, 0604, 0620, 0602, 0610 };
+	for (size_t i = 0; i < sizeof(open_modes) / sizeof(open_modes[0]); i++) {
+		write_kek(path, ARA_KEK_LEN, open_modes[i]);
+		assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), -1);
+		assert_non_null(strstr(why, "open to group or others"));
+		assert_non_null(strstr(why, path));
+	}
+	write_kek(path, ARA_KEK_LEN - 1, 0600);
+	assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "holds 31 bytes, not 32"));
+	write_kek(path, ARA_KEK_LEN + 1, 0600);
+	assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "holds 33 bytes"));
+	write_kek(path, 0, 0600);
+	assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), -1);
+	/* A symbolic link is not followed; a missing file names strerror. */
+	write_kek(path, ARA_KEK_LEN, 0600);
+	snprintf(link, sizeof(link), "%s/kek-link", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(ara_kek_load(link, key, why, sizeof(why)), -1);
+	unlink(link);
+	unlink(path);
+	assert_int_equal(ara_kek_load(path, key, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "No such file"));
+
+	/* A new KEK: private, loadable, never over an existing file. */
+	assert_int_equal(ara_kek_create(path, key, why, sizeof(why)), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(ara_kek_load(path, again, why, sizeof(why)), 0);
+	assert_memory_equal(key, again, sizeof(key));
+	assert_int_equal(ara_kek_create(path, again, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "File exists"));
+	unlink(path);
+}
+
+static void test_seal(void **state)
+{
+	uint8_t sealed[ARA_STORE_SEALED_MAX], plain[ARA_WIRE_SECRET_MAX], other[ARA_KEK_LEN] = { 9 };
+	uint8_t value[ARA_WIRE_SECRET_MAX];
+	size_t n, len;
+
+	(void)state;
+	memset(value, 0x77, sizeof(value));
+	assert_int_equal(ara_kek_seal(kek, "n", value, sizeof(value), sealed, &n), 0);
+	assert_int_equal(n, ARA_STORE_SEALED_MAX);
+	assert_int_equal(ara_kek_open(kek, "n", sealed, n, plain, &len), 0);
+	assert_memory_equal(plain, value, sizeof(value));
+	assert_int_equal(ara_kek_open(other, "n", sealed, n, plain, &len), -1);
+	sealed[20] ^= 1;
+	assert_int_equal(ara_kek_open(kek, "n", sealed, n, plain, &len), -1);
+	assert_int_equal(ara_kek_open(kek, "n", sealed, 28, plain, &len), -1);
+	assert_int_equal(ara_kek_seal(kek, "n", value, 0, sealed, &n), -1);
+	assert_int_equal(ara_kek_seal(kek, "n", value, sizeof(value) + 1, sealed, &n), -1);
+}
+
+/* Whether needle is anywhere in the file at path (absent file: no). */
+static int file_holds(const char *path, const uint8_t *needle, size_t len)
+{
+	FILE *f = fopen(path, "rb");
+	static uint8_t buf[4 << 20];
+	size_t n;
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	assert_true(n < sizeof(buf));
+	return memmem(buf, n, needle, len) != NULL;
+}
+
+static void test_no_plaintext(void **state)
+{
+	struct ara_store *s = open_store();
+	uint8_t value[48];
+	char hex[2 * sizeof(value) + 1], wal[160];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(value); i++) {
+		value[i] = (uint8_t)(0xc0 ^ i);
+		snprintf(hex + 2 * i, 3, "%02x", value[i]);
+	}
+	put_secret(s, "plain-check", value, sizeof(value), 0, 1);
+	snprintf(wal, sizeof(wal), "%s-wal", db_path);
+	/* The canary works: the sealed bytes are in the WAL or the file. */
+	{
+		struct ara_store_secret got;
+
+		assert_int_equal(s->ops->secret_get(s, "plain-check", &got), ARA_STORE_OK);
+		assert_true(file_holds(db_path, got.sealed, got.sealed_len) ||
+			    file_holds(wal, got.sealed, got.sealed_len));
+	}
+	assert_false(file_holds(db_path, value, sizeof(value)));
+	assert_false(file_holds(wal, value, sizeof(value)));
+	assert_false(file_holds(db_path, (const uint8_t *)hex, strlen(hex)));
+	assert_false(file_holds(wal, (const uint8_t *)hex, strlen(hex)));
+	ara_store_close(s); /* the last close checkpoints the WAL into the file */
+	assert_false(file_holds(db_path, value, sizeof(value)));
+	assert_false(file_holds(db_path, (const uint8_t *)hex, strlen(hex)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_migrate_empty, setup),
+		cmocka_unit_test_setup(test_migrate_previous, setup),
+		cmocka_unit_test_setup(test_migrate_newer_refused, setup),
+		cmocka_unit_test_setup(test_open_refusals, setup),
+		cmocka_unit_test_setup(test_devices, setup),
+		cmocka_unit_test_setup(test_aks, setup),
+		cmocka_unit_test_setup(test_policies, setup),
+		cmocka_unit_test_setup(test_secrets, setup),
+		cmocka_unit_test_setup(test_claim, setup),
+		cmocka_unit_test_setup(test_audit, setup),
+		cmocka_unit_test_setup(test_claim_two_processes, setup),
+		cmocka_unit_test(test_kek_file),
+		cmocka_unit_test(test_seal),
+		cmocka_unit_test_setup(test_no_plaintext, setup),
+	};
+	char cmd[64];
+	int r;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	r = cmocka_run_group_tests(tests, NULL, NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	return r;
+}
