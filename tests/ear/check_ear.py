@@ -11,9 +11,11 @@ JWT code (Debian's python3-jwt) against the verifier's public key.
       TOKEN's signature verifies under PUB.pem and its claims hold, and
       its twins are refused: a byte flipped in each of its three parts,
       the other key, alg "none", and HS256 keyed with the public key.
-      NAME is a claim of the "ara" submodule or eat_nonce (hex given,
-      base64url compared); a VALUE of "absent" means the claim must not
-      be there. Exit 0, or 1 naming the first check that failed.
+      NAME is a claim of the "ara" submodule, tv.CLAIM of its vector,
+      rtm.FIGURE of its ear.ara.rtm, eat_nonce (hex given, base64url
+      compared) or build (the program ear.verifier-id's build names;
+      ara-verify if not given); a VALUE of "absent" means the claim must
+      not be there. Exit 0, or 1 naming the first check that failed.
 """
 import base64
 import hashlib
@@ -101,8 +103,13 @@ def check(token_path, pub_path, other_path, expects):
         fail(f"eat_profile {claims.get('eat_profile')!r}")
     if not isinstance(claims.get("iat"), int):
         fail("iat is not a number")
+    program = "ara-verify"
+    for e in expects:
+        if e.startswith("build="):
+            program = e[len("build="):]
+    expects = [e for e in expects if not e.startswith("build=")]
     vid = claims.get("ear.verifier-id", {})
-    if not vid.get("build", "").startswith("ara-verify ") or not vid.get("developer"):
+    if not vid.get("build", "").startswith(program + " ") or not vid.get("developer"):
         fail(f"ear.verifier-id {vid}")
     sub = claims.get("submods", {}).get("ara")
     if sub is None or len(claims["submods"]) != 1:

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ara_cli.h"
+#include "ear.h"
 #include "policy.h"
 #include "serve.h"
 
@@ -39,6 +40,7 @@
 static const char usage_text[] =
 	"usage: ara-provision --policy FILE (--unix PATH | --tcp HOST:PORT)...\n"
 	"                     [--sessions N] [--log FILE]\n"
+	"                     [--rtm-apps DIR [--rtm-root DIR] [--ear-key FILE]]\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy.\n"
 	"\n"
@@ -47,6 +49,11 @@ static const char usage_text[] =
 	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
 	"  --sessions N        exit 0 after N sessions (default: serve for ever)\n"
 	"  --log FILE          append the log to FILE (default: stderr)\n"
+	"  --rtm-apps DIR      verify RTM reports: the App files, each named by its\n"
+	"                      SHA-256 in hex (docs/provisioning.md, \"RTM reports\")\n"
+	"  --rtm-root DIR      read the reports' other modules under DIR\n"
+	"  --ear-key FILE      sign each report's verdict as an EAR with this P-256\n"
+	"                      key (docs/ear.md)\n"
 	"  -h, --help          print this help and exit 0\n"
 	"  -V, --version       print the version and exit 0\n"
 	"\n"
@@ -142,8 +149,8 @@ static void listen_tcp(struct listener *l, const char *spec, const struct addrin
 }
 
 /* Accepts one connection on l and serves it. */
-static void serve_one(const struct listener *l, const struct ara_policy *p, unsigned long id,
-		      FILE *log)
+static void serve_one(const struct listener *l, const struct ara_policy *p,
+		      const struct ara_report_ctx *reports, unsigned long id, FILE *log)
 {
 	struct timeval tv = { .tv_sec = ARA_SERVE_TIMEOUT };
 	int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
@@ -158,13 +165,13 @@ static void serve_one(const struct listener *l, const struct ara_policy *p, unsi
 		fprintf(log, "ara-provision: session %lu (%s): no socket deadline: %s\n", id,
 			l->name, strerror(errno));
 	else
-		ara_serve(fd, p, id, l->name, log);
+		ara_serve(fd, p, reports, id, l->name, log);
 	close(fd);
 }
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *policy, *log;
+	const char *policy, *log, *rtm_apps, *rtm_root, *ear_key;
 	const char *listen[LISTENERS_MAX]; /* each --unix PATH or --tcp HOST:PORT */
 	struct addrinfo *tcp[LISTENERS_MAX]; /* --tcp's address; NULL for --unix */
 	size_t nlisten;
@@ -176,7 +183,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "unix", required_argument, NULL, 'u' },
 		{ "tcp", required_argument, NULL, 't' },    { "sessions", required_argument, NULL, 's' },
-		{ "log", required_argument, NULL, 'l' },    ARA_CLI_OPTIONS,
+		{ "log", required_argument, NULL, 'l' },    { "rtm-apps", required_argument, NULL, 'a' },
+		{ "rtm-root", required_argument, NULL, 'r' }, { "ear-key", required_argument, NULL, 'e' },
+		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -185,6 +194,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'l': o->log = optarg; break;
+		case 'a': o->rtm_apps = optarg; break;
+		case 'r': o->rtm_root = optarg; break;
+		case 'e': o->ear_key = optarg; break;
 		case 'u':
 		case 't':
 			if (o->nlisten == LISTENERS_MAX)
@@ -204,6 +216,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		ara_usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o->policy || o->nlisten == 0)
 		ara_usage_error("--policy and at least one --unix or --tcp are needed");
+	if (!o->rtm_apps && (o->rtm_root || o->ear_key))
+		ara_usage_error("--rtm-root and --ear-key are for RTM reports: --rtm-apps is needed");
 }
 
 int main(int argc, char **argv)
@@ -211,6 +225,9 @@ int main(int argc, char **argv)
 	struct pollfd pfd[LISTENERS_MAX];
 	static struct ara_policy policy; /* large: secrets inline */
 	static struct options o;
+	static struct ara_ear_key ear;
+	char build[64];
+	struct ara_report_ctx reports = { 0 };
 	uint64_t served = 0;
 	FILE *log = stderr;
 	char why[512];
@@ -222,6 +239,10 @@ int main(int argc, char **argv)
 		die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
 	if (ara_policy_load(o.policy, &policy, why, sizeof(why)))
 		die(EXIT_USAGE, "policy %s", why);
+	if (o.ear_key && ara_ear_key_load(o.ear_key, &ear, why, sizeof(why)))
+		die(EXIT_USAGE, "--ear-key %s", why);
+	snprintf(build, sizeof(build), "ara-provision %s", ara_cli_version);
+	reports = (struct ara_report_ctx){ o.rtm_apps, o.rtm_root, o.ear_key ? &ear : NULL, build };
 	for (size_t i = 0; i < o.nlisten; i++) {
 		if (o.tcp[i]) {
 			listen_tcp(&listeners[i], o.listen[i], o.tcp[i]);
@@ -246,9 +267,11 @@ int main(int argc, char **argv)
 		}
 		for (size_t i = 0; i < nlisteners && (o.sessions == 0 || served < o.sessions); i++)
 			if (pfd[i].revents & POLLIN)
-				serve_one(&listeners[i], &policy, ++served, log);
+				serve_one(&listeners[i], &policy, o.rtm_apps ? &reports : NULL,
+					  ++served, log);
 	}
 	ara_policy_wipe(&policy);
+	ara_ear_key_wipe(&ear);
 	remove_socket_files();
 	return EXIT_SERVED;
 }

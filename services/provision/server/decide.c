@@ -12,6 +12,7 @@
 #include "binding.h"
 #include "check.h"
 #include "decide.h"
+#include "report.h"
 
 /* What the peer is told: the reason's kind, not the policy's values. */
 static const char *peer_text(int code)
@@ -90,8 +91,12 @@ int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *p
 	struct ara_log_record *r = &out->record;
 	struct ara_wire_attest a;
 	char why[320];
+	size_t total;
+	uint8_t type;
 	int code;
 
+	if (ara_wire_peek(attest, attest_len, &type, &total) == ARA_WIRE_OK && type == ARA_WIRE_REPORT)
+		return ara_report_decide(ctx, peer, challenge, challenge_len, attest, attest_len, out);
 	record_start(peer, out);
 	code = ara_check_attest(ctx->policy, challenge, challenge_len, attest, attest_len,
 				peer->now_ms / 1000, &a, &secret, why, sizeof(why));
@@ -122,6 +127,16 @@ void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap
 			 r->session, r->peer, r->secret, r->secret_len, r->instance[1],
 			 r->instance[2], r->instance[3], r->instance[4], r->app[0], r->app[1],
 			 r->app[2], r->app[3]);
+		break;
+	case ARA_DECISION_VERIFIED:
+	case ARA_DECISION_REJECTED:
+		snprintf(out, cap,
+			 "session %lu (%s): RTM report %s (instance %02x%02x%02x%02x..., app "
+			 "%02x%02x%02x%02x...): %s%s",
+			 r->session, r->peer, r->decision == ARA_DECISION_VERIFIED ? "verified" : "rejected",
+			 r->instance[1], r->instance[2], r->instance[3], r->instance[4], r->app[0],
+			 r->app[1], r->app[2], r->app[3], r->reason,
+			 r->revoke ? "; the device's future sessions are revoked" : "");
 		break;
 	case ARA_DECISION_UNSENT:
 		snprintf(out, cap, "session %lu (%s): the peer left before the DELIVER", r->session,

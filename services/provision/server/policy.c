@@ -190,6 +190,16 @@ static int directive(const struct where *w, const char *key, const char *arg,
 		return load_ak(w, arg, p);
 	if (strcmp(key, "secrets") == 0)
 		return load_secrets(w, arg, p);
+	if (strcmp(key, "rtm-rejected") == 0) {
+		/* What a rejected RTM report does to its device (docs/provisioning.md). */
+		if (strcmp(arg, "revoke") == 0)
+			p->rtm_rejected_revokes = 1;
+		else if (strcmp(arg, "record") == 0)
+			p->rtm_rejected_revokes = 0;
+		else
+			return fail(w, "rtm-rejected is revoke or record, not '%s'", arg);
+		return 0;
+	}
 	return fail(w, "unknown directive '%s'", key);
 }
 

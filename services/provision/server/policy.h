@@ -31,6 +31,8 @@ struct ara_policy {
 	struct ara_tpm_policy tpm; /* ak_pub set by tpm-ak; loader_sha256 = expect.loader */
 	struct ara_policy_secret secrets[ARA_POLICY_SECRETS_MAX];
 	size_t n_secrets;
+	/* rtm-rejected revoke: a rejected RTM report revokes its device's future sessions. */
+	int rtm_rejected_revokes;
 };
 
 /* Clock difference tolerated between device and provisioner, seconds. */

@@ -131,13 +131,13 @@ static uint8_t *read_attest(struct session *s, size_t *len)
 		return NULL;
 	}
 	r = ara_wire_peek(header, sizeof(header), &type, &total);
-	if (r == ARA_WIRE_OK && type != ARA_WIRE_ATTEST)
+	if (r == ARA_WIRE_OK && type != ARA_WIRE_ATTEST && type != ARA_WIRE_REPORT)
 		r = ARA_WIRE_E_TYPE;
 	if (r != ARA_WIRE_OK) {
 		snprintf(why, sizeof(why), "bad header (%s)",
 			 r == ARA_WIRE_E_MAGIC	 ? "not an ARA provisioning message" :
 			 r == ARA_WIRE_E_VERSION ? "a wire version this provisioner does not speak" :
-			 r == ARA_WIRE_E_TYPE	 ? "not an ATTEST" :
+			 r == ARA_WIRE_E_TYPE	 ? "not an ATTEST or a REPORT" :
 						   "flags set, or a body over the largest message");
 		refuse(s, ARA_REFUSE_MALFORMED, why);
 		return NULL;
@@ -161,10 +161,11 @@ static uint8_t *read_attest(struct session *s, size_t *len)
 	return msg;
 }
 
-int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log)
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_report_ctx *reports,
+	      unsigned long id, const char *peer, FILE *log)
 {
 	static struct session s; /* large: the reply inline; one session at a time */
-	const struct ara_decide_ctx ctx = { p, random_bytes };
+	const struct ara_decide_ctx ctx = { .policy = p, .reports = reports, .random = random_bytes };
 	uint8_t nonce[ARA_WIRE_NONCE], challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
 	size_t challenge_len, attest_len = 0;
 	struct ara_decide_peer who;

@@ -6,16 +6,19 @@
 #include <stdio.h>
 
 #include "policy.h"
+#include "report.h"
 
 /* Seconds a peer has, from the CHALLENGE on, for its whole ATTEST. */
 #define ARA_SERVE_TIMEOUT 30
 
 /*
- * Runs the session on fd: CHALLENGE, ATTEST, then DELIVER or REFUSE. Logs
+ * Runs the session on fd: CHALLENGE, ATTEST, then DELIVER or REFUSE (or
+ * REPORT, then VERDICT or REFUSE, with reports not NULL: report.h). Logs
  * one line to log, "session ID (PEER): delivered ..." or "... refused
- * (REASON): WHY". Returns 0 if the secret was delivered, else the enum
- * ara_refusal. Never closes fd.
+ * (REASON): WHY". Returns 0 if the secret was delivered or the report
+ * decided, else the enum ara_refusal. Never closes fd.
  */
-int ara_serve(int fd, const struct ara_policy *p, unsigned long id, const char *peer, FILE *log);
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_report_ctx *reports,
+	      unsigned long id, const char *peer, FILE *log);
 
 #endif
