@@ -75,6 +75,9 @@ host_build="cmake ninja-build gcc make pkg-config git xz-utils cpio zstd ca-cert
 host_libs="libseccomp-dev libcapstone-dev libcmocka-dev libtss2-dev"
 cross="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
 arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libtss2-dev:arm64"
+# ara-provision's store (services/provision/server/store_sqlite.c): SQLite,
+# for the host build and the arm64 one (the provisioner runs in the guest).
+store="libsqlite3-dev libsqlite3-dev:arm64"
 # EAT Attestation Results (services/ear, docs/ear.md): jansson builds the
 # claim set, in ara-verify and ara-provision, host and arm64 (both run in
 # the guest, whose package list has libjansson4).
@@ -126,6 +129,7 @@ install "host build tools" $host_build
 install "host libraries" $host_libs
 install "cross toolchain" $cross
 install "arm64 libraries" $arm64_libs
+install "the provisioning service's store" $store
 install "QEMU build dependencies" $qemu_build
 install "the ABI check" $abi_check
 install "the RTM's instrumentation" $rtm

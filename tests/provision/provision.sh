@@ -18,6 +18,8 @@ provision=$build/services/ara-provision
 app=$build/tests/provision/provision_app
 tools=$build/tests/provision
 tmp=$(mktemp -d) || exit 1
+# Each case's provisioner has a store of its own (its default store and KEK).
+export ARA_PROVISION_STATE="$tmp/state"
 server=
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null

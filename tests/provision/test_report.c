@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 #include <mbedtls/sha256.h>
+#include <sqlite3.h>
 
 #include "ara/boot.h"
 #include "binding.h"
@@ -116,10 +117,12 @@ static uint8_t *make_submission(uint64_t entry, const uint8_t *attest_challenge,
 	return msg;
 }
 
+static const struct ara_decide_store *store; /* NULL: decisions without one */
+
 static int decide(const uint8_t *msg, size_t len, const struct ara_report_ctx *rc)
 {
 	const struct ara_decide_ctx ctx = { .policy = &policy, .reports = rc,
-					    .random = fake_random };
+					    .random = fake_random, .store = store };
 	const struct ara_decide_peer peer = { 7, "unix /test", now_s * 1000 };
 	int r = ara_decide(&ctx, &peer, challenge, sizeof(challenge), msg, len, &out);
 	char line[1024];
@@ -251,6 +254,82 @@ static void report_refused(void **state)
 	free(msg);
 }
 
+/* One number from the store's database, by SQL of our own (store.h lists no reports). */
+static int64_t query(const char *url, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t v;
+
+	assert_int_equal(sqlite3_open_v2(url + strlen("sqlite:"), &db, SQLITE_OPEN_READONLY, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return v;
+}
+
+/*
+ * With a store: each verdict kept with its report and audited; under
+ * rtm-rejected revoke, a rejected report revokes its device (dev-insecure
+ * evidence has none: the device is given here as tpm evidence's AK would).
+ */
+static void report_stored(void **state)
+{
+	static struct ara_decide_store st;
+	const struct ara_decide_device dev = { "phone-7", 1 };
+	struct ara_store_report row = { .time_ms = 1, .verified = 0, .detail = "entry #0: bad",
+					.report = (const uint8_t *)"R", .report_len = 1, .ear = "" };
+	struct ara_store_device got;
+	struct ara_store *s;
+	char url[128], why[256];
+	uint32_t version;
+	size_t len;
+	uint8_t *ok = make_submission(entry(NOW_fx_ret_bl), challenge, &len), *bad;
+
+	(void)state;
+	snprintf(url, sizeof(url), "sqlite:%s/store.db", dir);
+	st.url = url;
+	memset(st.kek, 0x21, sizeof(st.kek));
+	snprintf(st.service, sizeof(st.service), "test");
+	policy.rtm_rejected_revokes = 1;
+	assert_int_equal(ara_decide_store_import(&st, &policy, &version, why, sizeof(why)), 0);
+	store = &st;
+	assert_int_equal(decide(ok, len, &reports), 0);
+	assert_int_equal(out.record.decision, ARA_DECISION_VERIFIED);
+	bad = make_submission(entry(NOW_fx_not_ret), challenge, &len);
+	assert_int_equal(decide(bad, len, &reports), 0);
+	assert_int_equal(out.record.decision, ARA_DECISION_REJECTED);
+	assert_true(out.record.revoke); /* the store's policy kept the directive */
+	store = NULL;
+	assert_int_equal(query(url, "SELECT count(*) FROM reports"), 2);
+	assert_int_equal(query(url, "SELECT sum(verified) FROM reports"), 1);
+	assert_int_equal(query(url, "SELECT count(*) FROM reports WHERE length(report) > 256"
+				    " AND device = '' AND final = verified AND entries = verified"),
+			 2);
+	assert_int_equal(query(url, "SELECT count(*) FROM audit WHERE decision IN"
+				    " ('rtm-verified', 'rtm-rejected')"),
+			 2);
+
+	/* A device's rejected report revokes it; a second one leaves the first reason. */
+	assert_non_null(s = ara_store_open(url, why, sizeof(why)));
+	assert_int_equal(s->ops->device_add(s, "phone-7", 1), ARA_STORE_OK);
+	assert_int_equal(ara_decide_store_report(&st, &dev, &row, 1, why, sizeof(why)), 0);
+	snprintf(row.detail, sizeof(row.detail), "another");
+	assert_int_equal(ara_decide_store_report(&st, &dev, &row, 1, why, sizeof(why)), 0);
+	assert_int_equal(s->ops->device_get(s, "phone-7", &got), ARA_STORE_OK);
+	assert_true(got.revoked_ms > 0);
+	assert_string_equal(got.revoke_reason, "entry #0: bad");
+	assert_int_equal(query(url, "SELECT count(*) FROM reports WHERE device = 'phone-7'"), 2);
+	ara_store_close(s);
+	ara_decide_store_release();
+	policy.rtm_rejected_revokes = 0;
+	free(ok);
+	free(bad);
+}
+
 /* The two messages' encoders and decoders, and the REPORT's own size bound. */
 static void report_wire(void **state)
 {
@@ -374,6 +453,7 @@ int main(void)
 		cmocka_unit_test(report_rejected),
 		cmocka_unit_test(report_refused),
 		cmocka_unit_test(report_wire),
+		cmocka_unit_test(report_stored),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -150,7 +150,7 @@ EOF
 # provision_rts against ara-provision on the loopback interface
 ip link set lo up
 cd "$I"
-"$P" --policy policy --sessions 1 --tcp 127.0.0.1:7878 --log "$R/provision.log" &
+ARA_PROVISION_STATE="$I/provision-state" "$P" --policy policy --sessions 1 --tcp 127.0.0.1:7878 --log "$R/provision.log" &
 server=$!
 run provision_rts env ARA_EVIDENCE=dev-insecure "$L" "$B/provision_rts/provision_rts" \
 	127.0.0.1:7878 clip.sealed clip.out

@@ -30,7 +30,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <mbedtls/platform_util.h>
+
 #include "ara_cli.h"
+#include "decide_store.h"
 #include "ear.h"
 #include "policy.h"
 #include "serve.h"
@@ -39,7 +42,7 @@
 
 static const char usage_text[] =
 	"usage: ara-provision --policy FILE (--unix PATH | --tcp HOST:PORT)...\n"
-	"                     [--sessions N] [--log FILE]\n"
+	"                     [--store URL] [--kek FILE] [--sessions N] [--log FILE]\n"
 	"                     [--rtm-apps DIR [--rtm-root DIR] [--ear-key FILE]]\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy.\n"
@@ -47,6 +50,10 @@ static const char usage_text[] =
 	"  --policy FILE       the policy (docs/provisioning.md; ara-policy writes one)\n"
 	"  --unix PATH         listen on a Unix socket at PATH (removed at exit)\n"
 	"  --tcp HOST:PORT     listen on a numeric address; port 0: the kernel picks\n"
+	"  --store URL         the state: sqlite:PATH (default: sqlite:DIR/store.db,\n"
+	"                      created on first start; DIR in ara-provision(1))\n"
+	"  --kek FILE          the key that seals the store's secrets (default:\n"
+	"                      DIR/kek, created on first start)\n"
 	"  --sessions N        exit 0 after N sessions (default: serve for ever)\n"
 	"  --log FILE          append the log to FILE (default: stderr)\n"
 	"  --rtm-apps DIR      verify RTM reports: the App files, each named by its\n"
@@ -58,8 +65,8 @@ static const char usage_text[] =
 	"  -V, --version       print the version and exit 0\n"
 	"\n"
 	"At most 8 listeners. Exit status: 0 the N sessions served, 2 usage error\n"
-	"or a policy that cannot be read or parsed, 3 a socket or the log cannot be\n"
-	"opened.\n";
+	"or a policy that cannot be read or parsed, 3 a socket, the log, the store\n"
+	"or the KEK cannot be opened.\n";
 
 /* 2 also for a policy that cannot be read or parsed. */
 enum ara_provision_exit { EXIT_SERVED = ARA_CLI_OK, EXIT_USAGE = ARA_CLI_USAGE, EXIT_SYSTEM = 3 };
@@ -150,7 +157,8 @@ static void listen_tcp(struct listener *l, const char *spec, const struct addrin
 
 /* Accepts one connection on l and serves it. */
 static void serve_one(const struct listener *l, const struct ara_policy *p,
-		      const struct ara_report_ctx *reports, unsigned long id, FILE *log)
+		      const struct ara_decide_store *store, const struct ara_report_ctx *reports,
+		      unsigned long id, FILE *log)
 {
 	struct timeval tv = { .tv_sec = ARA_SERVE_TIMEOUT };
 	int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
@@ -165,13 +173,13 @@ static void serve_one(const struct listener *l, const struct ara_policy *p,
 		fprintf(log, "ara-provision: session %lu (%s): no socket deadline: %s\n", id,
 			l->name, strerror(errno));
 	else
-		ara_serve(fd, p, reports, id, l->name, log);
+		ara_serve(fd, p, store, reports, id, l->name, log);
 	close(fd);
 }
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *policy, *log, *rtm_apps, *rtm_root, *ear_key;
+	const char *policy, *log, *store, *kek, *rtm_apps, *rtm_root, *ear_key;
 	const char *listen[LISTENERS_MAX]; /* each --unix PATH or --tcp HOST:PORT */
 	struct addrinfo *tcp[LISTENERS_MAX]; /* --tcp's address; NULL for --unix */
 	size_t nlisten;
@@ -183,7 +191,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "policy", required_argument, NULL, 'p' }, { "unix", required_argument, NULL, 'u' },
 		{ "tcp", required_argument, NULL, 't' },    { "sessions", required_argument, NULL, 's' },
-		{ "log", required_argument, NULL, 'l' },    { "rtm-apps", required_argument, NULL, 'a' },
+		{ "log", required_argument, NULL, 'l' },    { "store", required_argument, NULL, 'S' },
+		{ "kek", required_argument, NULL, 'k' },    { "rtm-apps", required_argument, NULL, 'a' },
 		{ "rtm-root", required_argument, NULL, 'r' }, { "ear-key", required_argument, NULL, 'e' },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -197,6 +206,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'a': o->rtm_apps = optarg; break;
 		case 'r': o->rtm_root = optarg; break;
 		case 'e': o->ear_key = optarg; break;
+		case 'S': o->store = optarg; break;
+		case 'k': o->kek = optarg; break;
 		case 'u':
 		case 't':
 			if (o->nlisten == LISTENERS_MAX)
@@ -220,6 +231,41 @@ static void parse_options(int argc, char **argv, struct options *o)
 		ara_usage_error("--rtm-root and --ear-key are for RTM reports: --rtm-apps is needed");
 }
 
+/*
+ * The store (--store, or the default SQLite file) and the KEK (--kek, or
+ * the state directory's, created on first start), and the policy file put
+ * into the store: the service decides by the store's newest policy.
+ */
+static uint32_t open_store(const struct options *o, const struct ara_policy *p,
+			   struct ara_decide_store *st)
+{
+	static char url[4200], kek[4200];
+	char dir[4096], why[512], host[32] = "";
+	uint32_t version;
+
+	if (o->kek) {
+		if (ara_kek_load(o->kek, st->kek, why, sizeof(why)))
+			die(EXIT_SYSTEM, "%s", why);
+	} else {
+		if (ara_store_state_dir(dir, sizeof(dir), why, sizeof(why)))
+			die(EXIT_SYSTEM, "%s", why);
+		snprintf(kek, sizeof(kek), "%s/kek", dir);
+		if (access(kek, F_OK) == 0 ? ara_kek_load(kek, st->kek, why, sizeof(why))
+					   : ara_kek_create(kek, st->kek, why, sizeof(why)))
+			die(EXIT_SYSTEM, "%s", why);
+	}
+	if (o->store)
+		snprintf(url, sizeof(url), "%s", o->store);
+	else if (ara_store_default_url(url, sizeof(url), why, sizeof(why)))
+		die(EXIT_SYSTEM, "%s", why);
+	st->url = url;
+	gethostname(host, sizeof(host) - 1);
+	snprintf(st->service, sizeof(st->service), "%.32s.%ld", host, (long)getpid());
+	if (ara_decide_store_import(st, p, &version, why, sizeof(why)))
+		die(EXIT_SYSTEM, "%s", why);
+	return version;
+}
+
 int main(int argc, char **argv)
 {
 	struct pollfd pfd[LISTENERS_MAX];
@@ -228,7 +274,9 @@ int main(int argc, char **argv)
 	static struct ara_ear_key ear;
 	char build[64];
 	struct ara_report_ctx reports = { 0 };
+	static struct ara_decide_store store;
 	uint64_t served = 0;
+	uint32_t version;
 	FILE *log = stderr;
 	char why[512];
 
@@ -239,6 +287,7 @@ int main(int argc, char **argv)
 		die(EXIT_SYSTEM, "prctl(PR_SET_DUMPABLE): %s", strerror(errno));
 	if (ara_policy_load(o.policy, &policy, why, sizeof(why)))
 		die(EXIT_USAGE, "policy %s", why);
+	version = open_store(&o, &policy, &store);
 	if (o.ear_key && ara_ear_key_load(o.ear_key, &ear, why, sizeof(why)))
 		die(EXIT_USAGE, "--ear-key %s", why);
 	snprintf(build, sizeof(build), "ara-provision %s", ara_cli_version);
@@ -254,6 +303,7 @@ int main(int argc, char **argv)
 	if (o.log && !(log = fopen(o.log, "a")))
 		die(EXIT_SYSTEM, "%s: cannot open the log: %s", o.log, strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
+	fprintf(log, "ara-provision: store %s, policy version %u\n", store.url, version);
 	for (size_t i = 0; i < nlisteners; i++) {
 		fprintf(log, "ara-provision: listening on %s\n", listeners[i].name);
 		pfd[i] = (struct pollfd){ .fd = listeners[i].fd, .events = POLLIN };
@@ -267,11 +317,13 @@ int main(int argc, char **argv)
 		}
 		for (size_t i = 0; i < nlisteners && (o.sessions == 0 || served < o.sessions); i++)
 			if (pfd[i].revents & POLLIN)
-				serve_one(&listeners[i], &policy, o.rtm_apps ? &reports : NULL,
+				serve_one(&listeners[i], &policy, &store, o.rtm_apps ? &reports : NULL,
 					  ++served, log);
 	}
 	ara_policy_wipe(&policy);
 	ara_ear_key_wipe(&ear);
+	ara_decide_store_release();
+	mbedtls_platform_zeroize(store.kek, sizeof(store.kek));
 	remove_socket_files();
 	return EXIT_SERVED;
 }

@@ -90,7 +90,7 @@ static int check_digests(const struct ara_policy *p, const struct ara_wire_diges
 
 		if (fields[i].off == offsetof(struct ara_wire_digests, manifest) && !p->expect_manifest)
 			continue;
-		if (memcmp(want, have, ARA_WIRE_SHA256) == 0)
+		if (ara_policy_allows(p, fields[i].off, have))
 			continue;
 		hex8(w, want);
 		hex8(h, have);
@@ -120,6 +120,7 @@ static int check_evidence(const struct ara_policy *p, const struct ara_wire_atte
 {
 	uint8_t binding[32];
 	struct ara_tpm_claims claims;
+	struct ara_tpm_policy tpm;
 	char tpm_why[200];
 
 	if (ara_provision_binding(a, binding))
@@ -135,7 +136,11 @@ static int check_evidence(const struct ara_policy *p, const struct ara_wire_atte
 				      "dev-insecure evidence does not bind this instance key and these digests");
 		return 0;
 	}
-	if (ara_tpm_verify(&p->tpm, a->evidence, a->evidence_len, binding, &claims, tpm_why,
+	/* The loader the log must hold: the one the instance names, if the policy allows it. */
+	tpm = p->tpm;
+	if (ara_policy_allows(p, offsetof(struct ara_wire_digests, loader), a->digests.loader))
+		memcpy(tpm.loader_sha256, a->digests.loader, sizeof(tpm.loader_sha256));
+	if (ara_tpm_verify(&tpm, a->evidence, a->evidence_len, binding, &claims, tpm_why,
 			   sizeof(tpm_why)))
 		return refuse(ARA_REFUSE_EVIDENCE, why, cap, "tpm evidence: %s", tpm_why);
 	/*

@@ -83,11 +83,36 @@ static int seal(const struct ara_decide_ctx *ctx, const uint8_t *challenge, size
 	return ok ? 0 : -1;
 }
 
-int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
-	       const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
-	       size_t attest_len, struct ara_decision *out)
+/*
+ * The checks with the store's policy, AK and secret: the secret opened
+ * into *stored and its delivery claimed before anything is sealed.
+ */
+static int check_with_store(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
+			    const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
+			    size_t attest_len, struct ara_wire_attest *a,
+			    struct ara_decide_device *dev, struct ara_policy_secret *stored,
+			    char *why, size_t cap)
+{
+	struct ara_store_delivery d = { .time_ms = (int64_t)peer->now_ms, .session = peer->session };
+	const struct ara_policy *policy;
+	int code = ara_decide_store_policy(ctx->store, attest, attest_len, &policy, dev, why, cap);
+
+	if (code || (code = ara_check_instance(policy, challenge, challenge_len, attest, attest_len,
+					      peer->now_ms / 1000, a, why, cap)))
+		return code;
+	snprintf(d.peer, sizeof(d.peer), "%s", peer->name);
+	snprintf(d.secret, sizeof(d.secret), "%.*s", (int)a->name_len, (const char *)a->name);
+	memcpy(d.instance_pub, a->instance_pub, sizeof(d.instance_pub));
+	memcpy(d.app, a->digests.app, sizeof(d.app));
+	return ara_decide_store_secret(ctx->store, dev, &d, stored, why, cap);
+}
+
+static int decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
+		  const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
+		  size_t attest_len, struct ara_decide_device *dev, struct ara_decision *out)
 {
 	const struct ara_policy_secret *secret = NULL;
+	struct ara_policy_secret stored;
 	struct ara_log_record *r = &out->record;
 	struct ara_wire_attest a;
 	char why[320];
@@ -96,10 +121,16 @@ int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *p
 	int code;
 
 	if (ara_wire_peek(attest, attest_len, &type, &total) == ARA_WIRE_OK && type == ARA_WIRE_REPORT)
-		return ara_report_decide(ctx, peer, challenge, challenge_len, attest, attest_len, out);
-	record_start(peer, out);
-	code = ara_check_attest(ctx->policy, challenge, challenge_len, attest, attest_len,
-				peer->now_ms / 1000, &a, &secret, why, sizeof(why));
+		return ara_report_decide(ctx, peer, challenge, challenge_len, attest, attest_len, dev,
+					 out);
+	if (ctx->store) {
+		code = check_with_store(ctx, peer, challenge, challenge_len, attest, attest_len, &a,
+					dev, &stored, why, sizeof(why));
+		secret = &stored;
+	} else {
+		code = ara_check_attest(ctx->policy, challenge, challenge_len, attest, attest_len,
+					peer->now_ms / 1000, &a, &secret, why, sizeof(why));
+	}
 	if (code == 0 || code == ARA_REFUSE_SECRET) { /* decoded and attested */
 		snprintf(r->secret, sizeof(r->secret), "%.*s", (int)a.name_len,
 			 (const char *)a.name);
@@ -107,14 +138,70 @@ int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *p
 		memcpy(r->instance, a.instance_pub, sizeof(r->instance));
 		memcpy(r->app, a.digests.app, sizeof(r->app));
 	}
-	if (code)
-		return refuse(code, why, out);
-	if (seal(ctx, challenge, challenge_len, attest, attest_len, &a, secret, out))
-		return refuse(ARA_REFUSE_INTERNAL, "sealing the secret failed", out);
-	out->code = 0;
-	r->decision = ARA_DECISION_DELIVERED;
-	r->secret_len = secret->len;
-	return 0;
+	if (code == 0 &&
+	    seal(ctx, challenge, challenge_len, attest, attest_len, &a, secret, out))
+		code = refuse(ARA_REFUSE_INTERNAL, "sealing the secret failed", out);
+	else if (code)
+		refuse(code, why, out);
+	else {
+		out->code = 0;
+		r->decision = ARA_DECISION_DELIVERED;
+		r->secret_len = secret->len;
+	}
+	mbedtls_platform_zeroize(&stored, sizeof(stored));
+	return code;
+}
+
+/* The record as the audit log keeps it. */
+static int audit(const struct ara_decide_ctx *ctx, const struct ara_decide_device *dev,
+		 const struct ara_log_record *r, char *why, size_t cap)
+{
+	struct ara_store_audit a = { .time_ms = (int64_t)r->time_ms, .session = r->session };
+
+	snprintf(a.peer, sizeof(a.peer), "%s", r->peer);
+	snprintf(a.decision, sizeof(a.decision), "%s",
+		 r->decision == ARA_DECISION_DELIVERED ? "delivered" :
+		 r->decision == ARA_DECISION_UNSENT    ? "unsent" :
+		 r->decision == ARA_DECISION_VERIFIED  ? "rtm-verified" :
+		 r->decision == ARA_DECISION_REJECTED  ? "rtm-rejected" :
+							 "refused");
+	snprintf(a.reason, sizeof(a.reason), "%s",
+		 r->decision == ARA_DECISION_REFUSED ? ara_refusal_name(r->code) : "");
+	snprintf(a.detail, sizeof(a.detail), "%s", r->reason);
+	snprintf(a.secret, sizeof(a.secret), "%s", r->secret);
+	return ara_decide_store_audit(ctx->store, dev, &a, why, cap);
+}
+
+int ara_decide_audit(const struct ara_decide_ctx *ctx, const struct ara_log_record *r,
+		     char *why, size_t cap)
+{
+	static const struct ara_decide_device none;
+
+	return ctx->store ? audit(ctx, &none, r, why, cap) : 0;
+}
+
+int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
+	       const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
+	       size_t attest_len, struct ara_decision *out)
+{
+	struct ara_decide_device dev;
+	char why[ARA_STORE_WHY_MAX + 64];
+	int code;
+
+	memset(&dev, 0, sizeof(dev));
+	record_start(peer, out);
+	code = decide(ctx, peer, challenge, challenge_len, attest, attest_len, &dev, out);
+	if (!ctx->store || audit(ctx, &dev, &out->record, why, sizeof(why)) == 0)
+		return code;
+	/* No record, no secret: a DELIVER goes out only once its audit record is kept. */
+	mbedtls_platform_zeroize(out->reply, sizeof(out->reply));
+	{
+		char reason[sizeof(out->record.reason)];
+
+		snprintf(reason, sizeof(reason), "the audit record cannot be kept: %.270s", why);
+		record_start(peer, out);
+		return refuse(ARA_REFUSE_INTERNAL, reason, out);
+	}
 }
 
 void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap)
@@ -136,7 +223,7 @@ void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap
 			 r->session, r->peer, r->decision == ARA_DECISION_VERIFIED ? "verified" : "rejected",
 			 r->instance[1], r->instance[2], r->instance[3], r->instance[4], r->app[0],
 			 r->app[1], r->app[2], r->app[3], r->reason,
-			 r->revoke ? "; the device's future sessions are revoked" : "");
+			 r->revoke ? "; rtm-rejected revoke: its device is revoked" : "");
 		break;
 	case ARA_DECISION_UNSENT:
 		snprintf(out, cap, "session %lu (%s): the peer left before the DELIVER", r->session,

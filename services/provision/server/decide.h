@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decide_store.h"
 #include "hpke.h"
 #include "policy.h"
 #include "wire.h"
@@ -30,6 +31,13 @@ struct ara_decide_ctx {
 	const struct ara_report_ctx *reports;
 	/* Fills out with n fresh random bytes (the DELIVER's ephemeral key): 0, or -1. */
 	int (*random)(uint8_t *out, size_t n);
+	/*
+	 * The state (decide_store.h), or NULL: the policy above alone, nothing
+	 * recorded. With a store, the policy is the store's newest version, the
+	 * device's AK and the secret come from it, once-only secrets are claimed
+	 * before they are sealed, and every decision leaves an audit record.
+	 */
+	const struct ara_decide_store *store;
 };
 
 /* Who the session is with, and when it is decided. */
@@ -100,6 +108,14 @@ int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *p
  */
 int ara_decide_refuse(const struct ara_decide_peer *peer, int code, const char *why,
 		      struct ara_decision *out);
+
+/*
+ * Appends the record to the store's audit log, when ctx has a store: for
+ * the records the I/O makes (ara_decide_refuse, an unsent DELIVER);
+ * ara_decide appends its own. 0, or -1 with why.
+ */
+int ara_decide_audit(const struct ara_decide_ctx *ctx, const struct ara_log_record *r,
+		     char *why, size_t why_cap);
 
 /* The record as one log line, without the newline ("session N (PEER): ..."). */
 void ara_log_record_format(const struct ara_log_record *r, char *out, size_t cap);

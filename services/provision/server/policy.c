@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +151,37 @@ static int digest(const struct where *w, const char *key, const char *arg, uint8
 	return 0;
 }
 
-enum seen { SEEN_LOADER = 1, SEEN_LIBARA = 2, SEEN_ENTRY = 4, SEEN_APP = 8, SEEN_AGE = 16 };
+/*
+ * A digest line of a role: the first goes to expect, each further one to
+ * the allowlist (more), never over an earlier one; the same digest twice
+ * is an error.
+ */
+static int allow(const struct where *w, const char *key, const char *arg, struct ara_policy *p,
+		 int first, size_t role)
+{
+	uint8_t d[32];
+
+	if (first)
+		return digest(w, key, arg, (uint8_t *)&p->expect + role);
+	if (digest(w, key, arg, d))
+		return -1;
+	if (ara_policy_allows(p, role, d))
+		return fail(w, "%s %s is listed twice", key, arg);
+	if (p->n_more == ARA_POLICY_MORE_MAX)
+		return fail(w, "more than %u further digests", ARA_POLICY_MORE_MAX);
+	p->more[p->n_more].role = role;
+	memcpy(p->more[p->n_more++].digest, d, sizeof(d));
+	return 0;
+}
+
+enum seen {
+	SEEN_LOADER = 1,
+	SEEN_LIBARA = 2,
+	SEEN_ENTRY = 4,
+	SEEN_APP = 8,
+	SEEN_AGE = 16,
+	SEEN_MANIFEST = 32,
+};
 
 static int directive(const struct where *w, const char *key, const char *arg,
 		     struct ara_policy *p, unsigned *seen)
@@ -176,16 +207,30 @@ static int directive(const struct where *w, const char *key, const char *arg,
 		*seen |= SEEN_AGE;
 		return 0;
 	}
-	if (strcmp(key, "loader") == 0)
-		return *seen |= SEEN_LOADER, digest(w, key, arg, p->expect.loader);
-	if (strcmp(key, "libara") == 0)
-		return *seen |= SEEN_LIBARA, digest(w, key, arg, p->expect.libara);
-	if (strcmp(key, "entry") == 0)
-		return *seen |= SEEN_ENTRY, digest(w, key, arg, p->expect.entry);
-	if (strcmp(key, "app") == 0)
-		return *seen |= SEEN_APP, digest(w, key, arg, p->expect.app);
-	if (strcmp(key, "manifest") == 0)
-		return p->expect_manifest = 1, digest(w, key, arg, p->expect.manifest);
+	static const struct {
+		const char *key;
+		unsigned seen;
+		size_t role;
+	} roles[] = {
+		{ "loader", SEEN_LOADER, offsetof(struct ara_wire_digests, loader) },
+		{ "libara", SEEN_LIBARA, offsetof(struct ara_wire_digests, libara) },
+		{ "entry", SEEN_ENTRY, offsetof(struct ara_wire_digests, entry) },
+		{ "app", SEEN_APP, offsetof(struct ara_wire_digests, app) },
+		{ "manifest", SEEN_MANIFEST, offsetof(struct ara_wire_digests, manifest) },
+	};
+
+	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
+		int first = !(*seen & roles[i].seen);
+
+		if (strcmp(key, roles[i].key) != 0)
+			continue;
+		*seen |= roles[i].seen;
+		if (roles[i].seen == SEEN_MANIFEST)
+			p->expect_manifest = 1;
+		return allow(w, key, arg, p, first, roles[i].role);
+	}
+	if (strcmp(key, "tpm-ak") == 0 && strcmp(arg, "enrolled") == 0)
+		return p->ak_enrolled = 1, 0;
 	if (strcmp(key, "tpm-ak") == 0)
 		return load_ak(w, arg, p);
 	if (strcmp(key, "secrets") == 0)
@@ -233,9 +278,12 @@ int ara_policy_parse(const char *name, char *text, struct ara_policy *p, char *w
 		r = fail(&w, "no 'backend' line: the policy accepts no evidence");
 	if (!r && (seen & required) != required)
 		r = fail(&w, "loader, libara, entry, app and max-age are all required");
-	if (!r && (p->backends & 1u << ARA_EVIDENCE_TPM) &&
+	if (!r && (p->backends & 1u << ARA_EVIDENCE_TPM) && !p->ak_enrolled &&
 	    memcmp(p->tpm.ak_pub, no_key, sizeof(no_key)) == 0)
-		r = fail(&w, "backend tpm needs 'tpm-ak', the enrolled attestation key");
+		r = fail(&w, "backend tpm needs 'tpm-ak', the enrolled attestation key "
+			     "(a PEM file, or 'enrolled': the store's)");
+	if (!r && p->ak_enrolled && memcmp(p->tpm.ak_pub, no_key, sizeof(no_key)) != 0)
+		r = fail(&w, "'tpm-ak enrolled' and 'tpm-ak FILE' together");
 	memcpy(p->tpm.loader_sha256, p->expect.loader, sizeof(p->tpm.loader_sha256));
 	if (r)
 		ara_policy_wipe(p);
@@ -265,6 +313,16 @@ const struct ara_policy_secret *ara_policy_secret(const struct ara_policy *p, co
 		if (p->secrets[i].name_len == name_len && memcmp(p->secrets[i].name, name, name_len) == 0)
 			return &p->secrets[i];
 	return NULL;
+}
+
+int ara_policy_allows(const struct ara_policy *p, size_t role, const uint8_t *digest)
+{
+	if (memcmp((const uint8_t *)&p->expect + role, digest, ARA_WIRE_SHA256) == 0)
+		return 1;
+	for (size_t i = 0; i < p->n_more; i++)
+		if (p->more[i].role == role && memcmp(p->more[i].digest, digest, 32) == 0)
+			return 1;
+	return 0;
 }
 
 void ara_policy_wipe(struct ara_policy *p)

@@ -23,12 +23,28 @@ struct ara_policy_secret {
 	size_t len;
 };
 
+/* Accepted digests beyond the first of each role, all roles together. */
+#define ARA_POLICY_MORE_MAX 32u
+
+/*
+ * A further accepted digest (an allowlist: a role's second and later
+ * lines, so a rollout accepts the old and the new build). role is the
+ * digest's offsetof in struct ara_wire_digests.
+ */
+struct ara_policy_more {
+	size_t role;
+	uint8_t digest[ARA_WIRE_SHA256];
+};
+
 struct ara_policy {
 	unsigned backends; /* bit 1 << enum ara_evidence_backend per accepted backend */
 	uint32_t max_age;  /* seconds; evidence may also be up to ARA_POLICY_SKEW ahead */
-	struct ara_wire_digests expect;
+	struct ara_wire_digests expect; /* the first accepted digest of each role */
 	int expect_manifest; /* 0: any manifest (the others pin what it names) */
+	struct ara_policy_more more[ARA_POLICY_MORE_MAX];
+	size_t n_more;
 	struct ara_tpm_policy tpm; /* ak_pub set by tpm-ak; loader_sha256 = expect.loader */
+	int ak_enrolled; /* "tpm-ak enrolled": the AK is the device's, from the store */
 	struct ara_policy_secret secrets[ARA_POLICY_SECRETS_MAX];
 	size_t n_secrets;
 	/* rtm-rejected revoke: a rejected RTM report revokes its device's future sessions. */
@@ -54,6 +70,12 @@ int ara_policy_parse(const char *name, char *text, struct ara_policy *p, char *w
 /* The secret of that name, or NULL. */
 const struct ara_policy_secret *ara_policy_secret(const struct ara_policy *p, const uint8_t *name,
 						  size_t name_len);
+
+/*
+ * Whether digest is one the policy accepts for the role (an offsetof in
+ * struct ara_wire_digests).
+ */
+int ara_policy_allows(const struct ara_policy *p, size_t role, const uint8_t *digest);
 
 /* Wipes every secret in *p. */
 void ara_policy_wipe(struct ara_policy *p);

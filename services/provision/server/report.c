@@ -10,6 +10,7 @@
 
 #include "ara/boot.h"
 #include "check.h"
+#include "decide_store.h"
 #include "verify.h"
 
 /* How the App's sealed copy appears in the report's module records (loader/sealed_copy.c). */
@@ -86,10 +87,29 @@ static char *ear_token(const struct ara_report_ctx *rc, const struct ara_decide_
 	return ara_ear_sign(&r, rc->ear);
 }
 
+/* The report and its verdict in the store; 0, or -1 with why. */
+static int keep(const struct ara_decide_ctx *ctx, const struct ara_decide_device *dev,
+		const struct ara_wire_report *rep, const struct ara_log_record *r, const char *ear,
+		char *why, size_t cap)
+{
+	struct ara_store_report row = { .time_ms = (int64_t)r->time_ms, .session = r->session,
+					.verified = r->decision == ARA_DECISION_VERIFIED,
+					.entries = r->rtm_entries, .final = r->rtm_final,
+					.report = rep->report, .report_len = rep->report_len,
+					.ear = ear };
+
+	snprintf(row.peer, sizeof(row.peer), "%s", r->peer);
+	snprintf(row.detail, sizeof(row.detail), "%s", r->reason);
+	memcpy(row.instance_pub, r->instance, sizeof(row.instance_pub));
+	memcpy(row.app, r->app, sizeof(row.app));
+	return ara_decide_store_report(ctx->store, dev, &row, r->revoke, why, cap);
+}
+
 int ara_report_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
 		      const uint8_t *challenge, size_t challenge_len, const uint8_t *msg,
-		      size_t len, struct ara_decision *out)
+		      size_t len, struct ara_decide_device *dev, struct ara_decision *out)
 {
+	const struct ara_policy *policy = ctx->policy;
 	struct ara_log_record *r = &out->record;
 	struct ara_rtm_verify_figures fig;
 	struct ara_wire_report rep;
@@ -103,8 +123,12 @@ int ara_report_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_
 	if (ara_wire_decode_report(msg, len, &rep) != ARA_WIRE_OK ||
 	    ara_wire_decode_challenge(challenge, challenge_len, &nonce) != ARA_WIRE_OK)
 		return ara_decide_refuse(peer, ARA_REFUSE_MALFORMED, "the REPORT does not decode", out);
-	code = ara_check_instance(ctx->policy, challenge, challenge_len, rep.attest, rep.attest_len,
-				  peer->now_ms / 1000, &a, why, sizeof(why));
+	code = ctx->store ? ara_decide_store_policy(ctx->store, rep.attest, rep.attest_len, &policy,
+						    dev, why, sizeof(why)) :
+			    0;
+	if (!code)
+		code = ara_check_instance(policy, challenge, challenge_len, rep.attest,
+					  rep.attest_len, peer->now_ms / 1000, &a, why, sizeof(why));
 	if (code)
 		return ara_decide_refuse(peer, code, why, out);
 	if (!ctx->reports)
@@ -122,9 +146,10 @@ int ara_report_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_
 								 ARA_WIRE_VERDICT_REJECTED,
 				       verdict, token, out->reply, sizeof(out->reply),
 				       &out->reply_len);
-	free(token);
-	if (code != ARA_WIRE_OK)
+	if (code != ARA_WIRE_OK) {
+		free(token);
 		return ara_decide_refuse(peer, ARA_REFUSE_INTERNAL, "cannot encode the VERDICT", out);
+	}
 	record_start(peer, r);
 	out->code = 0;
 	r->decision = v == ARA_RTM_VERDICT_OK ? ARA_DECISION_VERIFIED : ARA_DECISION_REJECTED;
@@ -135,7 +160,16 @@ int ara_report_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_
 	memcpy(r->app, a.digests.app, sizeof(r->app));
 	r->rtm_entries = fig.entries;
 	r->rtm_final = fig.final;
-	r->revoke = v != ARA_RTM_VERDICT_OK && ctx->policy->rtm_rejected_revokes;
+	r->revoke = v != ARA_RTM_VERDICT_OK && policy->rtm_rejected_revokes;
 	mbedtls_sha256(rep.report, rep.report_len, r->report_sha256, 0);
+	/* No record, no verdict: the App may submit again. */
+	code = ctx->store ? keep(ctx, dev, &rep, r, token, why, sizeof(why)) : 0;
+	free(token);
+	if (code) {
+		char line[sizeof(r->reason)];
+
+		snprintf(line, sizeof(line), "the report cannot be kept: %.280s", why);
+		return ara_decide_refuse(peer, ARA_REFUSE_INTERNAL, line, out);
+	}
 	return 0;
 }

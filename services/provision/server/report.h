@@ -30,10 +30,13 @@ struct ara_report_ctx {
  * Decides a session whose message is a REPORT (msg, len bytes, whole),
  * as ara_decide does an ATTEST: out->reply is the VERDICT or REFUSE,
  * out->record says ARA_DECISION_VERIFIED or _REJECTED (a verdict) or
- * _REFUSED (none). Returns 0 for a verdict, else the refusal's code.
+ * _REFUSED (none). With a store, the policy and the device (*dev) are the
+ * store's as for an ATTEST, and the report is kept with its verdict (and
+ * the device revoked when the policy says rtm-rejected revoke) before
+ * the VERDICT may go out. Returns 0 for a verdict, else the refusal's code.
  */
 int ara_report_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
 		      const uint8_t *challenge, size_t challenge_len, const uint8_t *msg,
-		      size_t len, struct ara_decision *out);
+		      size_t len, struct ara_decide_device *dev, struct ara_decision *out);
 
 #endif

@@ -20,6 +20,7 @@
 #include "sockio.h"
 
 struct session {
+	struct ara_decide_ctx ctx;
 	int fd;
 	unsigned long id;
 	const char *peer;
@@ -93,6 +94,16 @@ static void log_record(const struct session *s)
 	fflush(s->log);
 }
 
+/* Keeps a record the I/O made (ara_decide keeps its own) in the audit log. */
+static void audit_io(const struct session *s)
+{
+	char why[ARA_STORE_WHY_MAX + 64];
+
+	if (ara_decide_audit(&s->ctx, &s->d.record, why, sizeof(why)))
+		fprintf(s->log, "ara-provision: session %lu (%s): no audit record: %s\n", s->id,
+			s->peer, why);
+}
+
 static uint64_t now_ms(void)
 {
 	struct timespec t;
@@ -107,6 +118,7 @@ static int refuse(struct session *s, int code, const char *why)
 	struct ara_decide_peer peer = { s->id, s->peer, now_ms() };
 
 	ara_decide_refuse(&peer, code, why, &s->d);
+	audit_io(s);
 	log_record(s);
 	if (s->d.reply_len)
 		(void)ara_send_all(s->fd, s->d.reply, s->d.reply_len);
@@ -161,18 +173,20 @@ static uint8_t *read_attest(struct session *s, size_t *len)
 	return msg;
 }
 
-int ara_serve(int fd, const struct ara_policy *p, const struct ara_report_ctx *reports,
-	      unsigned long id, const char *peer, FILE *log)
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_decide_store *store,
+	      const struct ara_report_ctx *reports, unsigned long id, const char *peer, FILE *log)
 {
 	static struct session s; /* large: the reply inline; one session at a time */
-	const struct ara_decide_ctx ctx = { .policy = p, .reports = reports, .random = random_bytes };
 	uint8_t nonce[ARA_WIRE_NONCE], challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
 	size_t challenge_len, attest_len = 0;
 	struct ara_decide_peer who;
 	uint8_t *attest;
 	int r;
 
-	s = (struct session){ .fd = fd, .id = id, .peer = peer, .log = log };
+	s = (struct session){ .ctx = { .policy = p, .reports = reports, .random = random_bytes,
+				       .store = store },
+			      .fd = fd, .id = id, .peer = peer,
+			      .log = log };
 	if (random_bytes(nonce, sizeof(nonce)) ||
 	    ara_wire_encode_challenge(nonce, challenge, sizeof(challenge), &challenge_len))
 		return refuse(&s, ARA_REFUSE_INTERNAL, "no random nonce");
@@ -184,11 +198,12 @@ int ara_serve(int fd, const struct ara_policy *p, const struct ara_report_ctx *r
 	if (!attest)
 		return ARA_REFUSE_MALFORMED;
 	who = (struct ara_decide_peer){ id, peer, now_ms() };
-	r = ara_decide(&ctx, &who, challenge, challenge_len, attest, attest_len, &s.d);
+	r = ara_decide(&s.ctx, &who, challenge, challenge_len, attest, attest_len, &s.d);
 	free(attest);
 	if (s.d.reply_len && ara_send_all(fd, s.d.reply, s.d.reply_len) && r == 0) {
 		s.d.record.decision = ARA_DECISION_UNSENT;
 		r = ARA_REFUSE_INTERNAL;
+		audit_io(&s);
 	}
 	log_record(&s);
 	return r;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "decide_store.h"
 #include "policy.h"
 #include "report.h"
 
@@ -16,9 +17,12 @@
  * REPORT, then VERDICT or REFUSE, with reports not NULL: report.h). Logs
  * one line to log, "session ID (PEER): delivered ..." or "... refused
  * (REASON): WHY". Returns 0 if the secret was delivered or the report
- * decided, else the enum ara_refusal. Never closes fd.
+ * decided, else the enum ara_refusal. Never closes fd. With a store (NULL:
+ * none), the decision is the store's (decide.h) and every record goes to
+ * its audit log too.
  */
-int ara_serve(int fd, const struct ara_policy *p, const struct ara_report_ctx *reports,
+int ara_serve(int fd, const struct ara_policy *p, const struct ara_decide_store *store,
+	      const struct ara_report_ctx *reports,
 	      unsigned long id, const char *peer, FILE *log);
 
 #endif
