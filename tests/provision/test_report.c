@@ -299,6 +299,8 @@ static void report_stored(void **state)
 	store = &st;
 	assert_int_equal(decide(ok, len, &reports), 0);
 	assert_int_equal(out.record.decision, ARA_DECISION_VERIFIED);
+	expect_verdict(ARA_WIRE_VERDICT_ACCEPTED, "OK: 1 entries",
+		       "ear.status=affirming \"ear.appraisal-policy-id=policy version 1\"");
 	bad = make_submission(entry(NOW_fx_not_ret), challenge, &len);
 	assert_int_equal(decide(bad, len, &reports), 0);
 	assert_int_equal(out.record.decision, ARA_DECISION_REJECTED);

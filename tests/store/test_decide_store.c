@@ -86,7 +86,7 @@ static void attest(uint8_t app_byte, const char *secret)
 
 static int decide(struct ara_decision *out)
 {
-	static const struct ara_decide_ctx ctx = { NULL, fake_random, &store };
+	static const struct ara_decide_ctx ctx = { NULL, fake_random, &store, NULL };
 	struct timeval tv;
 	struct ara_decide_peer peer = { 7, "unix /run/test", 0 };
 
@@ -208,7 +208,7 @@ static void test_decisions(void **state)
 
 static void test_io_record_audited(void **state)
 {
-	static const struct ara_decide_ctx ctx = { NULL, fake_random, &store };
+	static const struct ara_decide_ctx ctx = { NULL, fake_random, &store, NULL };
 	struct ara_decide_peer peer = { 9, "tcp 127.0.0.1:1", 1000 };
 	struct ara_decision out;
 	char why[256];

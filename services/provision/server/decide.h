@@ -27,8 +27,6 @@ struct ara_report_ctx;
 
 struct ara_decide_ctx {
 	const struct ara_policy *policy;
-	/* RTM reports (report.h); NULL: a REPORT is refused. */
-	const struct ara_report_ctx *reports;
 	/* Fills out with n fresh random bytes (the DELIVER's ephemeral key): 0, or -1. */
 	int (*random)(uint8_t *out, size_t n);
 	/*
@@ -38,6 +36,8 @@ struct ara_decide_ctx {
 	 * before they are sealed, and every decision leaves an audit record.
 	 */
 	const struct ara_decide_store *store;
+	/* RTM reports (report.h); NULL: a REPORT is refused. */
+	const struct ara_report_ctx *reports;
 };
 
 /* Who the session is with, and when it is decided. */

@@ -59,9 +59,11 @@ static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc, const struct
 
 /* The EAR of the verdict, signed; "" without a key; NULL if it cannot be made. */
 static char *ear_token(const struct ara_report_ctx *rc, const struct ara_decide_peer *peer,
-		       const struct ara_wire_attest *a, const uint8_t *nonce, int ok,
-		       const struct ara_rtm_verify_figures *fig, const char *reason)
+		       const struct ara_decide_device *dev, const struct ara_wire_attest *a,
+		       const uint8_t *nonce, int ok, const struct ara_rtm_verify_figures *fig,
+		       const char *reason)
 {
+	char policy_id[48];
 	struct ara_ear_rtm rtm = { fig->entries, fig->segments, fig->pending, fig->checkpoints,
 				   fig->final };
 	struct ara_ear_result r = {
@@ -75,7 +77,10 @@ static char *ear_token(const struct ara_report_ctx *rc, const struct ara_decide_
 		.instance_pub = a->instance_pub,
 		.reason = ok ? NULL : reason,
 		.rtm = ok ? &rtm : NULL,
+		.policy_id = dev->policy_version ? policy_id : NULL,
 	};
+
+	snprintf(policy_id, sizeof(policy_id), "policy version %u", dev->policy_version);
 
 	if (!rc->ear) {
 		char *none = malloc(1);
@@ -139,7 +144,7 @@ int ara_report_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_
 	if (v == ARA_RTM_VERDICT_ERROR) /* the provisioner's files: not held against the device */
 		return ara_decide_refuse(peer, ARA_REFUSE_INTERNAL, verdict, out);
 	reason = strncmp(verdict, "REJECTED: ", 10) == 0 ? verdict + 10 : verdict;
-	token = ear_token(ctx->reports, peer, &a, nonce, v == ARA_RTM_VERDICT_OK, &fig, reason);
+	token = ear_token(ctx->reports, peer, dev, &a, nonce, v == ARA_RTM_VERDICT_OK, &fig, reason);
 	if (!token)
 		return ara_decide_refuse(peer, ARA_REFUSE_INTERNAL, "cannot make the EAR", out);
 	code = ara_wire_encode_verdict(v == ARA_RTM_VERDICT_OK ? ARA_WIRE_VERDICT_ACCEPTED :
