@@ -53,8 +53,9 @@
 /* A REPORT's parts: its RTM report (rtm_format.h) and the segments, at most 8. */
 #define ARA_WIRE_REPORT_DOC_MAX (2u << 20)
 #define ARA_WIRE_REPORT_SEGMENTS_MAX (8u << 20)
-#define ARA_WIRE_REPORT_BODY_MAX \
-	(12u + ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX + ARA_WIRE_REPORT_DOC_MAX + ARA_WIRE_REPORT_SEGMENTS_MAX)
+#define ARA_WIRE_REPORT_BODY_MAX                                                  \
+	(12u + ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX + ARA_WIRE_REPORT_DOC_MAX + \
+	 ARA_WIRE_REPORT_SEGMENTS_MAX)
 #define ARA_WIRE_TOKEN_MAX 4096u /* a VERDICT's EAR */
 
 enum ara_wire_type {

@@ -26,9 +26,10 @@ static void record_start(const struct ara_decide_peer *peer, struct ara_log_reco
 }
 
 /* The run's evidence under ara-verify's checks: the verdict, why in msg. */
-static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc, const struct ara_wire_report *rep,
-				   const struct ara_wire_attest *a, const uint8_t *nonce,
-				   struct ara_rtm_verify_figures *fig, char *msg, size_t cap)
+static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc,
+				   const struct ara_wire_report *rep, const struct ara_wire_attest *a,
+				   const uint8_t *nonce, struct ara_rtm_verify_figures *fig, char *msg,
+				   size_t cap)
 {
 	char app_file[4096];
 	struct ara_rtm_module_override app = { APP_MODULE_PATH, app_file };
