@@ -21,3 +21,5 @@ endif()
 ara_require_pkg(SECCOMP libseccomp "libseccomp-dev${_ara_arch}")
 ara_require_pkg(CAPSTONE capstone "libcapstone-dev${_ara_arch}")
 ara_require_pkg(CMOCKA cmocka "libcmocka-dev${_ara_arch}")
+# EAT Attestation Results' JSON (services/ear): jansson.
+ara_require_pkg(JANSSON jansson "libjansson-dev${_ara_arch}")

@@ -78,6 +78,13 @@ arm64_libs="libseccomp-dev:arm64 libcapstone-dev:arm64 libcmocka-dev:arm64 libts
 # ara-provision's store (services/provision/server/store_sqlite.c): SQLite,
 # for the host build and the arm64 one (the provisioner runs in the guest).
 store="libsqlite3-dev libsqlite3-dev:arm64"
+# EAT Attestation Results (services/ear, docs/ear.md): jansson builds the
+# claim set, in ara-verify and ara-provision, host and arm64 (both run in
+# the guest, whose package list has libjansson4).
+ear="libjansson-dev libjansson-dev:arm64"
+# The EAR test's relying party: ordinary JWT code, PyJWT with its ES256
+# backend (tests/ear/check_ear.py).
+ear_check="python3-jwt python3-cryptography"
 # The guest's TPM 2.0 (QEMU's tpm-tis-device) is swtpm on the host; the TPM
 # guest's kernel is built here (flex and bison come with QEMU's list).
 tpm="swtpm swtpm-tools"
@@ -136,6 +143,8 @@ install "QEMU build dependencies" $qemu_build
 install "the ABI check" $abi_check
 install "the RTM's instrumentation" $rtm
 install "ara-verify's test fixture linker" $rtm_verify
+install "the EAR's JSON library" $ear
+install "the EAR test's JWT checker" $ear_check
 install "the Lua RTM test's reference interpreter" $rtm_lua
 install "the SQLite amalgamation's generator" $rtm_sqlite
 install "the arm64 C++ library for instrumented C++" $rtm_cxx

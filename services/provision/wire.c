@@ -167,7 +167,8 @@ int ara_wire_peek(const uint8_t *msg, size_t len, uint8_t *type, size_t *total)
 		return ARA_WIRE_E_MAGIC;
 	if (version != ARA_WIRE_VERSION)
 		return ARA_WIRE_E_VERSION;
-	if ((flags & ~(*type == ARA_WIRE_DELIVER ? ARA_WIRE_F_SIGNED : 0u)) || body > ARA_WIRE_BODY_MAX)
+	if ((flags & ~(*type == ARA_WIRE_DELIVER ? ARA_WIRE_F_SIGNED : 0u)) ||
+	    body > (*type == ARA_WIRE_REPORT ? ARA_WIRE_REPORT_BODY_MAX : ARA_WIRE_BODY_MAX))
 		return ARA_WIRE_E_FIELD;
 	*total = ARA_WIRE_HEADER + (size_t)body;
 	return ARA_WIRE_OK;
@@ -363,5 +364,111 @@ int ara_wire_encode_refuse(uint16_t code, const char *text, uint8_t *out, size_t
 	/* What cannot be shown is sent as '?', as the decoder accepts only printable ASCII. */
 	for (size_t i = 0; i < n; i++)
 		put_u8(&w, (uint8_t)(text[i] >= 0x20 && text[i] <= 0x7e ? text[i] : '?'));
+	return finish(&w, written);
+}
+
+/* A part of a REPORT: a 32-bit length, then that many bytes, at most max. */
+static int take_part(struct rd *r, size_t max, const uint8_t **p, size_t *len)
+{
+	uint32_t n;
+
+	if (take_u32(r, &n))
+		return ARA_WIRE_E_SHORT;
+	if (n > max)
+		return ARA_WIRE_E_FIELD;
+	*len = n;
+	*p = take(r, n);
+	return *p ? ARA_WIRE_OK : ARA_WIRE_E_SHORT;
+}
+
+int ara_wire_decode_report(const uint8_t *msg, size_t len, struct ara_wire_report *out)
+{
+	struct rd r;
+	int e = open_body(msg, len, ARA_WIRE_REPORT, &r);
+
+	if (e == ARA_WIRE_OK)
+		e = take_part(&r, ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX, &out->attest, &out->attest_len);
+	if (e == ARA_WIRE_OK)
+		e = take_part(&r, ARA_WIRE_REPORT_DOC_MAX, &out->report, &out->report_len);
+	if (e == ARA_WIRE_OK)
+		e = take_part(&r, ARA_WIRE_REPORT_SEGMENTS_MAX, &out->segments, &out->segments_len);
+	if (e == ARA_WIRE_OK && (out->attest_len == 0 || out->report_len == 0))
+		e = ARA_WIRE_E_FIELD;
+	return e == ARA_WIRE_OK ? close_body(&r) : e;
+}
+
+/* Printable ASCII only, as a REFUSE's text. */
+static int printable(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+int ara_wire_decode_verdict(const uint8_t *msg, size_t len, struct ara_wire_verdict_msg *out)
+{
+	struct rd r;
+	uint8_t zero;
+	uint16_t n;
+	int e = open_body(msg, len, ARA_WIRE_VERDICT, &r);
+
+	if (e != ARA_WIRE_OK)
+		return e;
+	if (take_u8(&r, &out->verdict) || take_u8(&r, &zero) || take_u16(&r, &n) ||
+	    !(out->text = take(&r, n)))
+		return ARA_WIRE_E_SHORT;
+	out->text_len = n;
+	if (take_u16(&r, &n) || !(out->token = take(&r, n)))
+		return ARA_WIRE_E_SHORT;
+	out->token_len = n;
+	if (out->verdict > ARA_WIRE_VERDICT_REJECTED || zero != 0 ||
+	    out->text_len > ARA_WIRE_TEXT_MAX || out->token_len > ARA_WIRE_TOKEN_MAX ||
+	    !printable(out->text, out->text_len) || !printable(out->token, out->token_len))
+		return ARA_WIRE_E_FIELD;
+	return close_body(&r);
+}
+
+int ara_wire_encode_report(const struct ara_wire_report *r, uint8_t *out, size_t cap,
+			   size_t *written)
+{
+	struct wr w = { out, cap, 0, 0 };
+
+	if (r->attest_len == 0 || r->attest_len > ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX ||
+	    r->report_len == 0 || r->report_len > ARA_WIRE_REPORT_DOC_MAX ||
+	    r->segments_len > ARA_WIRE_REPORT_SEGMENTS_MAX)
+		return ARA_WIRE_E_FIELD;
+	put_header(&w, ARA_WIRE_REPORT);
+	put_u32(&w, (uint32_t)r->attest_len);
+	put(&w, r->attest, r->attest_len);
+	put_u32(&w, (uint32_t)r->report_len);
+	put(&w, r->report, r->report_len);
+	put_u32(&w, (uint32_t)r->segments_len);
+	if (r->segments_len) /* no segments may come as NULL */
+		put(&w, r->segments, r->segments_len);
+	return finish(&w, written);
+}
+
+int ara_wire_encode_verdict(uint8_t verdict, const char *text, const char *token, uint8_t *out,
+			    size_t cap, size_t *written)
+{
+	struct wr w = { out, cap, 0, 0 };
+	size_t n = 0, t = 0;
+
+	while (text[n] && n < ARA_WIRE_TEXT_MAX)
+		n++;
+	while (token[t])
+		t++;
+	if (verdict > ARA_WIRE_VERDICT_REJECTED || t > ARA_WIRE_TOKEN_MAX ||
+	    !printable((const uint8_t *)token, t))
+		return ARA_WIRE_E_FIELD;
+	put_header(&w, ARA_WIRE_VERDICT);
+	put_u8(&w, verdict);
+	put_u8(&w, 0);
+	put_u16(&w, (uint16_t)n);
+	for (size_t i = 0; i < n; i++)
+		put_u8(&w, (uint8_t)(text[i] >= 0x20 && text[i] <= 0x7e ? text[i] : '?'));
+	put_u16(&w, (uint16_t)t);
+	put(&w, token, t);
 	return finish(&w, written);
 }

@@ -13,6 +13,16 @@
  *                                     signature over the whole transcript
  *                     or   REFUSE     a reason code and a line of text
  *
+ * An App submits an RTM report in a session of its own: the same
+ * CHALLENGE, then
+ *
+ *   device -> provisioner  REPORT     an ATTEST for the CHALLENGE, and the
+ *                                     run's RTM report over its nonce with
+ *                                     the segments it covers
+ *   provisioner -> device  VERDICT    accepted or rejected, a line of text
+ *                                     and the signed EAR (docs/ear.md)
+ *                     or   REFUSE     the REPORT could not be decided
+ *
  * Every message is a 12-byte header (magic "ARAP", version, type, flags,
  * body length) and a body; integers are big-endian. Flags are 0 but for a
  * DELIVER's ARA_WIRE_F_SIGNED: version 1 extended, as a decoder that knows
@@ -47,14 +57,29 @@
 /* The largest DELIVER: signed, with the largest secret and its 16-byte AEAD tag. */
 #define ARA_WIRE_DELIVER_MAX                                                                  \
 	(ARA_WIRE_HEADER + ARA_WIRE_POINT + 2u + ARA_WIRE_SECRET_MAX + 16u + ARA_WIRE_SIG)
-/* The largest body of any message: an ATTEST with the largest evidence. */
+/* The largest body of any message but a REPORT: an ATTEST with the largest evidence. */
 #define ARA_WIRE_BODY_MAX (ARA_WIRE_EVIDENCE_MAX + 1024u)
+/* A REPORT's parts: its RTM report (rtm_format.h) and the segments, at most 8. */
+#define ARA_WIRE_REPORT_DOC_MAX (2u << 20)
+#define ARA_WIRE_REPORT_SEGMENTS_MAX (8u << 20)
+#define ARA_WIRE_REPORT_BODY_MAX                                                  \
+	(12u + ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX + ARA_WIRE_REPORT_DOC_MAX + \
+	 ARA_WIRE_REPORT_SEGMENTS_MAX)
+#define ARA_WIRE_TOKEN_MAX 4096u /* a VERDICT's EAR */
 
 enum ara_wire_type {
 	ARA_WIRE_CHALLENGE = 1,
 	ARA_WIRE_ATTEST = 2,
 	ARA_WIRE_DELIVER = 3,
 	ARA_WIRE_REFUSE = 4,
+	ARA_WIRE_REPORT = 5,
+	ARA_WIRE_VERDICT = 6,
+};
+
+/* A VERDICT's outcome. */
+enum ara_wire_verdict {
+	ARA_WIRE_VERDICT_ACCEPTED = 0, /* the run verifies */
+	ARA_WIRE_VERDICT_REJECTED = 1,
 };
 
 /* Platform-evidence backends (docs/provisioning.md). */
@@ -112,6 +137,24 @@ struct ara_wire_refuse {
 	size_t text_len;
 };
 
+/* Views into a REPORT: each part is exactly as long as its length says. */
+struct ara_wire_report {
+	const uint8_t *attest; /* a whole ATTEST message */
+	size_t attest_len;
+	const uint8_t *report; /* the RTM report (rtm_format.h) */
+	size_t report_len;
+	const uint8_t *segments; /* concatenated, in index order; may be empty */
+	size_t segments_len;
+};
+
+struct ara_wire_verdict_msg {
+	uint8_t verdict; /* enum ara_wire_verdict */
+	const uint8_t *text; /* printable ASCII */
+	size_t text_len;
+	const uint8_t *token; /* the EAR, a JWT in base64url parts; may be empty */
+	size_t token_len;
+};
+
 /* Is name a valid secret name ([A-Za-z0-9._-]{1,64})? */
 int ara_wire_name_ok(const uint8_t *name, size_t len);
 
@@ -119,7 +162,8 @@ int ara_wire_name_ok(const uint8_t *name, size_t len);
  * The header of msg: its type and the whole message's length (header and
  * body). ARA_WIRE_E_SHORT if fewer than ARA_WIRE_HEADER bytes are given; a
  * stream reader reads the header, then *total - ARA_WIRE_HEADER more bytes.
- * Refuses bodies over ARA_WIRE_BODY_MAX before anything is read.
+ * Refuses bodies over ARA_WIRE_BODY_MAX (a REPORT's over
+ * ARA_WIRE_REPORT_BODY_MAX) before anything is read.
  */
 int ara_wire_peek(const uint8_t *msg, size_t len, uint8_t *type, size_t *total);
 
@@ -128,6 +172,8 @@ int ara_wire_decode_challenge(const uint8_t *msg, size_t len, const uint8_t **no
 int ara_wire_decode_attest(const uint8_t *msg, size_t len, struct ara_wire_attest *out);
 int ara_wire_decode_deliver(const uint8_t *msg, size_t len, struct ara_wire_deliver *out);
 int ara_wire_decode_refuse(const uint8_t *msg, size_t len, struct ara_wire_refuse *out);
+int ara_wire_decode_report(const uint8_t *msg, size_t len, struct ara_wire_report *out);
+int ara_wire_decode_verdict(const uint8_t *msg, size_t len, struct ara_wire_verdict_msg *out);
 
 /* Encoders: *written bytes into out[cap], or ARA_WIRE_E_SPACE / _FIELD. */
 int ara_wire_encode_challenge(const uint8_t nonce[ARA_WIRE_NONCE], uint8_t *out, size_t cap,
@@ -149,5 +195,10 @@ int ara_wire_encode_deliver(const uint8_t enc[ARA_WIRE_POINT], const uint8_t *ct
 			    int sign, uint8_t *out, size_t cap, size_t *written);
 int ara_wire_encode_refuse(uint16_t code, const char *text, uint8_t *out, size_t cap,
 			   size_t *written);
+int ara_wire_encode_report(const struct ara_wire_report *r, uint8_t *out, size_t cap,
+			   size_t *written);
+/* text as REFUSE's (cut at ARA_WIRE_TEXT_MAX, '?' for what is not printable); token may be "". */
+int ara_wire_encode_verdict(uint8_t verdict, const char *text, const char *token, uint8_t *out,
+			    size_t cap, size_t *written);
 
 #endif

@@ -21,6 +21,7 @@ static const char usage_text[] =
 	"usage: ara-provision [serve] [--config FILE] [--policy FILE]\n"
 	"                     [--unix PATH | --tcp HOST:PORT]... [--store URL] [--kek FILE]\n"
 	"                     [--signing-key FILE] [--sessions N] [--log FILE]\n"
+	"                     [--rtm-apps DIR [--rtm-root DIR] [--ear-key FILE]]\n"
 	"       ara-provision COMMAND [--store URL] [--json] ...\n"
 	"Serve provisioning sessions: release a secret to an ARA instance whose\n"
 	"evidence passes the policy. Many sessions at once; SIGHUP reloads the\n"
@@ -38,6 +39,11 @@ static const char usage_text[] =
 	"  --signing-key FILE  sign every DELIVER with this P-256 private key (PEM,\n"
 	"                      mode 0600): Apps whose manifest pins its public key\n"
 	"                      accept secrets only so signed\n"
+	"  --rtm-apps DIR      verify RTM reports: the App files, each named by its\n"
+	"                      SHA-256 in hex (docs/provisioning.md, \"RTM reports\")\n"
+	"  --rtm-root DIR      read the reports' other modules under DIR\n"
+	"  --ear-key FILE      sign each report's verdict as an EAR with this P-256\n"
+	"                      key (docs/ear.md)\n"
 	"  --sessions N        exit 0 after N sessions (default: serve until SIGTERM)\n"
 	"  --log FILE          append the log, JSON lines, to FILE (default: stderr)\n"
 	"  -h, --help          print this help and exit 0\n"
@@ -62,7 +68,7 @@ _Static_assert((int)ARA_SERVER_DONE == (int)EXIT_SERVED &&
 
 /* What the command line asks for; nothing is opened while it is read. */
 struct options {
-	const char *config, *policy, *log, *store, *kek, *signing_key;
+	const char *config, *policy, *log, *store, *kek, *signing_key, *rtm_apps, *rtm_root, *ear_key;
 	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listen;
 	uint64_t sessions; /* 0: for ever */
@@ -80,6 +86,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "store", required_argument, NULL, 'S' },
 		{ "kek", required_argument, NULL, 'k' },
 		{ "signing-key", required_argument, NULL, 'K' },
+		{ "rtm-apps", required_argument, NULL, 'a' },
+		{ "rtm-root", required_argument, NULL, 'r' },
+		{ "ear-key", required_argument, NULL, 'e' },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -91,6 +100,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case 'c': o->config = optarg; break;
 		case 'p': o->policy = optarg; break;
 		case 'l': o->log = optarg; break;
+		case 'a': o->rtm_apps = optarg; break;
+		case 'r': o->rtm_root = optarg; break;
+		case 'e': o->ear_key = optarg; break;
 		case 'S': o->store = optarg; break;
 		case 'k': o->kek = optarg; break;
 		case 'K': o->signing_key = optarg; break;
@@ -135,6 +147,12 @@ static int configure(void *arg, struct ara_config *c, char *why, size_t cap)
 		snprintf(c->kek, sizeof(c->kek), "%s", o->kek);
 	if (o->signing_key)
 		snprintf(c->signing_key, sizeof(c->signing_key), "%s", o->signing_key);
+	if (o->rtm_apps)
+		snprintf(c->rtm_apps, sizeof(c->rtm_apps), "%s", o->rtm_apps);
+	if (o->rtm_root)
+		snprintf(c->rtm_root, sizeof(c->rtm_root), "%s", o->rtm_root);
+	if (o->ear_key)
+		snprintf(c->ear_key, sizeof(c->ear_key), "%s", o->ear_key);
 	if (o->n_listen) {
 		memcpy(c->listen, o->listen, sizeof(c->listen));
 		c->n_listen = o->n_listen;

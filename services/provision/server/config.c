@@ -122,6 +122,9 @@ static const struct path {
 	{ "log", offsetof(struct ara_config, log) },
 	{ "signing-key", offsetof(struct ara_config, signing_key) },
 	{ "kek", offsetof(struct ara_config, kek) },
+	{ "rtm-apps", offsetof(struct ara_config, rtm_apps) },
+	{ "rtm-root", offsetof(struct ara_config, rtm_root) },
+	{ "ear-key", offsetof(struct ara_config, ear_key) },
 };
 
 #define SEEN_STORE (SEEN_PATH << (sizeof(paths) / sizeof(paths[0])))

@@ -26,6 +26,9 @@ struct ara_config {
 	char store[PATH_MAX];	   /* the store's URL (store.h); empty: the default */
 	char kek[PATH_MAX];	   /* the KEK file (kek.h); empty: the state directory's */
 	char signing_key[PATH_MAX]; /* the DELIVERs' signing key (PEM); empty: unsigned */
+	char rtm_apps[PATH_MAX];    /* RTM reports' App files (report.h); empty: REPORTs refused */
+	char rtm_root[PATH_MAX];    /* their other modules under it; empty: their own paths */
+	char ear_key[PATH_MAX];	    /* signs each VERDICT's EAR; empty: VERDICTs carry none */
 	struct ara_config_listener listen[ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listen;
 	uint32_t workers;	   /* decision threads */

@@ -12,6 +12,7 @@
 #include "binding.h"
 #include "check.h"
 #include "decide.h"
+#include "report.h"
 
 /* What the peer is told: the reason's kind, not the policy's values. */
 static const char *peer_text(int code)
@@ -120,8 +121,13 @@ static int decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer
 	struct ara_log_record *r = &out->record;
 	struct ara_wire_attest a;
 	char why[320];
+	size_t total;
+	uint8_t type;
 	int code;
 
+	if (ara_wire_peek(attest, attest_len, &type, &total) == ARA_WIRE_OK && type == ARA_WIRE_REPORT)
+		return ara_report_decide(ctx, peer, challenge, challenge_len, attest, attest_len, dev,
+					 out);
 	if (ctx->store) {
 		code = check_with_store(ctx, peer, challenge, challenge_len, attest, attest_len, &a,
 					dev, &stored, why, sizeof(why));
@@ -161,6 +167,8 @@ static int audit(const struct ara_decide_ctx *ctx, const struct ara_decide_devic
 	snprintf(a.decision, sizeof(a.decision), "%s",
 		 r->decision == ARA_DECISION_DELIVERED ? "delivered" :
 		 r->decision == ARA_DECISION_UNSENT    ? "unsent" :
+		 r->decision == ARA_DECISION_VERIFIED  ? "rtm-verified" :
+		 r->decision == ARA_DECISION_REJECTED  ? "rtm-rejected" :
 							 "refused");
 	snprintf(a.reason, sizeof(a.reason), "%s",
 		 r->decision == ARA_DECISION_REFUSED ? ara_refusal_name(r->code) : "");

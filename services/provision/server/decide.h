@@ -31,6 +31,7 @@ struct ara_signing_key {
 	uint8_t sk[ARA_P256_SK];
 	uint8_t pk[ARA_P256_PK];
 };
+struct ara_report_ctx;
 
 struct ara_decide_ctx {
 	const struct ara_policy *policy;
@@ -45,6 +46,8 @@ struct ara_decide_ctx {
 	const struct ara_decide_store *store;
 	/* Signs every DELIVER (docs/provisioning.md, "Provisioner authentication"); NULL: unsigned. */
 	const struct ara_signing_key *key;
+	/* RTM reports (report.h); NULL: a REPORT is refused. */
+	const struct ara_report_ctx *reports;
 };
 
 /* Who the session is with, and when it is decided. */
@@ -58,6 +61,8 @@ enum ara_decision_kind {
 	ARA_DECISION_DELIVERED = 0, /* the DELIVER is the reply */
 	ARA_DECISION_REFUSED,	    /* a REFUSE is the reply (or none: the peer left) */
 	ARA_DECISION_UNSENT,	    /* delivered but the peer left before the DELIVER: serve.c sets it */
+	ARA_DECISION_VERIFIED,	    /* an RTM report verified: the VERDICT is the reply */
+	ARA_DECISION_REJECTED,	    /* an RTM report rejected: the VERDICT is the reply */
 };
 
 /*
@@ -76,10 +81,16 @@ struct ara_log_record {
 	int attested;			    /* instance and app below are set */
 	uint8_t instance[ARA_WIRE_POINT];   /* the instance's public key */
 	uint8_t app[ARA_WIRE_SHA256];	    /* the attested App digest */
+	/* An RTM report's verdict (VERIFIED, REJECTED): reason holds its line. */
+	uint8_t report_sha256[ARA_WIRE_SHA256];
+	uint64_t rtm_entries; /* the entries the report and segments cover */
+	int rtm_final;	      /* they cover the whole run */
+	int revoke;	      /* rejected, and the policy says rtm-rejected revoke */
 };
 
-/* The reply's largest size: a signed DELIVER of the largest secret. */
-#define ARA_DECIDE_REPLY_MAX ARA_WIRE_DELIVER_MAX
+/* The reply's largest size: a VERDICT with the longest text and EAR (above a DELIVER's). */
+#define ARA_DECIDE_REPLY_MAX (ARA_WIRE_HEADER + 6 + ARA_WIRE_TEXT_MAX + ARA_WIRE_TOKEN_MAX)
+_Static_assert(ARA_DECIDE_REPLY_MAX >= ARA_WIRE_DELIVER_MAX, "a signed DELIVER of the largest secret fits the reply");
 
 struct ara_decision {
 	int code; /* 0: delivered; else an enum ara_refusal */
@@ -90,7 +101,8 @@ struct ara_decision {
 
 /*
  * Decides the session: challenge and attest are its two messages as sent
- * and received, whole. Returns out->code. Every check of check.c passes
+ * and received, whole; an RTM report's REPORT in place of the ATTEST is
+ * report.h's to decide. Returns out->code. Every check of check.c passes
  * before a secret is sealed; out holds secrets sealed only (the reply).
  */
 int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,

@@ -266,6 +266,29 @@ int ara_decide_store_open(struct ara_decide_store *st, const char *url, const ch
 	return l ? 0 : -1;
 }
 
+int ara_decide_store_report(const struct ara_decide_store *st, const struct ara_decide_device *dev,
+			    const struct ara_store_report *in, int revoke, char *why, size_t cap)
+{
+	struct ara_store_report r = *in;
+	struct local *l = local(st, why, cap);
+	int rc;
+
+	if (!l)
+		return -1;
+	snprintf(r.service, sizeof(r.service), "%s", st->service);
+	snprintf(r.device, sizeof(r.device), "%s", dev->id);
+	rc = l->s->ops->report_add(l->s, &r);
+	/* Revoked already (CONFLICT) is revoked: the first reason stands. */
+	if (!rc && revoke && dev->id[0] &&
+	    (rc = l->s->ops->device_revoke(l->s, dev->id, r.detail, r.time_ms)) == ARA_STORE_CONFLICT)
+		rc = 0;
+	if (rc) {
+		store_failed(l, rc, why, cap);
+		return -1;
+	}
+	return 0;
+}
+
 /* Appends one line to out; -1 if it does not fit. */
 static int line(char *out, size_t cap, size_t *at, const char *key, const char *value)
 {
@@ -323,6 +346,8 @@ static int policy_text(const struct ara_policy *p, char *out, size_t cap)
 			bad |= line(out, cap, &at, roles[i].key, hex);
 		}
 	}
+	if (p->rtm_rejected_revokes)
+		bad |= line(out, cap, &at, "rtm-rejected", "revoke");
 	return bad ? -1 : 0;
 }
 

@@ -72,6 +72,14 @@ int ara_decide_store_audit(const struct ara_decide_store *st, const struct ara_d
 			   const struct ara_store_audit *a, char *why, size_t why_cap);
 
 /*
+ * Keeps an RTM report and its verdict (r's service and device are set
+ * here) and, with revoke, revokes the device (when the evidence has one)
+ * with the verdict as the reason. 0, or -1 with why.
+ */
+int ara_decide_store_report(const struct ara_decide_store *st, const struct ara_decide_device *dev,
+			    const struct ara_store_report *r, int revoke, char *why, size_t why_cap);
+
+/*
  * Puts a policy read from a file into the store (at start, and on a
  * reload): its directives as a new policy version if they differ from the
  * newest; each of its secrets as a new version where the value differs;

@@ -155,7 +155,7 @@ static int allow(const struct where *w, const char *key, const char *arg, struct
  */
 enum directive {
 	D_BACKEND_TPM, D_BACKEND_DEV, D_MAX_AGE, D_LOADER, D_LIBARA, D_ENTRY, D_APP, D_MANIFEST,
-	D_TPM_AK, D_SECRETS, D_COUNT
+	D_TPM_AK, D_SECRETS, D_RTM_REJECTED, D_COUNT
 };
 
 struct seen {
@@ -225,6 +225,16 @@ static int directive(const struct where *w, const char *key, const char *arg,
 		return once(w, seen, D_TPM_AK, key) || load_ak(w, arg, p) ? -1 : 0;
 	if (strcmp(key, "secrets") == 0)
 		return once(w, seen, D_SECRETS, key) || load_secrets(w, arg, p) ? -1 : 0;
+	if (strcmp(key, "rtm-rejected") == 0) {
+		/* What a rejected RTM report does to its device (docs/provisioning.md). */
+		if (strcmp(arg, "revoke") == 0)
+			p->rtm_rejected_revokes = 1;
+		else if (strcmp(arg, "record") == 0)
+			p->rtm_rejected_revokes = 0;
+		else
+			return fail(w, "rtm-rejected is revoke or record, not '%s'", arg);
+		return once(w, seen, D_RTM_REJECTED, key);
+	}
 	return fail(w, "unknown directive '%s'", key);
 }
 

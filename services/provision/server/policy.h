@@ -49,6 +49,8 @@ struct ara_policy {
 	int ak_enrolled; /* "tpm-ak enrolled": the AK is the device's, from the store */
 	struct ara_policy_secret secrets[ARA_POLICY_SECRETS_MAX];
 	size_t n_secrets;
+	/* rtm-rejected revoke: a rejected RTM report revokes its device's future sessions. */
+	int rtm_rejected_revokes;
 };
 
 /* Clock difference tolerated between device and provisioner, seconds. */

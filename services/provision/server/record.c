@@ -77,6 +77,8 @@ static const char *decision_name(enum ara_decision_kind d)
 	switch (d) {
 	case ARA_DECISION_DELIVERED: return "delivered";
 	case ARA_DECISION_UNSENT: return "unsent";
+	case ARA_DECISION_VERIFIED: return "rtm-verified";
+	case ARA_DECISION_REJECTED: return "rtm-rejected";
 	default: return "refused";
 	}
 }
@@ -93,10 +95,20 @@ void ara_record_json(const struct ara_log_record *r, char *buf, size_t cap)
 		put(&o, ",\"reason\":\"%s\"", ara_refusal_name(r->code));
 		put_string(&o, "detail", r->reason);
 	}
-	if (r->secret[0])
-		put_string(&o, "secret", r->secret);
-	if (r->decision != ARA_DECISION_REFUSED)
-		put(&o, ",\"bytes\":%zu", r->secret_len);
+	if (r->decision == ARA_DECISION_VERIFIED || r->decision == ARA_DECISION_REJECTED) {
+		/* An RTM report's verdict: its line, what it covers, its digest. */
+		put_string(&o, "detail", r->reason);
+		put(&o, ",\"entries\":%llu,\"final\":%s", (unsigned long long)r->rtm_entries,
+		    r->rtm_final ? "true" : "false");
+		put_hex(&o, "report", r->report_sha256, sizeof(r->report_sha256));
+		if (r->revoke)
+			put(&o, ",\"revoked\":true");
+	} else {
+		if (r->secret[0])
+			put_string(&o, "secret", r->secret);
+		if (r->decision != ARA_DECISION_REFUSED)
+			put(&o, ",\"bytes\":%zu", r->secret_len);
+	}
 	if (r->attested) {
 		put_hex(&o, "instance", r->instance, sizeof(r->instance));
 		put_hex(&o, "app", r->app, sizeof(r->app));

@@ -37,6 +37,7 @@
 #include "p256_pem.h"
 #include "peers.h"
 #include "record.h"
+#include "report.h"
 #include "server.h"
 #include "workers.h"
 
@@ -68,6 +69,7 @@ struct conn {
 	size_t total, got;
 	struct policy_ref *policy; /* while DECIDING */
 	const struct ara_decide_store *store; /* while DECIDING */
+	const struct ara_report_ctx *reports; /* while DECIDING; NULL: REPORTs refused */
 	int decided;		   /* d holds a record to log */
 	int by_worker;		   /* ara_decide made it (and kept its audit record) */
 	struct ara_decision d;
@@ -78,6 +80,15 @@ struct server {
 	struct ara_config cfg;
 	struct policy_ref *policy;
 	struct ara_decide_store store; /* the state (decide_store.h) */
+	/*
+	 * RTM reports (report.h), set up at start from the configuration's
+	 * rtm-apps, rtm-root and ear-key, which a reload does not change:
+	 * copies, as workers read them while the configuration is replaced.
+	 */
+	struct ara_report_ctx reports;
+	int take_reports;
+	char rtm_apps[PATH_MAX], rtm_root[PATH_MAX], build[64];
+	struct ara_ear_key ear;
 	FILE *log;
 	struct ara_listener listeners[2 * ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listeners;
@@ -331,7 +342,8 @@ static void decide_job(struct ara_job *job)
 	const struct ara_decide_ctx ctx = { .policy = &c->policy->p,
 					    .random = random_bytes,
 					    .store = c->store,
-					    .key = c->policy->has_key ? &c->policy->key : NULL };
+					    .key = c->policy->has_key ? &c->policy->key : NULL,
+					    .reports = c->reports };
 	const struct ara_decide_peer who = { c->id, c->peer, clock_ms(CLOCK_REALTIME) };
 
 	ara_decide(&ctx, &who, c->challenge, c->challenge_len, c->attest, c->total, &c->d);
@@ -347,6 +359,7 @@ static void start_decision(struct server *s, struct conn *c)
 	c->policy = s->policy;
 	c->policy->refs++;
 	c->store = &s->store;
+	c->reports = s->take_reports ? &s->reports : NULL;
 	c->job.run = decide_job;
 	ara_workers_submit(s->workers, &c->job);
 }
@@ -357,17 +370,20 @@ static int take_header(struct server *s, struct conn *c)
 	uint8_t type;
 	int r = ara_wire_peek(c->header, sizeof(c->header), &type, &c->total);
 
-	if (r == ARA_WIRE_OK && type != ARA_WIRE_ATTEST)
+	if (r == ARA_WIRE_OK && type != ARA_WIRE_ATTEST &&
+	    !(type == ARA_WIRE_REPORT && s->take_reports))
 		r = ARA_WIRE_E_TYPE;
 	if (r != ARA_WIRE_OK) {
 		refuse(s, c, ARA_REFUSE_MALFORMED, "bad header (%s)",
 		       r == ARA_WIRE_E_MAGIC   ? "not an ARA provisioning message" :
 		       r == ARA_WIRE_E_VERSION ? "a wire version this provisioner does not speak" :
-		       r == ARA_WIRE_E_TYPE    ? "not an ATTEST" :
+		       r == ARA_WIRE_E_TYPE    ? (s->take_reports ? "not an ATTEST or a REPORT"
+								       : "not an ATTEST") :
 						 "flags set, or a body over the largest message");
 		return -1;
 	}
-	if (c->total > s->cfg.max_message) {
+	/* A REPORT's own bound is the wire format's (it carries segments). */
+	if (type != ARA_WIRE_REPORT && c->total > s->cfg.max_message) {
 		refuse(s, c, ARA_REFUSE_MALFORMED, "an ATTEST of %zu bytes, over max-message %u",
 		       c->total, s->cfg.max_message);
 		return -1;
@@ -786,6 +802,40 @@ static int start_events(struct server *s)
 	return 0;
 }
 
+/*
+ * The RTM reports' context from the configuration (report.h): 0, or an
+ * exit status with the reason said.
+ */
+static int reports_setup(struct server *s)
+{
+	char why[PATH_MAX + 256];
+
+	if (!s->cfg.rtm_apps[0]) {
+		if (s->cfg.rtm_root[0] || s->cfg.ear_key[0]) {
+			start_fail("rtm-root and ear-key are for RTM reports: rtm-apps is needed");
+			return ARA_SERVER_CONFIG;
+		}
+		return 0;
+	}
+	if (s->cfg.ear_key[0] && access(s->cfg.ear_key, R_OK) != 0) {
+		start_fail("ear-key %s: cannot open: %s", s->cfg.ear_key, strerror(errno));
+		return ARA_SERVER_SYSTEM;
+	}
+	if (s->cfg.ear_key[0] && ara_ear_key_load(s->cfg.ear_key, &s->ear, why, sizeof(why))) {
+		start_fail("ear-key %s", why);
+		return ARA_SERVER_CONFIG;
+	}
+	snprintf(s->build, sizeof(s->build), "ara-provision %s", ara_cli_version);
+	memcpy(s->rtm_apps, s->cfg.rtm_apps, sizeof(s->rtm_apps));
+	memcpy(s->rtm_root, s->cfg.rtm_root, sizeof(s->rtm_root));
+	s->reports = (struct ara_report_ctx){ .apps = s->rtm_apps,
+					      .root = s->rtm_root[0] ? s->rtm_root : NULL,
+					      .ear = s->cfg.ear_key[0] ? &s->ear : NULL,
+					      .build = s->build };
+	s->take_reports = 1;
+	return 0;
+}
+
 int ara_server_run(const struct ara_server_options *o)
 {
 	static struct server s; /* one service a process */
@@ -806,6 +856,10 @@ int ara_server_run(const struct ara_server_options *o)
 	if (!s.policy) {
 		start_fail("%s", why);
 		return unreadable ? ARA_SERVER_SYSTEM : ARA_SERVER_CONFIG;
+	}
+	if ((status = reports_setup(&s)) != 0) {
+		policy_unref(s.policy);
+		return status;
 	}
 	status = open_listeners(&s);
 	/* The state once the listeners are sure (their files go if it is refused). */
@@ -844,6 +898,7 @@ int ara_server_run(const struct ara_server_options *o)
 	if (s.log != stderr)
 		fclose(s.log);
 	policy_unref(s.policy);
+	ara_ear_key_wipe(&s.ear);
 	ara_decide_store_release();
 	mbedtls_platform_zeroize(&s.store, sizeof(s.store));
 	return status;

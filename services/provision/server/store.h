@@ -34,7 +34,7 @@
 #include "wire.h"
 
 /* The schema version this code writes; migrate() brings a database to it. */
-#define ARA_STORE_SCHEMA_VERSION 2
+#define ARA_STORE_SCHEMA_VERSION 3
 
 #define ARA_STORE_NAME_MAX ARA_WIRE_NAME_MAX /* device ids and secret names */
 #define ARA_STORE_WHY_MAX 256u
@@ -128,6 +128,28 @@ struct ara_store_audit {
 	uint32_t policy_version;	      /* 0: the policy was not from the store */
 };
 
+/*
+ * An RTM report an App submitted (docs/provisioning.md, "RTM reports"),
+ * kept with its verdict; append-only like the audit log.
+ */
+struct ara_store_report {
+	int64_t id; /* assigned by report_add() */
+	int64_t time_ms;
+	char peer[ARA_STORE_PEER_MAX];
+	uint64_t session;
+	char service[ARA_STORE_NAME_MAX + 1];
+	char device[ARA_STORE_NAME_MAX + 1];  /* empty for evidence without a device */
+	uint8_t instance_pub[ARA_WIRE_POINT]; /* the attested instance key, the report's signer */
+	uint8_t app[ARA_WIRE_SHA256];	      /* the attested App digest */
+	int verified;			      /* 1 verified, 0 rejected */
+	char detail[ARA_STORE_DETAIL_MAX];    /* the verdict's one line */
+	uint64_t entries;		      /* the entries the evidence covers */
+	int final;			      /* it covers the whole run */
+	const uint8_t *report;		      /* the report document, report_len bytes */
+	size_t report_len;
+	const char *ear;		      /* the VERDICT's EAR; "" without one */
+};
+
 /* What a listing returns; zero fields do not filter. */
 struct ara_store_filter {
 	int64_t since_ms, until_ms; /* since <= time < until */
@@ -218,6 +240,9 @@ struct ara_store_ops {
 	int (*claim)(struct ara_store *s, struct ara_store_delivery *d);
 	int (*delivery_list)(struct ara_store *s, const struct ara_store_filter *f,
 			     ara_store_delivery_fn fn, void *ctx);
+
+	/* RTM reports and their verdicts: append (sets r->id). */
+	int (*report_add)(struct ara_store *s, struct ara_store_report *r);
 
 	/* The audit log: append (sets a->id) and query. */
 	int (*audit_append)(struct ara_store *s, struct ara_store_audit *a);

@@ -15,6 +15,7 @@
  * repeated) and the next call connects again.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ enum stmt {
 	S_DELIVERY_LIST,
 	S_AUDIT_APPEND,
 	S_AUDIT_QUERY,
+	S_REPORT_ADD,
 	S_COUNT
 };
 
@@ -103,6 +105,10 @@ static const char *const stmt_sql[S_COUNT] = {
 			   " reason, detail, device, secret, policy_version)"
 			   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
 	[S_AUDIT_QUERY] = FILTER("audit", AUDIT_COLS, " AND ($6::text = '' OR decision = $6::text)"),
+	[S_REPORT_ADD] = "INSERT INTO reports (time_ms, peer, session, service, device,"
+			 " instance_pub, app, verified, detail, entries, final, report, ear)"
+			 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)"
+			 " RETURNING id",
 };
 
 struct pg_store {
@@ -114,7 +120,7 @@ struct pg_store {
 
 _Static_assert(S_COUNT <= 32, "prepared is a 32-bit mask");
 
-#define PARAMS_MAX 10
+#define PARAMS_MAX 13
 
 /* A statement's parameters: text, but bytea in binary. */
 struct params {
@@ -869,6 +875,37 @@ static int pg_audit_query(struct ara_store *base, const struct ara_store_filter 
 	return rc;
 }
 
+static int pg_report_add(struct ara_store *base, struct ara_store_report *r)
+{
+	struct pg_store *s = (struct pg_store *)base;
+	struct params p = { 0 };
+	PGresult *res;
+	int rc;
+
+	if (r->report_len > INT_MAX) {
+		set_why(s, "report add: a report of %zu bytes", r->report_len);
+		return ARA_STORE_ERROR;
+	}
+	p_int(&p, r->time_ms);
+	p_text(&p, r->peer);
+	p_int(&p, (int64_t)r->session);
+	p_text(&p, r->service);
+	p_text(&p, r->device);
+	p_bytes(&p, r->instance_pub, sizeof(r->instance_pub));
+	p_bytes(&p, r->app, sizeof(r->app));
+	p_int(&p, r->verified ? 1 : 0);
+	p_text(&p, r->detail);
+	p_int(&p, (int64_t)r->entries);
+	p_int(&p, r->final ? 1 : 0);
+	p_bytes(&p, r->report, r->report_len);
+	p_text(&p, r->ear ? r->ear : "");
+	if ((rc = run_result(s, S_REPORT_ADD, &p, "recording the RTM report", &res)))
+		return rc;
+	r->id = col_int(res, 0, 0);
+	PQclear(res);
+	return ARA_STORE_OK;
+}
+
 const struct ara_store_ops ara_store_pg_ops = {
 	.scheme = "postgresql",
 	.open = pg_open,
@@ -891,4 +928,5 @@ const struct ara_store_ops ara_store_pg_ops = {
 	.delivery_list = pg_delivery_list,
 	.audit_append = pg_audit_append,
 	.audit_query = pg_audit_query,
+	.report_add = pg_report_add,
 };

@@ -73,6 +73,26 @@ static const char *const store_pg_steps[] = {
 	"CREATE INDEX audit_time ON audit(time_ms);"
 	"CREATE INDEX audit_device ON audit(device, time_ms);"
 	"CREATE INDEX deliveries_time ON deliveries(time_ms);",
+
+	/* 3: RTM reports submitted by Apps, with their verdicts; append-only. */
+	"CREATE TABLE reports ("
+	" id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+	" time_ms BIGINT NOT NULL,"
+	" peer TEXT NOT NULL,"
+	" session BIGINT NOT NULL,"
+	" service TEXT NOT NULL,"
+	" device TEXT NOT NULL,"
+	" instance_pub BYTEA NOT NULL,"
+	" app BYTEA NOT NULL,"
+	" verified INTEGER NOT NULL,"
+	" detail TEXT NOT NULL,"
+	" entries BIGINT NOT NULL,"
+	" final INTEGER NOT NULL,"
+	" report BYTEA NOT NULL,"
+	" ear TEXT NOT NULL);"
+	"CREATE TRIGGER reports_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON reports"
+	" FOR EACH STATEMENT EXECUTE FUNCTION ara_append_only();"
+	"CREATE INDEX reports_device ON reports(device, time_ms);",
 };
 
 #endif

@@ -48,6 +48,7 @@ enum q {
 	Q_DELIVERY_LIST,
 	Q_AUDIT_APPEND,
 	Q_AUDIT_QUERY,
+	Q_REPORT_ADD,
 	Q_COUNT
 };
 
@@ -58,6 +59,9 @@ enum q {
 	" AND (?3 = '' OR device = ?3) AND (?4 = '' OR secret = ?4)"
 
 static const char *const sql[Q_COUNT] = {
+	[Q_REPORT_ADD] = "INSERT INTO reports (time_ms, peer, session, service, device,"
+			 " instance_pub, app, verified, detail, entries, final, report, ear)"
+			 " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) RETURNING id",
 	[Q_DEVICE_ADD] = "INSERT INTO devices (id, enrolled_ms) VALUES (?1, ?2)",
 	[Q_DEVICE_REVOKE] = "UPDATE devices SET revoked_ms = ?2, revoke_reason = ?3"
 			    " WHERE id = ?1 AND revoked_ms = 0",
@@ -736,6 +740,29 @@ static int sqlite_audit_append(struct ara_store *base, struct ara_store_audit *a
 	return run_returning(s, st, "appending to the audit log", &a->id);
 }
 
+static int sqlite_report_add(struct ara_store *base, struct ara_store_report *r)
+{
+	struct sqlite_store *s = of(base);
+	sqlite3_stmt *st;
+
+	if (!(st = stmt(s, Q_REPORT_ADD)))
+		return ARA_STORE_ERROR;
+	sqlite3_bind_int64(st, 1, r->time_ms);
+	sqlite3_bind_text(st, 2, r->peer, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (int64_t)r->session);
+	sqlite3_bind_text(st, 4, r->service, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, r->device, -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 6, r->instance_pub, sizeof(r->instance_pub), SQLITE_STATIC);
+	sqlite3_bind_blob(st, 7, r->app, sizeof(r->app), SQLITE_STATIC);
+	sqlite3_bind_int(st, 8, r->verified != 0);
+	sqlite3_bind_text(st, 9, r->detail, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 10, (int64_t)r->entries);
+	sqlite3_bind_int(st, 11, r->final != 0);
+	sqlite3_bind_blob64(st, 12, r->report, r->report_len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 13, r->ear, -1, SQLITE_STATIC);
+	return run_returning(s, st, "recording the RTM report", &r->id);
+}
+
 static int sqlite_audit_query(struct ara_store *base, const struct ara_store_filter *f,
 			      ara_store_audit_fn fn, void *ctx)
 {
@@ -788,4 +815,5 @@ const struct ara_store_ops ara_store_sqlite_ops = {
 	.delivery_list = sqlite_delivery_list,
 	.audit_append = sqlite_audit_append,
 	.audit_query = sqlite_audit_query,
+	.report_add = sqlite_report_add,
 };

@@ -74,6 +74,28 @@ static const char *const store_sqlite_steps[] = {
 	"CREATE INDEX audit_time ON audit(time_ms);"
 	"CREATE INDEX audit_device ON audit(device, time_ms);"
 	"CREATE INDEX deliveries_time ON deliveries(time_ms);",
+
+	/* 3: RTM reports submitted by Apps, with their verdicts; append-only. */
+	"CREATE TABLE reports ("
+	" id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	" time_ms INTEGER NOT NULL,"
+	" peer TEXT NOT NULL,"
+	" session INTEGER NOT NULL,"
+	" service TEXT NOT NULL,"
+	" device TEXT NOT NULL,"
+	" instance_pub BLOB NOT NULL,"
+	" app BLOB NOT NULL,"
+	" verified INTEGER NOT NULL,"
+	" detail TEXT NOT NULL,"
+	" entries INTEGER NOT NULL,"
+	" final INTEGER NOT NULL,"
+	" report BLOB NOT NULL,"
+	" ear TEXT NOT NULL);"
+	"CREATE TRIGGER reports_no_update BEFORE UPDATE ON reports"
+	" BEGIN SELECT RAISE(ABORT, 'RTM reports are append-only'); END;"
+	"CREATE TRIGGER reports_no_delete BEFORE DELETE ON reports"
+	" BEGIN SELECT RAISE(ABORT, 'RTM reports are append-only'); END;"
+	"CREATE INDEX reports_device ON reports(device, time_ms);",
 };
 
 #endif

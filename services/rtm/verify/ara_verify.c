@@ -24,6 +24,9 @@
 #include "ara_cli.h"
 #include "attested_key.h"
 #include "bounds.h"
+#include "ear_out.h"
+#include "elf_image.h"
+#include "file_io.h"
 #include "hex.h"
 #include "p256.h"
 #include "verdict_out.h"
@@ -36,7 +39,7 @@ static const char usage_text[] =
 	"usage: ara-verify (--instance-key HEX65 | --attest FILE --policy FILE) --nonce HEX32\n"
 	"                  (--report FILE | --checkpoints FILE) [--segments FILE]\n"
 	"                  [--root DIR] [--module PATH=FILE ...] [--app FILE] [--app-sha256 HEX32]\n"
-	"                  [--interim] [--json]\n"
+	"                  [--interim] [--json | --ear KEYFILE]\n"
 	"Verify the evidence of an RTM-instrumented run: the signer, the nonce, the\n"
 	"chain over the segments and every logged transfer against the binaries.\n"
 	"\n"
@@ -53,6 +56,8 @@ static const char usage_text[] =
 	"  --app-sha256 HEX32    the App's digest, with --instance-key\n"
 	"  --interim             accept evidence without a final report\n"
 	"  --json                print the verdict as one JSON object\n"
+	"  --ear KEYFILE         print the verdict as an EAR, a JWT signed (ES256) with\n"
+	"                        the P-256 key in KEYFILE (docs/ear.md)\n"
 	"  -h, --help            print this help and exit 0\n"
 	"  -V, --version         print the version and exit 0\n"
 	"\n"
@@ -69,8 +74,8 @@ enum ara_verify_exit {
 
 struct options {
 	uint8_t key[ARA_RTM_PUB_BYTES], nonce[ARA_RTM_NONCE_BYTES], app[ARA_RTM_HASH_BYTES];
-	int have_key, have_nonce, have_app_sha256, interim, json;
-	const char *attest, *policy, *app_file, *report, *segments, *checkpoints, *root;
+	int have_key, have_nonce, have_app_sha256, interim, json, attested;
+	const char *ear, *attest, *policy, *app_file, *report, *segments, *checkpoints, *root;
 	struct ara_rtm_module_override overrides[MODULES_MAX];
 	size_t noverrides;
 };
@@ -103,7 +108,7 @@ static void add_module(struct options *o, char *arg)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	enum { O_KEY = 256, O_NONCE, O_APP_SHA, O_ATTEST, O_POLICY, O_APP, O_REPORT, O_SEGMENTS,
-	       O_CHECKPOINTS, O_ROOT, O_MODULE, O_INTERIM, O_JSON };
+	       O_CHECKPOINTS, O_ROOT, O_MODULE, O_INTERIM, O_JSON, O_EAR };
 	static const struct option longopts[] = {
 		{ "instance-key", required_argument, NULL, O_KEY },
 		{ "nonce", required_argument, NULL, O_NONCE },
@@ -118,6 +123,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		{ "module", required_argument, NULL, O_MODULE },
 		{ "interim", no_argument, NULL, O_INTERIM },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "ear", required_argument, NULL, O_EAR },
 		ARA_CLI_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,6 +166,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case O_MODULE: add_module(o, optarg); break;
 		case O_INTERIM: o->interim = 1; break;
 		case O_JSON: o->json = 1; break;
+		case O_EAR: o->ear = optarg; break;
 		default: ara_cli_option(c, argv, usage_text);
 		}
 	}
@@ -169,6 +176,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	    (o->report == NULL && o->checkpoints == NULL))
 		ara_usage_error("--instance-key or --attest with --policy, --nonce, and --report or "
 				"--checkpoints are needed");
+	if (o->json && o->ear)
+		ara_usage_error("--json and --ear: one form of the verdict");
 	if (o->attest && o->have_app_sha256)
 		ara_usage_error("--app-sha256 and --attest: the attestation names the App");
 	if (o->app_file && module_given(o, ARA_RTM_APP_MODULE_PATH))
@@ -258,7 +267,7 @@ static int decide(struct options *o, struct ara_rtm_modcache *mc,
 		}
 		memcpy(o->key, k.instance_pub, sizeof(o->key));
 		memcpy(o->app, k.app_sha256, sizeof(o->app));
-		o->have_app_sha256 = 1;
+		o->have_app_sha256 = o->have_key = o->attested = 1;
 	}
 	if (o->app_file)
 		o->overrides[o->noverrides++] = (struct ara_rtm_module_override){
@@ -298,20 +307,44 @@ out:
 	return rc;
 }
 
+/* The verdict on stdout, in the form asked for: 0, or -1 (said on stderr). */
+static int print_verdict(const struct options *o, const struct ara_ear_key *k, int rc,
+			 const char *why, const struct ara_rtm_verify_figures *fig)
+{
+	struct ara_verify_outcome out = {
+		.ok = rc == EXIT_VERIFIED,
+		.msg = why,
+		.fig = fig,
+		.nonce = o->nonce,
+		.instance_pub = o->have_key ? o->key : NULL,
+		.app_sha256 = o->have_app_sha256 ? o->app : NULL,
+		.attested = o->attested,
+	};
+
+	if (o->ear)
+		return ara_verify_ear_print(stdout, k, &out);
+	return ara_verdict_print(stdout, o->json, out.ok, why, fig);
+}
+
 int main(int argc, char **argv)
 {
 	static struct options o;
 	struct ara_rtm_modcache mc = { 0 };
 	struct ara_rtm_verify_figures fig = { 0 };
+	struct ara_ear_key k;
 	char why[1024];
 	int rc;
 
 	ara_cli_init("ara-verify");
 	parse_options(argc, argv, &o);
+	/* The key before any work: a verdict that cannot be signed is no verdict. */
+	if (o.ear && ara_ear_key_load(o.ear, &k, why, sizeof(why)))
+		ara_die(EXIT_NO_DECISION, "--ear %s", why);
 	rc = decide(&o, &mc, &fig, why, sizeof(why));
 	ara_rtm_modcache_free(&mc);
-	if (rc == EXIT_NO_DECISION || rc == EXIT_UNREADABLE)
-		return rc;
-	return ara_verdict_print(stdout, o.json, rc == EXIT_VERIFIED, why, &fig) ? EXIT_NO_DECISION
-										 : rc;
+	if (rc != EXIT_NO_DECISION && rc != EXIT_UNREADABLE && print_verdict(&o, &k, rc, why, &fig))
+		rc = EXIT_NO_DECISION;
+	if (o.ear)
+		ara_ear_key_wipe(&k);
+	return rc;
 }

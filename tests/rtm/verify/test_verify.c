@@ -981,6 +981,87 @@ static void test_input_bounds(void **state)
 	unlink(rep);
 	rmdir(dir);
 }
+#ifdef CHECK_EAR
+/*
+ * --ear: the verdict as an EAR, which Debian's python3-jwt checks against
+ * the signing key's public half (tests/ear/check_ear.py: the claims, and
+ * twins refused: flipped bytes, another key, alg none, HS256).
+ */
+static void test_ear_output(void **state)
+{
+	struct run r;
+	char dir[] = "/tmp/rtm-ear-XXXXXX", args[4096], out[4096], k[131], nc[65], other[65],
+	     a[65], cmd[4096];
+	const struct fixture *f = &fixtures[0];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "%s keygen %s", CHECK_EAR, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof(args), "%s/report", dir);
+	run_init(&r, f, 1, 3);
+	seal_report(&r);
+	write_file(args, r.report, r.report_len);
+	snprintf(args, sizeof(args), "%s/segments", dir);
+	write_file(args, r.segments, SEG);
+	hex(key, sizeof(key), k);
+	hex(nonce, sizeof(nonce), nc);
+	hex(app, sizeof(app), a);
+	memcpy(other, nc, sizeof(other));
+	other[0] = other[0] == '0' ? '1' : '0';
+
+	/* Verified: affirming, the figures, the App and the (given, so unappraised) key. */
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s/report --segments %s/segments "
+		 "--module %s=%s --app-sha256 %s --ear %s/key.pem",
+		 k, nc, dir, dir, MODULE_PATH, f->file, a, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 0);
+	snprintf(cmd, sizeof(cmd), "%s/ok.jwt", dir);
+	write_file(cmd, (const uint8_t *)out, strlen(out));
+	snprintf(cmd, sizeof(cmd),
+		 "%s check %s/ok.jwt %s/pub.pem %s/other-pub.pem ear.status=affirming "
+		 "tv.executables=2 tv.instance-identity=absent eat_nonce=%s ear.ara.app-sha256=%s "
+		 "ear.ara.instance-key=%s rtm.entries=131075 rtm.segments=1 rtm.pending=3 "
+		 "rtm.checkpoints=0 rtm.final=true ear.ara.reason=absent",
+		 CHECK_EAR, dir, dir, dir, nc, a, k);
+	assert_int_equal(system(cmd), 0);
+
+	/* Rejected (another nonce): contraindicated, with the reason, exit 1 as without --ear. */
+	snprintf(args, sizeof(args),
+		 "--instance-key %s --nonce %s --report %s/report --segments %s/segments "
+		 "--module %s=%s --app-sha256 %s --ear %s/key.pem",
+		 k, other, dir, dir, MODULE_PATH, f->file, a, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 1);
+	snprintf(cmd, sizeof(cmd), "%s/rejected.jwt", dir);
+	write_file(cmd, (const uint8_t *)out, strlen(out));
+	snprintf(cmd, sizeof(cmd),
+		 "%s check %s/rejected.jwt %s/pub.pem %s/other-pub.pem ear.status=contraindicated "
+		 "tv.executables=96 eat_nonce=%s \"ear.ara.reason=report: nonce is not the "
+		 "verifier's (a replayed or foreign document)\" ear.ara.rtm=absent",
+		 CHECK_EAR, dir, dir, dir, other);
+	assert_int_equal(system(cmd), 0);
+
+	/* Keys it refuses, before any work: others may read it; P-384; none; and --json too. */
+#define KEY_ARGS "--instance-key %s --nonce %s --report %s/report --app-sha256 %s --ear %s/"
+	snprintf(cmd, sizeof(cmd), "chmod 640 %s/other.pem", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(args, sizeof(args), KEY_ARGS "other.pem", k, nc, dir, a, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "other.pem: group or others may access it"));
+	snprintf(args, sizeof(args), KEY_ARGS "p384.pem", k, nc, dir, a, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "p384.pem: not an unencrypted P-256 private key"));
+	snprintf(args, sizeof(args), KEY_ARGS "none.pem", k, nc, dir, a, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "none.pem: cannot open: No such file or directory"));
+	snprintf(args, sizeof(args), KEY_ARGS "key.pem --json", k, nc, dir, a, dir);
+	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "--json and --ear"));
+	snprintf(cmd, sizeof(cmd), "rm -r %s", dir);
+	assert_int_equal(system(cmd), 0);
+	run_free(&r);
+}
+#endif
 
 static int setup(void **state)
 {
@@ -1010,6 +1091,9 @@ int main(void)
 		cmocka_unit_test(test_app_checks_every_way),
 		cmocka_unit_test(test_app_checks_command_line),
 		cmocka_unit_test(test_input_bounds),
+#ifdef CHECK_EAR
+		cmocka_unit_test(test_ear_output),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
