@@ -438,7 +438,7 @@ int ara_wire_encode_report(const struct ara_wire_report *r, uint8_t *out, size_t
 	    r->report_len == 0 || r->report_len > ARA_WIRE_REPORT_DOC_MAX ||
 	    r->segments_len > ARA_WIRE_REPORT_SEGMENTS_MAX)
 		return ARA_WIRE_E_FIELD;
-	put_header(&w, ARA_WIRE_REPORT);
+	put_header(&w, ARA_WIRE_REPORT, 0);
 	put_u32(&w, (uint32_t)r->attest_len);
 	put(&w, r->attest, r->attest_len);
 	put_u32(&w, (uint32_t)r->report_len);
@@ -462,7 +462,7 @@ int ara_wire_encode_verdict(uint8_t verdict, const char *text, const char *token
 	if (verdict > ARA_WIRE_VERDICT_REJECTED || t > ARA_WIRE_TOKEN_MAX ||
 	    !printable((const uint8_t *)token, t))
 		return ARA_WIRE_E_FIELD;
-	put_header(&w, ARA_WIRE_VERDICT);
+	put_header(&w, ARA_WIRE_VERDICT, 0);
 	put_u8(&w, verdict);
 	put_u8(&w, 0);
 	put_u16(&w, (uint16_t)n);

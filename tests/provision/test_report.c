@@ -27,13 +27,15 @@
 
 #include "ara/boot.h"
 #include "binding.h"
+#include "bounds.h"
 #include "chain.h"
 #include "decide.h"
 #include "dev_evidence.h"
 #include "doc_double.h"
-#include "file_io.h"
 #include "fixture_now.h"
 #include "p256.h"
+#include "read_whole.h"
+#include "record.h"
 #include "report.h"
 
 #define BASE 0x5555550000ull
@@ -78,7 +80,7 @@ static size_t make_attest(const uint8_t *c, size_t c_len, uint8_t *msg, size_t c
 	assert_int_equal(ara_wire_encode_attest(&a, msg, cap, &len), ARA_WIRE_OK);
 	assert_int_equal(ara_provision_session_hash(c, c_len, msg, a.signed_len, hash), 0);
 	assert_int_equal(ara_p256_sign(sk, hash, sig), 0);
-	ara_wire_attest_set_sig(msg, len, sig);
+	ara_wire_set_sig(msg, len, sig);
 	return len;
 }
 
@@ -125,9 +127,9 @@ static int decide(const uint8_t *msg, size_t len, const struct ara_report_ctx *r
 					    .random = fake_random, .store = store };
 	const struct ara_decide_peer peer = { 7, "unix /test", now_s * 1000 };
 	int r = ara_decide(&ctx, &peer, challenge, sizeof(challenge), msg, len, &out);
-	char line[1024];
+	char line[2048];
 
-	ara_log_record_format(&out.record, line, sizeof(line));
+	ara_record_json(&out.record, line, sizeof(line));
 	print_message("%s\n", line);
 	return r;
 }
@@ -284,14 +286,13 @@ static void report_stored(void **state)
 					.report = (const uint8_t *)"R", .report_len = 1, .ear = "" };
 	struct ara_store_device got;
 	struct ara_store *s;
-	char url[128], why[256];
+	char why[256];
 	uint32_t version;
 	size_t len;
 	uint8_t *ok = make_submission(entry(NOW_fx_ret_bl), challenge, &len), *bad;
 
 	(void)state;
-	snprintf(url, sizeof(url), "sqlite:%s/store.db", dir);
-	st.url = url;
+	snprintf(st.url, sizeof(st.url), "sqlite:%s/store.db", dir);
 	memset(st.kek, 0x21, sizeof(st.kek));
 	snprintf(st.service, sizeof(st.service), "test");
 	policy.rtm_rejected_revokes = 1;
@@ -306,17 +307,17 @@ static void report_stored(void **state)
 	assert_int_equal(out.record.decision, ARA_DECISION_REJECTED);
 	assert_true(out.record.revoke); /* the store's policy kept the directive */
 	store = NULL;
-	assert_int_equal(query(url, "SELECT count(*) FROM reports"), 2);
-	assert_int_equal(query(url, "SELECT sum(verified) FROM reports"), 1);
-	assert_int_equal(query(url, "SELECT count(*) FROM reports WHERE length(report) > 256"
+	assert_int_equal(query(st.url, "SELECT count(*) FROM reports"), 2);
+	assert_int_equal(query(st.url, "SELECT sum(verified) FROM reports"), 1);
+	assert_int_equal(query(st.url, "SELECT count(*) FROM reports WHERE length(report) > 256"
 				    " AND device = '' AND final = verified AND entries = verified"),
 			 2);
-	assert_int_equal(query(url, "SELECT count(*) FROM audit WHERE decision IN"
+	assert_int_equal(query(st.url, "SELECT count(*) FROM audit WHERE decision IN"
 				    " ('rtm-verified', 'rtm-rejected')"),
 			 2);
 
 	/* A device's rejected report revokes it; a second one leaves the first reason. */
-	assert_non_null(s = ara_store_open(url, why, sizeof(why)));
+	assert_non_null(s = ara_store_open(st.url, why, sizeof(why)));
 	assert_int_equal(s->ops->device_add(s, "phone-7", 1), ARA_STORE_OK);
 	assert_int_equal(ara_decide_store_report(&st, &dev, &row, 1, why, sizeof(why)), 0);
 	snprintf(row.detail, sizeof(row.detail), "another");
@@ -324,7 +325,7 @@ static void report_stored(void **state)
 	assert_int_equal(s->ops->device_get(s, "phone-7", &got), ARA_STORE_OK);
 	assert_true(got.revoked_ms > 0);
 	assert_string_equal(got.revoke_reason, "entry #0: bad");
-	assert_int_equal(query(url, "SELECT count(*) FROM reports WHERE device = 'phone-7'"), 2);
+	assert_int_equal(query(st.url, "SELECT count(*) FROM reports WHERE device = 'phone-7'"), 2);
 	ara_store_close(s);
 	ara_decide_store_release();
 	policy.rtm_rejected_revokes = 0;
@@ -400,7 +401,7 @@ static int setup(void **state)
 	(void)state;
 	now_s = (uint64_t)time(NULL);
 	doc_double_key(sk, pub);
-	assert_int_equal(ara_rtm_read_file(FIXTURE, &elf, &size), 0);
+	assert_int_equal(ara_read_whole(FIXTURE, ARA_RTM_MODULE_FILE_MAX, &elf, &size), 0);
 	assert_int_equal(mbedtls_sha256(elf, size, app, 0), 0);
 	memset(&policy, 0, sizeof(policy));
 	policy.backends = 1u << ARA_EVIDENCE_DEV_INSECURE;

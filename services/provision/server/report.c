@@ -8,13 +8,10 @@
 
 #include <mbedtls/sha256.h>
 
-#include "ara/boot.h"
 #include "check.h"
 #include "decide_store.h"
+#include "modules.h"
 #include "verify.h"
-
-/* How the App's sealed copy appears in the report's module records (loader/sealed_copy.c). */
-#define APP_MODULE_PATH "/memfd:" ARA_MEMFD_APP " (deleted)"
 
 /* The record's common part, as ara_decide starts it. */
 static void record_start(const struct ara_decide_peer *peer, struct ara_log_record *r)
@@ -32,8 +29,10 @@ static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc,
 				   size_t cap)
 {
 	char app_file[4096];
-	struct ara_rtm_module_override app = { APP_MODULE_PATH, app_file };
-	struct ara_rtm_modcache mc = { .root = rc->root, .overrides = &app, .noverrides = 1 };
+	struct ara_rtm_module_override app = { ARA_RTM_APP_MODULE_PATH, app_file };
+	/* The App's checks (modules.h): the attested digest, and full RELRO. */
+	struct ara_rtm_modcache mc = { .root = rc->root, .overrides = &app, .noverrides = 1,
+				       .app_known = 1 };
 	struct ara_rtm_verify_in in = {
 		.key = a->instance_pub,
 		.nonce = nonce,
@@ -53,6 +52,7 @@ static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc,
 
 	for (size_t i = 0; i < ARA_WIRE_SHA256 && n > 0 && (size_t)n + 2 < sizeof(app_file); i++)
 		n += snprintf(app_file + n, sizeof(app_file) - (size_t)n, "%02x", d[i]);
+	memcpy(mc.app_sha256, d, sizeof(mc.app_sha256));
 	v = ara_rtm_verify(&in, &mc, fig, msg, cap);
 	ara_rtm_modcache_free(&mc);
 	return v;

@@ -26,7 +26,6 @@
 #include "bounds.h"
 #include "ear_out.h"
 #include "elf_image.h"
-#include "file_io.h"
 #include "hex.h"
 #include "p256.h"
 #include "verdict_out.h"
@@ -132,7 +131,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	while ((c = getopt_long(argc, argv, ":hV", longopts, &at)) != -1) {
 		/* Each option once (--module once per path): a second must not replace the first. */
-		if (c >= O_KEY && c <= O_JSON && c != O_MODULE) {
+		if (c >= O_KEY && c <= O_EAR && c != O_MODULE) {
 			if (seen & 1ul << (c - O_KEY))
 				ara_usage_error("--%s is given twice", longopts[at].name);
 			seen |= 1ul << (c - O_KEY);
