@@ -13,7 +13,8 @@
  *     --help'", exit 2);
  *   - numbers parsed whole, digits only, range checked (ara_parse_u64);
  *   - JSON strings for --json output (ara_json_string);
- *   - whole reads and writes on descriptors (ara_read_upto, ara_write_all);
+ *   - whole reads and writes on descriptors (ara_read_upto, ara_write_all),
+ *     whole random bytes (ara_random);
  *   - output files that appear whole or not at all (ara_out_open).
  *
  * Exit statuses shared by every program; each program documents any other
@@ -98,6 +99,9 @@ uint64_t ara_cli_number(const char *option, const char *s, uint64_t min,
  */
 int ara_read_upto(int fd, void *buf, size_t cap, size_t *len)
 	__attribute__((warn_unused_result));
+
+/* n bytes from the kernel's random source (getrandom), whole. Returns 0, or -1. */
+int ara_random(uint8_t *out, size_t n) __attribute__((warn_unused_result));
 
 /* Writes all len bytes, retrying on EINTR. Returns 0, or -1 with errno. */
 int ara_write_all(int fd, const void *buf, size_t len)

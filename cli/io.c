@@ -1,9 +1,25 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Whole reads and writes on file descriptors, retried on EINTR. */
+/* Whole reads and writes on file descriptors, and random bytes, retried on EINTR. */
 #include "ara_cli.h"
 
 #include <errno.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+int ara_random(uint8_t *out, size_t n)
+{
+	while (n) {
+		ssize_t got = getrandom(out, n, 0);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return -1;
+		out += got;
+		n -= (size_t)got;
+	}
+	return 0;
+}
 
 int ara_read_upto(int fd, void *buf, size_t cap, size_t *len)
 {

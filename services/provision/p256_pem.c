@@ -5,13 +5,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <mbedtls/pk.h>
 #include <mbedtls/platform_util.h>
 
+#include "ara_cli.h"
 #include "p256_pem.h"
 
 static int refuse(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -30,17 +30,7 @@ static int refuse(char *why, size_t cap, const char *fmt, ...)
 static int random_cb(void *unused, unsigned char *out, size_t n)
 {
 	(void)unused;
-	while (n) {
-		ssize_t got = getrandom(out, n, 0);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		out += got;
-		n -= (size_t)got;
-	}
-	return 0;
+	return ara_random(out, n);
 }
 
 /* The point of an EC key mbedtls parsed, if it is on P-256. */

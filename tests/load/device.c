@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,26 +15,11 @@
 #include "device.h"
 #include "p256.h"
 
-static int random_bytes(uint8_t *out, size_t n)
-{
-	while (n) {
-		ssize_t got = getrandom(out, n, 0);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		out += got;
-		n -= (size_t)got;
-	}
-	return 0;
-}
-
 /* A key pair from fresh random bytes, as DOM0 makes its keys. */
 static int fresh_keypair(uint8_t sk[ARA_HPKE_NSK], uint8_t pk[ARA_HPKE_NPK])
 {
 	uint8_t ikm[32];
-	int r = random_bytes(ikm, sizeof(ikm)) || ara_hpke_derive_keypair(ikm, sizeof(ikm), sk, pk);
+	int r = ara_random(ikm, sizeof(ikm)) || ara_hpke_derive_keypair(ikm, sizeof(ikm), sk, pk);
 
 	mbedtls_platform_zeroize(ikm, sizeof(ikm));
 	return r ? -1 : 0;

@@ -20,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -109,21 +108,6 @@ static uint64_t clock_ms(clockid_t id)
 
 	clock_gettime(id, &t);
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-}
-
-static int random_bytes(uint8_t *out, size_t n)
-{
-	while (n) {
-		ssize_t got = getrandom(out, n, 0);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			return -1;
-		out += got;
-		n -= (size_t)got;
-	}
-	return 0;
 }
 
 static void log_line(struct server *s, const char *line)
@@ -340,7 +324,7 @@ static void decide_job(struct ara_job *job)
 {
 	struct conn *c = (struct conn *)job;
 	const struct ara_decide_ctx ctx = { .policy = &c->policy->p,
-					    .random = random_bytes,
+					    .random = ara_random,
 					    .store = c->store,
 					    .key = c->policy->has_key ? &c->policy->key : NULL,
 					    .reports = c->reports };
@@ -542,7 +526,7 @@ static int accept_one(struct server *s, struct ara_listener *l)
 		refuse(s, c, ARA_REFUSE_INTERNAL, "epoll: %s", strerror(errno));
 		return 1;
 	}
-	if (random_bytes(nonce, sizeof(nonce)) ||
+	if (ara_random(nonce, sizeof(nonce)) ||
 	    ara_wire_encode_challenge(nonce, c->challenge, sizeof(c->challenge),
 				      &c->challenge_len)) {
 		refuse(s, c, ARA_REFUSE_INTERNAL, "no random nonce");
