@@ -83,7 +83,7 @@ replayed=$(($(json "$work/mixed.json" ends.replay.refused) + 4))
 # A once-only secret, asked for by 40 sessions on both instances at once:
 # the database lets one through, the others are refused (status 1).
 head -c 32 /dev/urandom >"$work/once.bin"
-"$provision" secret add once-key --value "$work/once.bin" --once "${store_args[@]}" >/dev/null ||
+"$provision" secret add once-key --value "$work/once.bin" --once "${admin_args[@]}" >/dev/null ||
 	fail "secret add once-key --once"
 mkdir "$work/gen"
 sed -e "s|^secrets .*|secrets $work/gen/secrets|" -e "s|^tpm-ak .*|tpm-ak $work/ak.pem|" \

@@ -7,7 +7,9 @@
 #                         $work, $policy, $provision, $loadgen; the store
 #                         (sqlite: a file in $work; postgresql: a server
 #                         of tests/pg/pg-harness.sh) and its KEK; cleanup
-#                         at exit
+#                         at exit; store_args (serve's: a configuration
+#                         file naming the store) and admin_args (the
+#                         operator commands')
 #   instance_start N [P]  instance N on port P (default: the kernel's); sets
 #                         port_N and pid_N
 #   instance_kill N SIG   signals instance N and reaps it
@@ -52,7 +54,13 @@ load_setup() {
 		;;
 	*) echo "$prog: FAILED: backend '$2': sqlite or postgresql" >&2; exit 2 ;;
 	esac
-	store_args=(--store "$store" --kek "$work/kek")
+	# The instances read their store from a configuration file, as an
+	# operator's would (ara-provision(1), FILES); the policy stays on the
+	# command line.
+	(umask 077; printf 'store %s\nkek %s\n' "$store" "$work/kek" >"$work/service.conf")
+	store_args=(--config "$work/service.conf")
+	# The operator commands take the store on their command line.
+	admin_args=(--store "$store" --kek "$work/kek")
 }
 
 # The port instance N listens on, from its log's "listening" record.
