@@ -142,8 +142,10 @@ int ara_p256_read_secret(const char *path, uint8_t sk[ARA_P256_SK], uint8_t pk[A
 	int r;
 
 	r = read_pem(path, 1, buf, &len, why, why_cap);
-	if (r)
+	if (r) {
+		mbedtls_platform_zeroize(buf, sizeof(buf)); /* a part of the key may be in it */
 		return r;
+	}
 	mbedtls_pk_init(&ctx);
 	r = mbedtls_pk_parse_key(&ctx, (const unsigned char *)buf, len + 1, NULL, 0, random_cb, NULL);
 	if (r)

@@ -24,7 +24,9 @@
 #include "check.h"
 #include "decide.h"
 #include "dev_evidence.h"
+#include "kek.h"
 #include "p256.h"
+#include "store.h"
 
 #define D(c) c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c
 #define APP1 D("44")
@@ -243,12 +245,48 @@ static void test_no_record_no_deliver(void **state)
 	exec("DROP TRIGGER refuse_audit");
 }
 
+/* A once-only version, sealed as the operator's `secret add --once` seals it. */
+static void put_once(uint8_t byte)
+{
+	struct ara_store_secret in = { .name = "media-key", .once = 1, .created_ms = 1 };
+	uint8_t value[32];
+	char why[256];
+	struct ara_store *s = ara_store_open(store.url, why, sizeof(why));
+
+	assert_non_null(s);
+	memset(value, byte, sizeof(value));
+	assert_int_equal(ara_kek_seal(store.kek, in.name, value, sizeof(value), in.sealed,
+				      &in.sealed_len), 0);
+	assert_int_equal(s->ops->secret_put(s, &in), ARA_STORE_OK);
+	ara_store_close(s);
+}
+
+/*
+ * The policy file never replaces an operator's once-only version with its
+ * own value (a new version, deliverable again): the import is refused.
+ * Its twin: the file's value is the once-only version's, nothing to do.
+ */
+static void test_import_keeps_once(void **state)
+{
+	char why[512] = "";
+	uint32_t v = 0;
+
+	(void)state;
+	put_once(0x55);
+	assert_int_equal(ara_decide_store_import(&store, &policy, &v, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "secret 'media-key': the store's newest version"));
+	assert_non_null(strstr(why, "is once-only"));
+	put_once(0x77); /* the file's value */
+	assert_int_equal(ara_decide_store_import(&store, &policy, &v, why, sizeof(why)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decisions),
 		cmocka_unit_test(test_io_record_audited),
 		cmocka_unit_test(test_no_record_no_deliver),
+		cmocka_unit_test(test_import_keeps_once),
 	};
 	uint8_t nonce[ARA_WIRE_NONCE] = { 0x5a };
 	char cmd[64];

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <mbedtls/platform_util.h>
+
 #include "admin.h"
 #include "ara_cli.h"
 #include "kek.h"
@@ -408,8 +410,8 @@ static void seal_secret(const struct args *a)
 	snprintf(sealed.name, sizeof(sealed.name), "%s", name);
 	sealed.once = a->once;
 	rc = ara_kek_seal(kek, name, value, len, sealed.sealed, &sealed.sealed_len);
-	memset(kek, 0, sizeof(kek));
-	memset(value, 0, sizeof(value));
+	mbedtls_platform_zeroize(kek, sizeof(kek));
+	mbedtls_platform_zeroize(value, sizeof(value));
 	if (rc)
 		ara_die(EXIT_STORE, "secret '%s': cannot seal it", name);
 }

@@ -17,6 +17,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <mbedtls/platform_util.h>
+
 #include "ara_cli.h"
 #include "config.h"
 #include "wire.h"
@@ -272,6 +274,8 @@ int ara_config_load(const char *path, struct ara_config *c, char *why, size_t ca
 	} else {
 		r = ara_config_parse(path, text, len, c, why, cap);
 	}
+	if (text) /* a store URL in it may carry a password */
+		mbedtls_platform_zeroize(text, (size_t)st.st_size + 1);
 	free(text);
 	close(fd);
 	return r;

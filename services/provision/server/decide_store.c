@@ -380,7 +380,12 @@ static int import_ak(struct local *l, const struct ara_policy *p, int64_t now, c
 	return r ? store_failed(l, r, why, cap), -1 : 0;
 }
 
-/* Each secret of the file as a new version where the store's newest differs. */
+/*
+ * Each secret of the file as a new version where the store's newest
+ * differs; but never over a once-only version (an operator's, by
+ * `ara-provision secret add --once`): the file's value would be a new
+ * version, deliverable again, so the import is refused.
+ */
 static int import_secrets(const struct ara_decide_store *st, struct local *l,
 			  const struct ara_policy *p, int64_t now, char *why, size_t cap)
 {
@@ -403,6 +408,14 @@ static int import_secrets(const struct ara_decide_store *st, struct local *l,
 		mbedtls_platform_zeroize(plain, sizeof(plain));
 		if (same)
 			continue;
+		if (r == ARA_STORE_OK && in.once) {
+			snprintf(why, cap,
+				 "secret '%s': the store's newest version %u is once-only and the "
+				 "secrets file holds another value; take the name out of the file, "
+				 "or change it with 'ara-provision secret rotate'",
+				 s->name, in.version);
+			return -1;
+		}
 		memset(&in, 0, sizeof(in));
 		snprintf(in.name, sizeof(in.name), "%s", s->name);
 		in.created_ms = now;

@@ -182,6 +182,19 @@ static struct policy_ref *policy_load(const struct ara_config *c, char *why, siz
 	return p;
 }
 
+/*
+ * The policy file's state into the store (decide_store.h); its secrets are
+ * then the store's, sealed, and no plaintext copy stays in the policy.
+ */
+static int import_policy(struct server *s, struct policy_ref *p, uint32_t *version, char *why,
+			 size_t cap)
+{
+	int r = ara_decide_store_import(&s->store, &p->p, version, why, cap);
+
+	ara_policy_wipe(&p->p);
+	return r;
+}
+
 /* The deadline list, kept in order: new deadlines are mostly the latest. */
 static void list_insert(struct server *s, struct conn *c)
 {
@@ -617,7 +630,7 @@ static void reload(struct server *s)
 		log_event(s, "reload", NULL, "refused, the running configuration kept: %s", why);
 	} else if (!(p = policy_load(&next, why, sizeof(why), NULL))) {
 		log_event(s, "reload", NULL, "refused, the running policy kept: %s", why);
-	} else if (ara_decide_store_import(&s->store, &p->p, &version, why, sizeof(why))) {
+	} else if (import_policy(s, p, &version, why, sizeof(why))) {
 		log_event(s, "reload", NULL, "refused, the running policy kept: %s", why);
 		policy_unref(p);
 	} else if (next.log[0] && !(log = fopen(next.log, "a"))) {
@@ -848,7 +861,7 @@ int ara_server_run(const struct ara_server_options *o)
 	status = open_listeners(&s);
 	/* The state once the listeners are sure (their files go if it is refused). */
 	if (!status && (ara_decide_store_open(&s.store, s.cfg.store, s.cfg.kek, why, sizeof(why)) ||
-			ara_decide_store_import(&s.store, &s.policy->p, &version, why, sizeof(why))))
+			import_policy(&s, s.policy, &version, why, sizeof(why))))
 		status = start_fail("%s", why);
 	if (!status && s.cfg.log[0] && !(s.log = fopen(s.cfg.log, "a"))) {
 		status = start_fail("%s: cannot open the log: %s", s.cfg.log, strerror(errno));

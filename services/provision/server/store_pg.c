@@ -313,6 +313,13 @@ static void row_device(const PGresult *r, int row, int col, struct ara_store_dev
 
 static struct ara_store *pg_open(const char *url, char *why, size_t why_cap)
 {
+	/*
+	 * Bounded waits: a server that does not answer must not hold a thread
+	 * of the service for the system's TCP timeout, nor a statement for
+	 * ever. Given before the URL, so that the URL may set its own.
+	 */
+	static const char *const keys[] = { "connect_timeout", "options", "dbname", NULL };
+	const char *values[] = { "10", "-c statement_timeout=30000", url, NULL };
 	struct pg_store *s = calloc(1, sizeof(*s));
 	char line[160];
 
@@ -321,7 +328,7 @@ static struct ara_store *pg_open(const char *url, char *why, size_t why_cap)
 		return NULL;
 	}
 	s->base.ops = &ara_store_pg_ops;
-	s->conn = PQconnectdb(url);
+	s->conn = PQconnectdbParams(keys, values, 1);
 	if (!s->conn) {
 		snprintf(why, why_cap, "postgresql: out of memory");
 		free(s);
