@@ -50,7 +50,8 @@ struct policy_ref {
 	unsigned refs; /* the server's, and each deciding session's: I/O thread only */
 };
 
-enum conn_state { CHALLENGING, READING, DECIDING, REPLYING };
+/* AUDITING: closed, its I/O record being written to the store by a worker. */
+enum conn_state { CHALLENGING, READING, DECIDING, REPLYING, AUDITING };
 
 struct conn {
 	struct ara_job job; /* first: the worker's job is the connection */
@@ -67,10 +68,12 @@ struct conn {
 	uint8_t *attest; /* total bytes, the header's copy first */
 	size_t total, got;
 	struct policy_ref *policy; /* while DECIDING */
-	const struct ara_decide_store *store; /* while DECIDING */
+	const struct ara_decide_store *store; /* while DECIDING or AUDITING */
 	const struct ara_report_ctx *reports; /* while DECIDING; NULL: REPORTs refused */
 	int decided;		   /* d holds a record to log */
 	int by_worker;		   /* ara_decide made it (and kept its audit record) */
+	int audit_failed;	   /* AUDITING: the store refused the record, why in audit_why */
+	char audit_why[ARA_RECORD_LINE_MAX];
 	struct ara_decision d;
 };
 
@@ -244,29 +247,54 @@ static void drop_attest(struct server *s, struct conn *c)
 	}
 }
 
-/* Ends the connection: its record logged, everything it held given back. */
-static void finish(struct server *s, struct conn *c)
+/* On a worker: the audit record of a refusal the I/O made, or of an unsent DELIVER. */
+static void audit_job(struct ara_job *job)
+{
+	struct conn *c = (struct conn *)job;
+
+	c->audit_failed = ara_decide_audit(&(struct ara_decide_ctx){ .store = c->store },
+					   &c->d.record, c->audit_why, sizeof(c->audit_why)) != 0;
+}
+
+/* The record logged and the connection freed: its last step. */
+static void log_and_free(struct server *s, struct conn *c)
 {
 	char line[ARA_RECORD_LINE_MAX];
 
+	if (c->audit_failed)
+		log_event(s, "audit", c->peer, "session %lu: no audit record: %s", c->id,
+			  c->audit_why);
 	if (c->decided) {
-		/* The I/O's records go to the audit log here; ara_decide keeps its own. */
-		if ((!c->by_worker || c->d.record.decision == ARA_DECISION_UNSENT) &&
-		    ara_decide_audit(&(struct ara_decide_ctx){ .store = &s->store },
-				     &c->d.record, line, sizeof(line)))
-			log_event(s, "audit", c->peer, "session %lu: no audit record: %s", c->id,
-				  line);
 		ara_record_json(&c->d.record, line, sizeof(line));
 		log_line(s, line);
 	}
+	free(c);
+	s->n_conns--; /* counted until its record is kept: a stop waits for it */
+}
+
+/*
+ * Ends the connection: everything it held given back, then its record
+ * logged. A record that ara_decide did not keep (the I/O's own refusals,
+ * an unsent DELIVER) goes to the store first, on a worker: a database that
+ * waits must not hold this thread, and with it every other session.
+ */
+static void finish(struct server *s, struct conn *c)
+{
 	if (c->state != DECIDING)
 		list_remove(s, c);
 	drop_attest(s, c);
 	policy_unref(c->policy);
+	c->policy = NULL;
 	ara_peers_remove(s->peers, c->peer_key);
 	close(c->fd); /* also leaves the epoll set */
-	free(c);
-	s->n_conns--;
+	if (c->decided && (!c->by_worker || c->d.record.decision == ARA_DECISION_UNSENT)) {
+		c->state = AUDITING;
+		c->store = &s->store;
+		c->job.run = audit_job;
+		ara_workers_submit(s->workers, &c->job);
+		return;
+	}
+	log_and_free(s, c);
 }
 
 /*
@@ -684,6 +712,10 @@ static void on_done(struct server *s)
 		struct conn *c = (struct conn *)job;
 
 		next = job->next;
+		if (c->state == AUDITING) {
+			log_and_free(s, c);
+			continue;
+		}
 		policy_unref(c->policy);
 		c->policy = NULL;
 		drop_attest(s, c);
