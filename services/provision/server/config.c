@@ -35,6 +35,7 @@ void ara_config_defaults(struct ara_config *c)
 	c->max_per_peer = 64;
 	c->max_message = ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX;
 	c->max_buffered = 256u << 20;
+	c->max_reports = 4;
 	c->deadline = 30;
 	c->stop_grace = 5;
 }
@@ -106,6 +107,7 @@ static const struct number numbers[] = {
 	{ "max-per-peer", offsetof(struct ara_config, max_per_peer), 4, 1, 65536 },
 	{ "max-message", offsetof(struct ara_config, max_message), 4, ARA_WIRE_HEADER + 1,
 	  ARA_WIRE_HEADER + ARA_WIRE_BODY_MAX },
+	{ "max-reports", offsetof(struct ara_config, max_reports), 4, 1, 1024 },
 	{ "max-buffered", offsetof(struct ara_config, max_buffered), 8, ARA_WIRE_HEADER + 1,
 	  UINT64_C(1) << 40 },
 	{ "deadline", offsetof(struct ara_config, deadline), 4, 1, 3600 },

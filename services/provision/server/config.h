@@ -36,6 +36,7 @@ struct ara_config {
 	uint32_t max_per_peer;	   /* open at once from one address (TCP) or user (Unix) */
 	uint32_t max_message;	   /* the largest ATTEST taken, bytes */
 	uint64_t max_buffered;	   /* ATTEST bytes held at once, all sessions */
+	uint32_t max_reports;	   /* REPORTs (up to ~10.5 MiB each) being read or decided */
 	uint32_t deadline;	   /* seconds for the peer's whole ATTEST, and for the reply */
 	uint32_t stop_grace;	   /* seconds a reading session has after SIGTERM */
 };

@@ -73,6 +73,7 @@ struct conn {
 	int decided;		   /* d holds a record to log */
 	int by_worker;		   /* ara_decide made it (and kept its audit record) */
 	int audit_failed;	   /* AUDITING: the store refused the record, why in audit_why */
+	int report;		   /* holds one of max-reports while its message is held */
 	char audit_why[ARA_RECORD_LINE_MAX];
 	struct ara_decision d;
 };
@@ -100,6 +101,7 @@ struct server {
 	struct conn *head, *tail; /* the deadline list */
 	size_t n_conns;
 	uint64_t buffered;    /* ATTEST bytes held */
+	unsigned reports_held; /* REPORTs held (max-reports) */
 	unsigned long accepted; /* sessions, numbered from 1 */
 	int stopping;	      /* SIGTERM: 1, and 2 at a second one */
 	uint64_t stop_by;     /* CLOCK_MONOTONIC ms: reading sessions end then */
@@ -244,6 +246,10 @@ static void drop_attest(struct server *s, struct conn *c)
 		s->buffered -= c->total;
 		free(c->attest);
 		c->attest = NULL;
+	}
+	if (c->report) {
+		s->reports_held--;
+		c->report = 0;
 	}
 }
 
@@ -413,6 +419,12 @@ static int take_header(struct server *s, struct conn *c)
 		       c->total, s->cfg.max_message);
 		return -1;
 	}
+	/* A few REPORTs at a time: each may reserve ~10.5 MiB of max-buffered. */
+	if (type == ARA_WIRE_REPORT && s->reports_held >= s->cfg.max_reports) {
+		refuse(s, c, ARA_REFUSE_INTERNAL, "limit: max-reports %u REPORTs held",
+		       s->cfg.max_reports);
+		return -1;
+	}
 	if (s->buffered + c->total > s->cfg.max_buffered) {
 		refuse(s, c, ARA_REFUSE_INTERNAL,
 		       "limit: max-buffered %llu bytes held; this ATTEST's %zu would pass it",
@@ -425,6 +437,10 @@ static int take_header(struct server *s, struct conn *c)
 		return -1;
 	}
 	s->buffered += c->total;
+	if (type == ARA_WIRE_REPORT) {
+		s->reports_held++;
+		c->report = 1;
+	}
 	memcpy(c->attest, c->header, sizeof(c->header));
 	return 0;
 }
@@ -483,7 +499,7 @@ static void name_peer(struct conn *c, const struct ara_listener *l)
 {
 	struct sockaddr_storage sa;
 	socklen_t len = sizeof(sa);
-	char host[64] = "?";
+	char host[64] = "?", key_host[64] = "?";
 	unsigned port = 0;
 
 	if (getpeername(c->fd, (struct sockaddr *)&sa, &len) == 0 && sa.ss_family != AF_UNIX) {
@@ -491,15 +507,26 @@ static void name_peer(struct conn *c, const struct ara_listener *l)
 			struct sockaddr_in *in = (struct sockaddr_in *)&sa;
 
 			inet_ntop(AF_INET, &in->sin_addr, host, sizeof(host));
+			memcpy(key_host, host, sizeof(key_host));
 			port = ntohs(in->sin_port);
 		} else if (sa.ss_family == AF_INET6) {
 			struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&sa;
 
+			struct in6_addr net = in6->sin6_addr;
+
 			inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+			/*
+			 * The limit per peer is per /64: one host has a whole
+			 * /64 of addresses to connect from (an IPv4 address
+			 * mapped into IPv6 is one peer, as over IPv4).
+			 */
+			if (!IN6_IS_ADDR_V4MAPPED(&net))
+				memset(net.s6_addr + 8, 0, 8);
+			inet_ntop(AF_INET6, &net, key_host, sizeof(key_host));
 			port = ntohs(in6->sin6_port);
 		}
 		snprintf(c->peer, sizeof(c->peer), "%s %s:%u", l->name, host, port);
-		snprintf(c->peer_key, sizeof(c->peer_key), "ip %s", host);
+		snprintf(c->peer_key, sizeof(c->peer_key), "ip %s", key_host);
 		return;
 	}
 	{
