@@ -63,11 +63,13 @@ write_policy() {
 	if [ -f "$tmp/ak.pem" ]; then ak="--tpm-ak $tmp/ak.pem"; fi
 	if [ "${3:-}" = unused-ak ]; then ak="--tpm-ak $here/unused-ak.pem"; fi
 	# shellcheck disable=SC2086 # $backends, $ak and $pin are lists of words
-	"$build/services/ara-policy" --manifest "$policy_manifest" --loader "$loader" \
+	"$build/services/ara-policy" --manifest "${policy_manifest:-$app.ara-manifest}" --loader "$loader" \
 		$backends --max-age "$2" $ak $pin --secrets "$tmp/secrets" -o "$tmp/policy" ||
 		fail "ara-policy"
 }
-policy_manifest=$app.ara-manifest pin=
+# The manifest the policy is made from: the App's own (whichever App the
+# case runs, as cenc_setup changes it), or pin_key's.
+policy_manifest= pin=
 
 # pin_key: a provisioner key pair ($tmp/prov.pem, $tmp/prov.pub.pem) and
 # the App's manifest pinning its public key ($tmp/pinned.ara-manifest),
