@@ -100,6 +100,29 @@ static int read_stream(int fd, size_t max, uint8_t **buf, size_t *len)
 	return 0;
 }
 
+int ara_read_regular(const char *path, size_t max, uint8_t **buf, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), r, saved;
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		r = -1;
+	} else if (!S_ISREG(st.st_mode)) {
+		r = -2;
+	} else if ((uint64_t)st.st_size > max) {
+		errno = EFBIG;
+		r = -1;
+	} else {
+		r = read_regular(fd, (size_t)st.st_size, buf, len);
+	}
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return r;
+}
+
 int ara_read_whole_stat(const char *path, size_t max, uint8_t **buf, size_t *len,
 			struct stat *st)
 {

@@ -21,7 +21,13 @@
  */
 int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len);
 
-/* The same, with the opened file's status in *st (its mode, its owner). */
+/*
+ * The same for a regular file only, opened without waiting (a FIFO named
+ * instead never blocks): -2 if path is not a regular file.
+ */
+int ara_read_regular(const char *path, size_t max, uint8_t **buf, size_t *len);
+
+/* The same as ara_read_whole, with the opened file's status in *st (its mode, its owner). */
 int ara_read_whole_stat(const char *path, size_t max, uint8_t **buf, size_t *len,
 			struct stat *st);
 

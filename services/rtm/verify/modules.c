@@ -74,18 +74,43 @@ static int check_app(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 	return 0;
 }
 
+/* Whether path has a ".." component. */
+static int dot_dot(const char *path)
+{
+	for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
+		if ((p == path || p[-1] == '/') && (p[2] == '\0' || p[2] == '/'))
+			return 1;
+	return 0;
+}
+
 static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 {
 	const char *why;
+	int r;
 	int app = strcmp(m->path, ARA_RTM_APP_MODULE_PATH) == 0;
 
+	/* A report names its modules by absolute, resolved paths: none leaves the root. */
+	if (dot_dot(m->path)) {
+		m->failed = 1;
+		m->fail = ARA_RTM_MODULE_ERROR;
+		snprintf(m->why, sizeof(m->why), "module %s: a '..' in its path", m->path);
+		return;
+	}
 	m->file = where(mc, m->path);
 	if (m->file == NULL) {
 		m->failed = 1;
 		snprintf(m->why, sizeof(m->why), "module %s: out of memory", m->path);
 		return;
 	}
-	if (ara_read_whole(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size)) {
+	r = ara_read_regular(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size);
+	if (r == -2) {
+		m->failed = 1;
+		m->fail = ARA_RTM_MODULE_ERROR;
+		snprintf(m->why, sizeof(m->why), "module %s: %s is not a regular file", m->path,
+			 m->file);
+		return;
+	}
+	if (r) {
 		m->failed = 1;
 		m->fail = errno == EFBIG ? ARA_RTM_MODULE_ERROR : ARA_RTM_MODULE_UNREADABLE;
 		if (app)

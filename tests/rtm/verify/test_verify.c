@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -859,6 +860,47 @@ static void test_app_checks_every_way(void **state)
 	rmdir(dir);
 }
 
+/*
+ * A module's file that is not a regular file (a FIFO, which would block a
+ * plain open) or a module path with a '..' is no decision, never a wait.
+ */
+static void test_module_not_regular(void **state)
+{
+	uint8_t now_d[32];
+	char now_h[65], dir[] = "/tmp/rtm-fifo-XXXXXX", at[128];
+	static const char dotdot[] = "/lib/../etc/passwd";
+	struct run r;
+
+	(void)state;
+	file_sha256(NOW_FIXTURE->file, now_d, now_h);
+	assert_non_null(mkdtemp(dir));
+	snprintf(at, sizeof(at), "%s%s", dir, ARA_RTM_APP_MODULE_PATH);
+	assert_int_equal(mkfifo(at, 0600), 0);
+	app_run(&r, now_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_ERROR, "is not a regular file");
+	run_free(&r);
+	/* Its twin: the same run with the App's regular file there verifies. */
+	unlink(at);
+	copy_file(NOW_FIXTURE->file, at);
+	app_run(&r, now_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: ");
+	run_free(&r);
+	app_run(&r, now_d);
+	r.w.modules[0].path = (const uint8_t *)dotdot;
+	r.w.modules[0].path_len = strlen(dotdot);
+	seal_report(&r);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_ERROR, "a '..' in its path");
+	run_free(&r);
+	unlink(at);
+	rmdir(dir);
+}
+
 /* The same on ara-verify's command line: every way it takes the App's file. */
 static void test_app_checks_command_line(void **state)
 {
@@ -1089,6 +1131,7 @@ int main(void)
 		cmocka_unit_test(test_final_and_modules),
 		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_app_checks_every_way),
+		cmocka_unit_test(test_module_not_regular),
 		cmocka_unit_test(test_app_checks_command_line),
 		cmocka_unit_test(test_input_bounds),
 #ifdef CHECK_EAR
