@@ -97,6 +97,11 @@ static int read_pem(const char *path, int private, char *buf, size_t *len, char 
 		refuse(why, cap, "%s: a private key its group or others may access (mode %04o): "
 		       "chmod 600 it", path, (unsigned)(st.st_mode & 07777));
 		r = ARA_P256_PEM_E_KEY;
+	} else if (private && st.st_uid != geteuid() && st.st_uid != 0) {
+		/* Another user could have put it there, or change it. */
+		refuse(why, cap, "%s: a private key owned by another user (uid %u)", path,
+		       (unsigned)st.st_uid);
+		r = ARA_P256_PEM_E_KEY;
 	} else if (st.st_size <= 0 || st.st_size > (off_t)ARA_P256_PEM_MAX) {
 		refuse(why, cap, "%s: empty or longer than %u bytes", path, ARA_P256_PEM_MAX);
 		r = ARA_P256_PEM_E_KEY;
