@@ -280,6 +280,34 @@ static void test_import_keeps_once(void **state)
 	assert_int_equal(ara_decide_store_import(&store, &policy, &v, why, sizeof(why)), 0);
 }
 
+/*
+ * A stale policy file (one a version already holds), imported again at an
+ * instance's restart, adds nothing: the operator's newer version stays the
+ * newest. Its twin: a file with new directives is a new version.
+ */
+static void test_stale_file_keeps_newest(void **state)
+{
+	char why[512] = "";
+	uint32_t v = 0, newest = 0;
+	struct ara_store *s = ara_store_open(store.url, why, sizeof(why));
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(s->ops->policy_newest(s, &newest), ARA_STORE_OK);
+	assert_int_equal(s->ops->policy_add(s, "backend dev-insecure\nmax-age 60\n", 2, &v),
+			 ARA_STORE_OK);
+	assert_int_equal(v, newest + 1);
+	assert_int_equal(ara_decide_store_import(&store, &policy, &v, why, sizeof(why)), 0);
+	assert_int_equal(v, newest + 1);
+	assert_int_equal(s->ops->policy_newest(s, &v), ARA_STORE_OK);
+	assert_int_equal(v, newest + 1);
+	/* The twin: the file with another max-age is new. */
+	policy.max_age = 61;
+	assert_int_equal(ara_decide_store_import(&store, &policy, &v, why, sizeof(why)), 0);
+	assert_int_equal(v, newest + 2);
+	ara_store_close(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_io_record_audited),
 		cmocka_unit_test(test_no_record_no_deliver),
 		cmocka_unit_test(test_import_keeps_once),
+		cmocka_unit_test(test_stale_file_keeps_newest),
 	};
 	uint8_t nonce[ARA_WIRE_NONCE] = { 0x5a };
 	char cmd[64];

@@ -451,17 +451,26 @@ int ara_decide_store_import(const struct ara_decide_store *st, const struct ara_
 		snprintf(why, cap, "the policy's text is over %u bytes", ARA_STORE_POLICY_MAX);
 		return -1;
 	}
+	/*
+	 * A policy that a version already holds adds nothing: the newest
+	 * stays. So a stale copy of the file, on one instance's restart or
+	 * reload, never replaces what the fleet has moved on to (an operator's
+	 * `policy add`, another instance's newer file).
+	 */
 	r = l->s->ops->policy_newest(l->s, &newest);
 	if (r == ARA_STORE_OK) {
 		char *stored = malloc(ARA_STORE_POLICY_MAX + 1);
-		int same;
+		int same = 0;
 
 		if (!stored) {
 			snprintf(why, cap, "the store: out of memory");
 			return -1;
 		}
-		r = l->s->ops->policy_get(l->s, newest, stored, ARA_STORE_POLICY_MAX + 1, &created);
-		same = r == ARA_STORE_OK && strcmp(stored, l->text) == 0;
+		for (uint32_t v = newest; v >= 1 && !same && r == ARA_STORE_OK; v--) {
+			r = l->s->ops->policy_get(l->s, v, stored, ARA_STORE_POLICY_MAX + 1,
+						  &created);
+			same = r == ARA_STORE_OK && strcmp(stored, l->text) == 0;
+		}
 		free(stored);
 		if (same) {
 			*version = newest;

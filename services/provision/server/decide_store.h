@@ -81,8 +81,10 @@ int ara_decide_store_report(const struct ara_decide_store *st, const struct ara_
 
 /*
  * Puts a policy read from a file into the store (at start, and on a
- * reload): its directives as a new policy version if they differ from the
- * newest; each of its secrets as a new version where the value differs;
+ * reload): its directives as a new policy version if no version holds
+ * them yet (a stale file never replaces a newer policy); each of its
+ * secrets as a new version where the value differs, never over a
+ * once-only version (refused);
  * its tpm-ak as an AK of device "policy-ak-HEX" if the store lacks it.
  * *version: the newest policy version after. 0, or -1 with why.
  */
