@@ -34,6 +34,15 @@ fail() {
 }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# output_has PATTERN CMD...: CMD's output (whole, in a file) matches PATTERN.
+# Not "CMD | grep -q": with pipefail, grep's early exit makes a CMD that is
+# still writing die of SIGPIPE, and the check fails at random.
+output_has() {
+	local pattern=$1
+	shift
+	"$@" >"$tmp/output" && grep -Eq -- "$pattern" "$tmp/output"
+}
 dev=$tmp/dev tools=$tmp/tools
 
 cc=aarch64-linux-gnu-gcc
@@ -104,13 +113,13 @@ read -ra cflags <<<"$(pkg-config --cflags ara-client)"
 read -ra libs <<<"$(pkg-config --libs ara-client)"
 "$cc" "${warn[@]}" "${cflags[@]}" -o "$tmp/fetch" "$here/app/fetch.c" "$here/app/own_names.c" "${libs[@]}" ||
 	fail "an App with names of its own that ARA uses inside does not link libara-client.a alone"
-aarch64-linux-gnu-readelf -d "$tmp/fetch" | grep -q 'NEEDED.*libara-entry.so' ||
+output_has 'NEEDED.*libara-entry.so' aarch64-linux-gnu-readelf -d "$tmp/fetch" ||
 	fail "ara.pc's Libs give the App no DT_NEEDED on libara-entry.so"
 
 # An instrumented object (the host tools' ara-rtm-cc), with and without the runtime.
 ARA_RTM_CLANG=clang-14 "$tools/bin/ara-rtm-cc" "${warn[@]}" -O2 -I"$inc" -c "$here/app/rtm.c" -o "$tmp/rtm.o" ||
 	fail "ara-rtm-cc does not compile rtm.c"
-aarch64-linux-gnu-nm "$tmp/rtm.o" | grep -q ' U __ara_rtm_' || fail "ara-rtm-cc did not instrument rtm.c"
+output_has ' U __ara_rtm_' aarch64-linux-gnu-nm "$tmp/rtm.o" || fail "ara-rtm-cc did not instrument rtm.c"
 read -ra libs <<<"$(pkg-config --libs ara)"
 if "$cc" -o "$tmp/rtm-none" "$tmp/rtm.o" "${libs[@]}" 2>"$tmp/link.log"; then
 	fail "instrumented code links without the RTM runtime"
@@ -119,10 +128,10 @@ grep -q '__ara_rtm_' "$tmp/link.log" || fail "the link without the runtime faile
 read -ra libs <<<"$(pkg-config --libs ara-rtm-runtime)"
 "$cc" -o "$tmp/rtm" "$tmp/rtm.o" "$here/app/own_names.c" "${libs[@]}" ||
 	fail "an RTM App (with names of its own that the runtime uses inside) does not link with pkg-config ara-rtm-runtime"
-aarch64-linux-gnu-readelf -d "$tmp/rtm" | grep -Eq 'FLAGS.*\bNOW\b|BIND_NOW' ||
+output_has 'FLAGS.*\bNOW\b|BIND_NOW' aarch64-linux-gnu-readelf -d "$tmp/rtm" ||
 	fail "the RTM App linked by pkg-config is not BIND_NOW"
-aarch64-linux-gnu-readelf -lW "$tmp/rtm" | grep -q GNU_RELRO || fail "the RTM App has no RELRO segment"
-aarch64-linux-gnu-nm "$tmp/rtm" | grep -q ' t exit_evidence_register$' ||
+output_has GNU_RELRO aarch64-linux-gnu-readelf -lW "$tmp/rtm" || fail "the RTM App has no RELRO segment"
+output_has ' t exit_evidence_register$' aarch64-linux-gnu-nm "$tmp/rtm" ||
 	fail "the RTM App linked by pkg-config lacks the runtime's evidence writer"
 
 # A CMake project of its own.
@@ -137,6 +146,6 @@ for app in hello fetch rtm; do
 	[ "$(cd "$tmp/app" && readlink -f "$path")" = "$(readlink -f "$dev/$libdir/libara.so")" ] ||
 		fail "$app.ara-manifest does not name the installed libara.so"
 done
-aarch64-linux-gnu-nm "$tmp/app/rtm" | grep -q ' t exit_evidence_register$' ||
+output_has ' t exit_evidence_register$' aarch64-linux-gnu-nm "$tmp/app/rtm" ||
 	fail "ara_rtm_app()'s App lacks the runtime's evidence writer"
 echo "check-install: PASS"
