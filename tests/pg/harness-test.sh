@@ -21,13 +21,13 @@ port=$(sed -n 's/.*port=\([0-9]*\).*/\1/p' <<<"$ARA_PG_CONNINFO")
 [ "$(q "$ARA_PG_CONNINFO" 'show listen_addresses')" = 127.0.0.1 ] || fail "start: not loopback only"
 [ -z "$(q "$ARA_PG_CONNINFO" 'show unix_socket_directories')" ] || fail "start: a Unix socket"
 nopw=${ARA_PG_CONNINFO/password=/password=x}
-q "$nopw" 'select 1' | grep -q 'password authentication failed' || fail "a wrong password is accepted"
+grep -q 'password authentication failed' <<<"$(q "$nopw" 'select 1')" || fail "a wrong password is accepted"
 q "$ARA_PG_CONNINFO" 'create table t (v int); insert into t values (5)' >/dev/null
 "$h" restart "$ARA_PG_DIR" immediate
 [ "$(q "$ARA_PG_CONNINFO" 'select v from t')" = 5 ] || fail "restart: the data or the port is lost"
 "$h" stop "$ARA_PG_DIR"
 [ ! -e "$ARA_PG_DIR" ] || fail "stop: '$ARA_PG_DIR' is still there"
-q "$ARA_PG_CONNINFO" 'select 1' | grep -q "port $port failed: Connection refused" ||
+grep -q "port $port failed: Connection refused" <<<"$(q "$ARA_PG_CONNINFO" 'select 1')" ||
 	fail "stop: the server still answers on port $port"
 
 "$h" stop /nonexistent 2>/dev/null && status=0 || status=$?
