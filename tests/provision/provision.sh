@@ -53,18 +53,25 @@ if [ "$backend" = tpm ]; then
 	sh "$here/tpm_enrol.sh" "$build" "$tmp/ak.pem" || fail "enrolling the TPM's attestation key"
 fi
 
+# tpm_ak [unused-ak]: ara-policy's option for the TPM's key: the enrolled
+# one (none without a TPM), or one no TPM here holds.
+tpm_ak() {
+	if [ "${1:-}" = unused-ak ]; then
+		echo "--tpm-ak $here/unused-ak.pem"
+	elif [ -f "$tmp/ak.pem" ]; then
+		echo "--tpm-ak $tmp/ak.pem"
+	fi
+}
+
 # write_policy BACKENDS MAX_AGE [unused-ak]: the policy of the genuine App
 # and libara, by ara-policy from the App's manifest (it pins the manifest
-# too); the TPM's enrolled key, or one no TPM here holds.
+# too), with tpm_ak's key.
 write_policy() {
 	backends=
 	for b in $1; do backends="$backends --backend $b"; done
-	ak=
-	if [ -f "$tmp/ak.pem" ]; then ak="--tpm-ak $tmp/ak.pem"; fi
-	if [ "${3:-}" = unused-ak ]; then ak="--tpm-ak $here/unused-ak.pem"; fi
-	# shellcheck disable=SC2086 # $backends, $ak and $pin are lists of words
+	# shellcheck disable=SC2046,SC2086 # $backends, tpm_ak's option and $pin are lists of words
 	"$build/services/ara-policy" --manifest "${policy_manifest:-$app.ara-manifest}" --loader "$loader" \
-		$backends --max-age "$2" $ak $pin --secrets "$tmp/secrets" -o "$tmp/policy" ||
+		$backends --max-age "$2" $(tpm_ak "${3:-}") $pin --secrets "$tmp/secrets" -o "$tmp/policy" ||
 		fail "ara-policy"
 }
 # The manifest the policy is made from: the App's own (whichever App the
@@ -291,7 +298,7 @@ provisioner-key)
 	expect_log '"event":"signing","detail":"DELIVERs signed with key 04'
 	expect_log '"decision":"delivered","secret":"media-key","bytes":32,'
 	expect_app "hmac $("$tools/hmac_sha256" "$secret" "signed")"
-	echo "ara-evidence: provision provisioner-key: the manifest pins the provisioner's key; its signed DELIVER opened, the App's HMAC matches the secret's"
+	echo "ara-evidence: provision provisioner-key ($backend): the manifest pins the provisioner's key; its signed DELIVER opened, the App's HMAC matches the secret's"
 	;;
 wrong-provisioner)
 	pin_key
@@ -311,11 +318,12 @@ wrong-provisioner)
 		grep -q "hmac" "$tmp/app.out" && fail "the App used a secret from the wrong provisioner"
 	done
 	# ara-policy will not write that provisioner's policy for the App.
+	# shellcheck disable=SC2046 # tpm_ak's option is two words
 	"$build/services/ara-policy" --manifest "$tmp/pinned.ara-manifest" --loader "$loader" \
-		--backend "$backend" --provisioner-key "$tmp/other.pub.pem" -o "$tmp/p2" 2>"$tmp/err" &&
+		--backend "$backend" $(tpm_ak) --provisioner-key "$tmp/other.pub.pem" -o "$tmp/p2" 2>"$tmp/err" &&
 		fail "ara-policy accepted a key the manifest does not pin"
 	grep -q "pins another provisioner key" "$tmp/err" || fail "ara-policy: $(cat "$tmp/err")"
-	echo "ara-evidence: provision wrong-provisioner: a DELIVER signed with another key, and an unsigned one, refused by ARA (ARA_E_PROVISIONER) before any secret was opened"
+	echo "ara-evidence: provision wrong-provisioner ($backend): a DELIVER signed with another key, and an unsigned one, refused by ARA (ARA_E_PROVISIONER) before any secret was opened"
 	;;
 relay-deliver)
 	pin_key
@@ -325,7 +333,7 @@ relay-deliver)
 	finish
 	expect_status 0
 	expect_app "the relay's own secret in the provisioner's signed DELIVER: the provisioner did not prove the key the manifest pins"
-	echo "ara-evidence: provision relay-deliver: the provisioner's signed DELIVER with a relay's secret sealed in its place: refused"
+	echo "ara-evidence: provision relay-deliver ($backend): the provisioner's signed DELIVER with a relay's secret sealed in its place: refused"
 	;;
 dev-in-production)
 	write_policy tpm 300 unused-ak
