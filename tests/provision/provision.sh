@@ -78,12 +78,12 @@ write_policy() {
 # case runs, as cenc_setup changes it), or pin_key's.
 policy_manifest= pin=
 
-# pin_key: a provisioner key pair ($tmp/prov.pem, $tmp/prov.pub.pem) and
-# the App's manifest pinning its public key ($tmp/pinned.ara-manifest),
-# which the policy then names (ara-policy checks the pin).
+# pin_key [LIBARA]: a provisioner key pair ($tmp/prov.pem, $tmp/prov.pub.pem)
+# and the App's manifest pinning its public key ($tmp/pinned.ara-manifest),
+# with libara or LIBARA, which the policy then names (ara-policy checks the pin).
 pin_key() {
 	"$tools/p256_keygen" "$tmp/prov.pem" "$tmp/prov.pub.pem" || fail "p256_keygen"
-	"$build/loader/ara-manifest" --libara "$build/libara/libara.so" \
+	"$build/loader/ara-manifest" --libara "${1:-$build/libara/libara.so}" \
 		--entry "$build/entry/libara-entry.so" --app "$app" \
 		--provisioner-key "$tmp/prov.pub.pem" -o "$tmp/pinned.ara-manifest" >/dev/null ||
 		fail "ara-manifest --provisioner-key"
@@ -334,6 +334,25 @@ relay-deliver)
 	expect_status 0
 	expect_app "the relay's own secret in the provisioner's signed DELIVER: the provisioner did not prove the key the manifest pins"
 	echo "ara-evidence: provision relay-deliver ($backend): the provisioner's signed DELIVER with a relay's secret sealed in its place: refused"
+	;;
+unchecked-provisioner)
+	# The twin of wrong-provisioner and relay-deliver: libara without the
+	# provisioner's check (tests/variants) opens what they show refused.
+	pin_key "$build/tests/variants/libara-variant-no-provisioner-check.so"
+	write_policy "$backend" 300
+	ara_env="$ara_env ARA_ALLOW_TEST_VARIANT=1"
+	"$tools/p256_keygen" "$tmp/other.pem" "$tmp/other.pub.pem" || fail "p256_keygen"
+	start_server 1 --unix "$tmp/sock" --signing-key "$tmp/other.pem"
+	run_app --manifest "$tmp/pinned.ara-manifest" fetch "$tmp/sock" media-key x
+	finish
+	expect_status 0
+	expect_app "hmac $("$tools/hmac_sha256" "$secret" x)"
+	start_server 1 --unix "$tmp/sock" --signing-key "$tmp/prov.pem"
+	run_app --manifest "$tmp/pinned.ara-manifest" relay-deliver "$tmp/sock" media-key
+	finish
+	expect_status 0
+	expect_app "BREACH: ARA kept a secret the provisioner did not sign"
+	echo "ara-evidence: provision unchecked-provisioner ($backend): without DOM0's check, a DELIVER signed with another key opened and a relay's secret was kept: the refusals of wrong-provisioner and relay-deliver are that check's"
 	;;
 dev-in-production)
 	write_policy tpm 300 unused-ak
