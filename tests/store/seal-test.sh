@@ -59,7 +59,7 @@ store() {
 		url=sqlite:$tmp/$1.db
 		sql() { sqlite3 -batch "${url#sqlite:}" "$1"; }
 		blob() { echo "x'$1'"; }
-		hex=hex first_byte="substr(sealed, 1, 1) = x'02'"
+		hex='hex(sealed)' first_byte="substr(sealed, 1, 1) = x'02'"
 		;;
 	postgresql)
 		psql "$ARA_PG_CONNINFO" -XAtq -v ON_ERROR_STOP=1 -c "CREATE SCHEMA $1" >/dev/null
