@@ -6,9 +6,10 @@
  * transaction under an advisory lock, so instances starting together
  * migrate once. "At most once" is the unique index deliveries_once
  * (store_pg_schema.h): a second claim of a once-only secret version gets
- * SQLSTATE 23505, which is CONFLICT. Versions (policies, secrets) are the
- * newest plus one, computed in the INSERT; two instances adding at once
- * collide on the primary key and the loser computes again.
+ * SQLSTATE 23505, which is CONFLICT. A policy version is the newest plus
+ * one, computed in the INSERT; two instances adding at once collide on the
+ * primary key and the loser computes again. A secret version is the
+ * caller's, sealed for it (store.h): a collision is the caller's CONFLICT.
  *
  * A lost connection (the server restarted) fails the call that finds it
  * (ERROR: whether a write committed is then unknown, so it is not
