@@ -113,15 +113,14 @@ devices() {
 		--concurrency 1 >"$tmp/loadgen.out" 2>&1 || status=$?
 	[ "$status" = "$1" ] || fail "$2: ara-loadgen status $status, not $1: $(cat "$tmp/loadgen.out")"
 }
-# last_refusal NAME: the audit log's newest record for secret NAME is a refusal; its detail.
+# last_refusal: the audit log's newest record is a refusal (internal); its detail.
 last_refusal() {
-	"$prov" audit --store "$url" --secret "$1" --limit 1 --json >"$tmp/audit.json" ||
-		fail "audit: status $?"
+	"$prov" audit --store "$url" --limit 1 --json >"$tmp/audit.json" || fail "audit: status $?"
 	python3 -c 'import json, sys
 a = json.load(open(sys.argv[1]))
 if a["decision"] != "refused" or a["reason"] != "internal":
     sys.exit("not refused as internal: %s" % a)
-print(a["detail"])' "$tmp/audit.json" || fail "$1: the audit record: $(cat "$tmp/audit.json")"
+print(a["detail"])' "$tmp/audit.json" || fail "the audit record: $(cat "$tmp/audit.json")"
 }
 delivered() { sql "SELECT count(*) FROM deliveries WHERE secret = '$1'"; }
 
@@ -161,13 +160,13 @@ devices 0 media-key
 v2_sealed=$(sealed_of media-key 2)
 set_sealed media-key 2 "$(sealed_of media-key 1)"
 devices 1 media-key
-detail=$(last_refusal media-key)
+detail=$(last_refusal)
 [[ $detail == *"secret 'media-key' version 2 does not open"*"altered in the database"* ]] ||
 	fail "media-key: the audit detail: $detail"
 # A once flag cleared: refused, nothing recorded as delivered.
 sql "UPDATE secrets SET once = 0 WHERE name = 'single'" >/dev/null
 devices 1 single
-detail=$(last_refusal single)
+detail=$(last_refusal)
 [[ $detail == *"secret 'single' version 1 does not open"* ]] || fail "single: the audit detail: $detail"
 [ "$(delivered single)" = 0 ] || fail "single: delivered while tampered"
 # Undone, the rows serve again: once-only is once.

@@ -789,7 +789,7 @@ static void read_rule1(struct rule1 *f)
 /* Inserts f's row i as it is. */
 static void insert_rule1(const struct rule1 *f, int i)
 {
-	char sql[1024];
+	char sql[2 * ARA_STORE_SEALED_MAX + 256];
 
 	snprintf(sql, sizeof(sql),
 		 "INSERT INTO secrets (name, version, once, sealed, created_ms)"
@@ -824,7 +824,7 @@ static void test_migrate_reseal(void **state)
 {
 	static struct rule1 f;
 	uint8_t wrong[ARA_KEK_LEN] = { 0x40 }, plain[ARA_WIRE_SECRET_MAX];
-	char why[320] = "", got[ARA_WIRE_SECRET_MAX + 1], sql[1024];
+	char why[320] = "", got[ARA_WIRE_SECRET_MAX + 1], sql[2 * ARA_STORE_SEALED_MAX + 256];
 	struct ara_store_secret v3;
 	struct ara_store *s;
 	size_t len;
