@@ -180,8 +180,8 @@ static void test_decisions(void **state)
 	/* A once-only secret: delivered once, then refused. */
 	s = ara_store_open(url, why, sizeof(why));
 	assert_non_null(s);
-	assert_int_equal(ara_kek_seal(store.kek, "one-time", (const uint8_t *)"abc", 3, once.sealed,
-				      &once.sealed_len), 0);
+	once.version = 1;
+	assert_int_equal(ara_kek_seal(store.kek, &once, (const uint8_t *)"abc", 3), 0);
 	assert_int_equal(s->ops->secret_put(s, &once), ARA_STORE_OK);
 	attest(0x44, "one-time");
 	assert_int_equal(decide(&out), 0);
@@ -248,15 +248,17 @@ static void test_no_record_no_deliver(void **state)
 /* A once-only version, sealed as the operator's `secret add --once` seals it. */
 static void put_once(uint8_t byte)
 {
-	struct ara_store_secret in = { .name = "media-key", .once = 1, .created_ms = 1 };
+	struct ara_store_secret in, newest;
 	uint8_t value[32];
 	char why[256];
 	struct ara_store *s = ara_store_open(store.url, why, sizeof(why));
 
 	assert_non_null(s);
+	assert_int_equal(s->ops->secret_get(s, "media-key", &newest), ARA_STORE_OK);
+	in = (struct ara_store_secret){ .name = "media-key", .version = newest.version + 1,
+					.once = 1, .created_ms = 1 };
 	memset(value, byte, sizeof(value));
-	assert_int_equal(ara_kek_seal(store.kek, in.name, value, sizeof(value), in.sealed,
-				      &in.sealed_len), 0);
+	assert_int_equal(ara_kek_seal(store.kek, &in, value, sizeof(value)), 0);
 	assert_int_equal(s->ops->secret_put(s, &in), ARA_STORE_OK);
 	ara_store_close(s);
 }

@@ -13,6 +13,7 @@
  * of the SQLite file itself (its mode, its bytes) are SQLite's alone.
  */
 #define _GNU_SOURCE /* memmem */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,6 +38,7 @@
 #define BACKEND ara_store_pg_ops
 #define migrate_to ara_store_pg_migrate_to
 #define BLOB(hex) "'\\x" hex "'::bytea"
+#define BLOB_FMT "'\\x%s'::bytea"
 #else
 #include <sqlite3.h>
 
@@ -44,6 +46,7 @@
 #define BACKEND ara_store_sqlite_ops
 #define migrate_to ara_store_sqlite_migrate_to
 #define BLOB(hex) "x'" hex "'"
+#define BLOB_FMT "x'%s'"
 #endif
 #define RAW_OK 0 /* raw()'s success */
 
@@ -395,12 +398,11 @@ static const uint8_t kek[ARA_KEK_LEN] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 static void put_secret(struct ara_store *s, const char *name, const uint8_t *value, size_t len,
 		       int once, uint32_t want_version)
 {
-	struct ara_store_secret in = { .once = once, .created_ms = 3 };
+	struct ara_store_secret in = { .once = once, .created_ms = 3, .version = want_version };
 
 	snprintf(in.name, sizeof(in.name), "%s", name);
-	assert_int_equal(ara_kek_seal(kek, name, value, len, in.sealed, &in.sealed_len), 0);
+	assert_int_equal(ara_kek_seal(kek, &in, value, len), 0);
 	assert_int_equal(s->ops->secret_put(s, &in), ARA_STORE_OK);
-	assert_int_equal(in.version, want_version);
 }
 
 static void test_secrets(void **state)
@@ -408,6 +410,7 @@ static void test_secrets(void **state)
 	struct ara_store *s = open_store();
 	struct ara_store_secret got;
 	uint8_t plain[ARA_WIRE_SECRET_MAX];
+	char why[320];
 	size_t len = 0;
 
 	(void)state;
@@ -417,12 +420,19 @@ static void test_secrets(void **state)
 	assert_int_equal(s->ops->secret_get(s, "key", &got), ARA_STORE_OK);
 	assert_int_equal(got.version, 2);
 	assert_int_equal(got.once, 1);
-	assert_int_equal(ara_kek_open(kek, "key", got.sealed, got.sealed_len, plain, &len), 0);
+	assert_int_equal(ara_kek_open(kek, &got, plain, &len, why, sizeof(why)), 0);
 	assert_int_equal(len, 4);
 	assert_memory_equal(plain, "two!", 4);
-	/* Bound to its name: under another name it does not open. */
-	assert_int_equal(ara_kek_open(kek, "other", got.sealed, got.sealed_len, plain, &len), -1);
 	assert_int_equal(s->ops->secret_get(s, "none", &got), ARA_STORE_NOT_FOUND);
+
+	/* Only the next version: one taken, or one beyond, is another writer's race. */
+	got.version = 2;
+	assert_int_equal(s->ops->secret_put(s, &got), ARA_STORE_CONFLICT);
+	assert_non_null(strstr(s->why, "version 2 is not the next"));
+	got.version = 4;
+	assert_int_equal(s->ops->secret_put(s, &got), ARA_STORE_CONFLICT);
+	got.version = 3;
+	assert_int_equal(s->ops->secret_put(s, &got), ARA_STORE_OK);
 	ara_store_close(s);
 }
 
@@ -673,24 +683,228 @@ static void test_kek_file(void **state)
 	unlink(path);
 }
 
+/* Opens sec (kek.h) or not; a refusal says why. */
+static int opens(const struct ara_store_secret *sec, const char *why_has)
+{
+	uint8_t plain[ARA_WIRE_SECRET_MAX];
+	char why[320] = "";
+	size_t len;
+	int r = ara_kek_open(kek, sec, plain, &len, why, sizeof(why));
+
+	if (r)
+		assert_non_null(strstr(why, why_has));
+	return r == 0;
+}
+
+/* Sealing rule 2 binds the whole row: any field changed, it does not open. */
 static void test_seal(void **state)
 {
-	uint8_t sealed[ARA_STORE_SEALED_MAX], plain[ARA_WIRE_SECRET_MAX], other[ARA_KEK_LEN] = { 9 };
+	struct ara_store_secret row = { .name = "n", .version = 7, .once = 1, .created_ms = 5 };
+	struct ara_store_secret other;
+	uint8_t plain[ARA_WIRE_SECRET_MAX], key2[ARA_KEK_LEN] = { 9 };
 	uint8_t value[ARA_WIRE_SECRET_MAX];
-	size_t n, len;
+	const char *altered = "altered in the database";
+	char why[320];
+	size_t len;
 
 	(void)state;
 	memset(value, 0x77, sizeof(value));
-	assert_int_equal(ara_kek_seal(kek, "n", value, sizeof(value), sealed, &n), 0);
-	assert_int_equal(n, ARA_STORE_SEALED_MAX);
-	assert_int_equal(ara_kek_open(kek, "n", sealed, n, plain, &len), 0);
+	assert_int_equal(ara_kek_seal(kek, &row, value, sizeof(value)), 0);
+	assert_int_equal(row.sealed_len, ARA_STORE_SEALED_MAX);
+	assert_int_equal(row.sealed[0], ARA_KEK_RULE);
+	assert_int_equal(ara_kek_open(kek, &row, plain, &len, why, sizeof(why)), 0);
+	assert_int_equal(len, sizeof(value));
 	assert_memory_equal(plain, value, sizeof(value));
-	assert_int_equal(ara_kek_open(other, "n", sealed, n, plain, &len), -1);
-	sealed[20] ^= 1;
-	assert_int_equal(ara_kek_open(kek, "n", sealed, n, plain, &len), -1);
-	assert_int_equal(ara_kek_open(kek, "n", sealed, 28, plain, &len), -1);
-	assert_int_equal(ara_kek_seal(kek, "n", value, 0, sealed, &n), -1);
-	assert_int_equal(ara_kek_seal(kek, "n", value, sizeof(value) + 1, sealed, &n), -1);
+	assert_int_equal(ara_kek_open(key2, &row, plain, &len, why, sizeof(why)), -1);
+	other = row;
+	snprintf(other.name, sizeof(other.name), "m");
+	assert_false(opens(&other, altered));
+	other = row;
+	other.version = 6;
+	assert_false(opens(&other, altered));
+	other = row;
+	other.once = 0;
+	assert_false(opens(&other, altered));
+	other = row;
+	other.created_ms = 4;
+	assert_false(opens(&other, altered));
+	other = row;
+	other.sealed[20] ^= 1;
+	assert_false(opens(&other, altered));
+	/* Another rule's value (a rule-1 one, or a byte changed) is refused as such. */
+	other = row;
+	other.sealed[0] = 1;
+	assert_false(opens(&other, "not of sealing rule 2"));
+	other = row;
+	other.sealed_len = ARA_KEK_OVERHEAD;
+	assert_false(opens(&other, "not of sealing rule 2"));
+	assert_true(opens(&row, ""));
+	assert_int_equal(ara_kek_seal(kek, &other, value, 0), -1);
+	assert_int_equal(ara_kek_seal(kek, &other, value, sizeof(value) + 1), -1);
+}
+
+/* The rows of tests/store/fixtures/rule1-rows.txt: a store as an earlier release left it. */
+struct rule1 {
+	uint8_t kek[ARA_KEK_LEN];
+	struct ara_store_secret row[3];
+	char value[3][32], sealed_hex[3][2 * ARA_STORE_SEALED_MAX + 1];
+};
+
+static void hex_to(const char *hex, uint8_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(sscanf(hex + 2 * i, "%2hhx", &out[i]), 1);
+}
+
+static void read_rule1(struct rule1 *f)
+{
+	FILE *in = fopen(ARA_RULE1_ROWS, "r");
+	char line[512], kek_hex[65];
+	size_t n = 0;
+
+	assert_non_null(in);
+	memset(f, 0, sizeof(*f));
+	while (fgets(line, sizeof(line), in)) {
+		struct ara_store_secret *r = &f->row[n];
+
+		if (sscanf(line, "kek %64s", kek_hex) == 1) {
+			hex_to(kek_hex, f->kek, ARA_KEK_LEN);
+		} else if (n < 3 && sscanf(line, "row %64s %u %d %" SCNd64 " %31s %600s", r->name,
+					   &r->version, &r->once, &r->created_ms, f->value[n],
+					   f->sealed_hex[n]) == 6) {
+			r->sealed_len = strlen(f->sealed_hex[n]) / 2;
+			hex_to(f->sealed_hex[n], r->sealed, r->sealed_len);
+			n++;
+		}
+	}
+	fclose(in);
+	assert_int_equal(n, 3);
+}
+
+/* SQL that copies media-key's version A sealed value into version B's row. */
+#define COPY_SEALED(a, b)                                                                 \
+	"UPDATE secrets SET sealed = (SELECT sealed FROM secrets WHERE name = 'media-key'" \
+	" AND version = " #a ") WHERE name = 'media-key' AND version = " #b
+
+/* Inserts f's row i as it is. */
+static void insert_rule1(const struct rule1 *f, int i)
+{
+	char sql[2 * ARA_STORE_SEALED_MAX + 256];
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO secrets (name, version, once, sealed, created_ms)"
+		 " VALUES ('%s', %u, %d, " BLOB_FMT ", %" PRId64 ")",
+		 f->row[i].name, f->row[i].version, f->row[i].once, f->sealed_hex[i],
+		 f->row[i].created_ms);
+	assert_int_equal(raw(sql), RAW_OK);
+}
+
+/* What secret name's newest version opens to under key, in out; "" if it does not open. */
+static void newest_value(struct ara_store *s, const uint8_t key[ARA_KEK_LEN], const char *name,
+			 char *out)
+{
+	struct ara_store_secret got;
+	char why[320];
+	size_t len = 0;
+
+	assert_int_equal(s->ops->secret_get(s, name, &got), ARA_STORE_OK);
+	if (ara_kek_open(key, &got, (uint8_t *)out, &len, why, sizeof(why)))
+		len = 0;
+	out[len] = '\0';
+}
+
+/*
+ * Schema step 4: a store of rule-1 rows re-sealed under rule 2 by the first
+ * open that has the KEK, once; without it, or with another KEK, nothing
+ * changes. The twin of the binding: a v1 value copied into v2's row and a
+ * once flag flipped get through rule 1 (the migration cannot tell), and
+ * the same tampering after it does not.
+ */
+static void test_migrate_reseal(void **state)
+{
+	static struct rule1 f;
+	uint8_t wrong[ARA_KEK_LEN] = { 0x40 }, plain[ARA_WIRE_SECRET_MAX];
+	char why[320] = "", got[ARA_WIRE_SECRET_MAX + 1], sql[2 * ARA_STORE_SEALED_MAX + 256];
+	struct ara_store_secret v3;
+	struct ara_store *s;
+	size_t len;
+	int from;
+
+	(void)state;
+	read_rule1(&f);
+	s = BACKEND.open(url, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(migrate_to(s, 3, &from), ARA_STORE_OK);
+	ara_store_close(s);
+	for (int i = 0; i < 3; i++)
+		insert_rule1(&f, i);
+	/* The twin's tampering, under rule 1: v1's value in v2's row, the once flag off. */
+	assert_int_equal(raw(COPY_SEALED(1, 2)), RAW_OK);
+	assert_int_equal(raw("UPDATE secrets SET once = 0 WHERE name = 'single'"), RAW_OK);
+
+	/* No KEK: the step waits, nothing changed. */
+	ara_store_close(open_store());
+	assert_int_equal(raw_count("SELECT max(version) FROM ara_schema"), 3);
+	/* Another KEK: refused, nothing changed. */
+	assert_null(ara_store_open_kek(url, ara_kek_reseal, wrong, why, sizeof(why)));
+	assert_non_null(strstr(why, "does not open under this KEK"));
+	assert_non_null(strstr(why, "nothing was changed"));
+	assert_int_equal(raw_count("SELECT max(version) FROM ara_schema"), 3);
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM secrets WHERE sealed = " BLOB_FMT,
+		 f.sealed_hex[2]);
+	assert_int_equal(raw_count(sql), 1);
+
+	/* The KEK: every row re-sealed, once; the rule-1 tampering carried over. */
+	s = ara_store_open_kek(url, ara_kek_reseal, f.kek, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(raw_count("SELECT max(version) FROM ara_schema"), 4);
+	assert_int_equal(raw_count(sql), 0);
+	newest_value(s, f.kek, "media-key", got);
+	assert_string_equal(got, f.value[0]); /* v2's row gives v1's value */
+	newest_value(s, f.kek, "single", got);
+	assert_string_equal(got, f.value[2]); /* and opens as not once-only */
+
+	/* Rule 2: the same tampering is refused; undone, the row opens again. */
+	assert_int_equal(raw("UPDATE secrets SET once = 1 WHERE name = 'single'"), RAW_OK);
+	newest_value(s, f.kek, "single", got);
+	assert_string_equal(got, "");
+	assert_int_equal(raw("UPDATE secrets SET once = 0 WHERE name = 'single'"), RAW_OK);
+	newest_value(s, f.kek, "single", got);
+	assert_string_equal(got, f.value[2]);
+	put_secret(s, "media-key", (const uint8_t *)"v3", 2, 0, 3); /* under kek */
+	newest_value(s, kek, "media-key", got);
+	assert_string_equal(got, "v3");
+	assert_int_equal(raw(COPY_SEALED(2, 3)), RAW_OK);
+	newest_value(s, kek, "media-key", got);
+	assert_string_equal(got, "");
+	ara_store_close(s);
+
+	/* A rule-1 value put in after the step is never re-sealed: refused as another rule. */
+	snprintf(sql, sizeof(sql), "UPDATE secrets SET sealed = " BLOB_FMT
+		 " WHERE name = 'media-key' AND version = 3", f.sealed_hex[1]);
+	assert_int_equal(raw(sql), RAW_OK);
+	s = ara_store_open_kek(url, ara_kek_reseal, f.kek, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(s->ops->secret_get(s, "media-key", &v3), ARA_STORE_OK);
+	assert_int_equal(ara_kek_open(f.kek, &v3, plain, &len, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "not of sealing rule 2"));
+	ara_store_close(s);
+}
+
+/* A store from before step 4 with no secrets needs no KEK to reach the newest schema. */
+static void test_migrate_no_secrets(void **state)
+{
+	char why[256];
+	struct ara_store *s;
+	int from;
+
+	(void)state;
+	s = BACKEND.open(url, why, sizeof(why));
+	assert_non_null(s);
+	assert_int_equal(migrate_to(s, 3, &from), ARA_STORE_OK);
+	ara_store_close(s);
+	ara_store_close(open_store());
+	assert_int_equal(raw_count("SELECT max(version) FROM ara_schema"), ARA_STORE_SCHEMA_VERSION);
 }
 
 #ifdef ARA_TEST_PG
@@ -812,6 +1026,8 @@ int main(void)
 		cmocka_unit_test_setup(test_claim_two_processes, setup),
 		cmocka_unit_test(test_kek_file),
 		cmocka_unit_test(test_seal),
+		cmocka_unit_test_setup(test_migrate_reseal, setup),
+		cmocka_unit_test_setup(test_migrate_no_secrets, setup),
 		cmocka_unit_test_setup(test_no_plaintext, setup),
 #ifdef ARA_TEST_PG
 		cmocka_unit_test_setup(test_reconnect, setup),

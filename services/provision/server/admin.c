@@ -336,7 +336,10 @@ static int print_audit(void *ctx, const struct ara_store_audit *r)
  */
 static struct ara_store_ak ak;		       /* enrol --ak */
 static char policy_text[ARA_STORE_POLICY_MAX + 1]; /* policy add */
-static struct ara_store_secret sealed;	       /* secret: all but its version */
+static struct ara_store_secret sealed;	       /* secret: sealed once its version is known */
+static uint8_t secret_kek[ARA_KEK_LEN];	       /* secret: the KEK */
+static uint8_t secret_value[ARA_WIRE_SECRET_MAX + 1];
+static size_t secret_len;
 
 /* read_file() or exit: nothing is open yet. */
 static size_t read_or_exit(const char *path, char *buf, size_t max, const char *what)
@@ -387,17 +390,14 @@ static void read_policy(const struct args *a)
 		ara_die(ARA_CLI_USAGE, "policy %s", why);
 }
 
-/* The value, sealed under the KEK (default: "kek" in the service's state directory). */
-static void seal_secret(const struct args *a)
+/* The value and the KEK (default: "kek" in the service's state directory). */
+static void read_secret(const struct args *a)
 {
-	static uint8_t value[ARA_WIRE_SECRET_MAX + 1];
 	char dir[4096], path[4200], why[512];
-	const char *name = a->operand[1], *file = a->kek;
-	uint8_t kek[ARA_KEK_LEN];
-	size_t len = read_or_exit(a->value, (char *)value, ARA_WIRE_SECRET_MAX, "a secret");
-	int rc;
+	const char *file = a->kek;
 
-	if (len == 0)
+	secret_len = read_or_exit(a->value, (char *)secret_value, ARA_WIRE_SECRET_MAX, "a secret");
+	if (secret_len == 0)
 		ara_die(ARA_CLI_USAGE, "%s: an empty secret", a->value);
 	if (!file) {
 		if (ara_store_state_dir(dir, sizeof(dir), why, sizeof(why)))
@@ -405,15 +405,10 @@ static void seal_secret(const struct args *a)
 		snprintf(path, sizeof(path), "%s/kek", dir);
 		file = path;
 	}
-	if (ara_kek_load(file, kek, why, sizeof(why)))
+	if (ara_kek_load(file, secret_kek, why, sizeof(why)))
 		ara_die(EXIT_STORE, "%s", why);
-	snprintf(sealed.name, sizeof(sealed.name), "%s", name);
+	snprintf(sealed.name, sizeof(sealed.name), "%s", a->operand[1]);
 	sealed.once = a->once;
-	rc = ara_kek_seal(kek, name, value, len, sealed.sealed, &sealed.sealed_len);
-	mbedtls_platform_zeroize(kek, sizeof(kek));
-	mbedtls_platform_zeroize(value, sizeof(value));
-	if (rc)
-		ara_die(EXIT_STORE, "secret '%s': cannot seal it", name);
 }
 
 static int cmd_enrol(struct ara_store *s, const struct args *a)
@@ -504,7 +499,15 @@ static int cmd_secret(struct ara_store *s, const struct args *a)
 	}
 	if (rc != ARA_STORE_OK && !(rc == ARA_STORE_NOT_FOUND && !rotate))
 		return store_failed(s, rc);
+	/* Sealed for the version it is to be (kek.h binds it); CONFLICT: another writer's first. */
+	sealed.version = rc == ARA_STORE_OK ? old.version + 1 : 1;
 	sealed.created_ms = now_ms();
+	rc = ara_kek_seal(secret_kek, &sealed, secret_value, secret_len);
+	mbedtls_platform_zeroize(secret_value, sizeof(secret_value));
+	if (rc) {
+		ara_msg("secret '%s': cannot seal it", sealed.name);
+		return EXIT_STORE;
+	}
 	if ((rc = s->ops->secret_put(s, &sealed)))
 		return store_failed(s, rc);
 	if (a->json)
@@ -541,13 +544,18 @@ int ara_admin_main(int argc, char **argv)
 	if (a.cmd == C_POLICY)
 		read_policy(&a);
 	if (a.cmd == C_SECRET)
-		seal_secret(&a);
+		read_secret(&a);
 	if (a.store)
 		snprintf(url, sizeof(url), "%s", a.store);
 	else if (ara_store_default_url(url, sizeof(url), why, sizeof(why)))
 		ara_die(EXIT_STORE, "%s", why);
-	if (!(s = ara_store_open(url, why, sizeof(why))))
+	/* With the KEK (secret), the migration may re-seal (store.h). */
+	s = a.cmd == C_SECRET ? ara_store_open_kek(url, ara_kek_reseal, secret_kek, why, sizeof(why))
+			      : ara_store_open(url, why, sizeof(why));
+	if (!s) {
+		mbedtls_platform_zeroize(secret_kek, sizeof(secret_kek));
 		ara_die(EXIT_STORE, "%s", why);
+	}
 	switch (a.cmd) {
 	case C_ENROL: status = cmd_enrol(s, &a); break;
 	case C_REVOKE: status = cmd_revoke(s, &a); break;
@@ -564,6 +572,8 @@ int ara_admin_main(int argc, char **argv)
 		break;
 	}
 	ara_store_close(s);
+	mbedtls_platform_zeroize(secret_kek, sizeof(secret_kek));
+	mbedtls_platform_zeroize(secret_value, sizeof(secret_value));
 	if (fflush(stdout) || ferror(stdout))
 		ara_die_file(EXIT_STORE, "stdout", "cannot write");
 	return status;

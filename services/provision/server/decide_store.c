@@ -68,7 +68,8 @@ static struct local *local(const struct ara_decide_store *st, char *why, size_t 
 		}
 		pthread_setspecific(local_key, l);
 	}
-	if (!l->s && !(l->s = ara_store_open(st->url, why, cap)))
+	/* With the KEK: the first open of a store from before the sealing rule re-seals it. */
+	if (!l->s && !(l->s = ara_store_open_kek(st->url, ara_kek_reseal, (void *)st->kek, why, cap)))
 		return NULL;
 	return l;
 }
@@ -185,13 +186,9 @@ int ara_decide_store_secret(const struct ara_decide_store *st, const struct ara_
 	if (r)
 		return store_failed(l, r, why, cap);
 	memset(out, 0, sizeof(*out));
-	if (ara_kek_open(st->kek, sealed.name, sealed.sealed, sealed.sealed_len, out->value,
-			 &out->len)) {
-		snprintf(why, cap,
-			 "secret '%s' version %u does not open under this KEK (another KEK file?)",
-			 sealed.name, sealed.version);
+	/* A row that does not open is refused, never passed over for an older version. */
+	if (ara_kek_open(st->kek, &sealed, out->value, &out->len, why, cap))
 		return ARA_REFUSE_INTERNAL;
-	}
 	snprintf(out->name, sizeof(out->name), "%s", sealed.name);
 	out->name_len = strlen(out->name);
 	snprintf(d.device, sizeof(d.device), "%s", dev->id);
@@ -381,50 +378,64 @@ static int import_ak(struct local *l, const struct ara_policy *p, int64_t now, c
 }
 
 /*
- * Each secret of the file as a new version where the store's newest
- * differs; but never over a once-only version (an operator's, by
- * `ara-provision secret add --once`): the file's value would be a new
- * version, deliverable again, so the import is refused.
+ * The file's secret s as the next version of its name, unless the store's
+ * newest holds its value; but never over a once-only version (an
+ * operator's, by `ara-provision secret add --once`): the file's value
+ * would be a new version, deliverable again, so the import is refused.
+ * 0, 1 when another writer added the version first (read again), or -1.
  */
+static int import_secret(const struct ara_decide_store *st, struct local *l,
+			 const struct ara_policy_secret *s, int64_t now, char *why, size_t cap)
+{
+	uint8_t plain[ARA_WIRE_SECRET_MAX];
+	struct ara_store_secret in = { .version = 0 };
+	size_t len = 0;
+	int r = l->s->ops->secret_get(l->s, s->name, &in), same;
+
+	if (r && r != ARA_STORE_NOT_FOUND)
+		return store_failed(l, r, why, cap), -1;
+	if (r == ARA_STORE_OK && ara_kek_open(st->kek, &in, plain, &len, why, cap))
+		return -1;
+	same = r == ARA_STORE_OK && len == s->len && memcmp(plain, s->value, len) == 0;
+	mbedtls_platform_zeroize(plain, sizeof(plain));
+	if (same)
+		return 0;
+	if (r == ARA_STORE_OK && in.once) {
+		snprintf(why, cap,
+			 "secret '%s': the store's newest version %u is once-only and the "
+			 "secrets file holds another value; take the name out of the file, "
+			 "or change it with 'ara-provision secret rotate'",
+			 s->name, in.version);
+		return -1;
+	}
+	in.version = r == ARA_STORE_OK ? in.version + 1 : 1;
+	in.once = 0;
+	in.created_ms = now;
+	snprintf(in.name, sizeof(in.name), "%s", s->name);
+	if (ara_kek_seal(st->kek, &in, s->value, s->len)) {
+		snprintf(why, cap, "secret '%s': sealing it failed", s->name);
+		return -1;
+	}
+	r = l->s->ops->secret_put(l->s, &in);
+	if (r == ARA_STORE_CONFLICT)
+		return 1;
+	return r ? store_failed(l, r, why, cap), -1 : 0;
+}
+
+/* Each secret of the file (import_secret); a version another writer races for, read again. */
 static int import_secrets(const struct ara_decide_store *st, struct local *l,
 			  const struct ara_policy *p, int64_t now, char *why, size_t cap)
 {
 	for (size_t i = 0; i < p->n_secrets; i++) {
-		const struct ara_policy_secret *s = &p->secrets[i];
-		uint8_t plain[ARA_WIRE_SECRET_MAX];
-		struct ara_store_secret in;
-		size_t len = 0;
-		int r = l->s->ops->secret_get(l->s, s->name, &in), same;
+		int r = 1;
 
-		if (r && r != ARA_STORE_NOT_FOUND)
-			return store_failed(l, r, why, cap), -1;
-		if (r == ARA_STORE_OK &&
-		    ara_kek_open(st->kek, in.name, in.sealed, in.sealed_len, plain, &len)) {
-			snprintf(why, cap, "secret '%s' in the store does not open under this KEK "
-					   "(another KEK file?)", s->name);
+		for (int tries = 0; r == 1 && tries < 8; tries++)
+			r = import_secret(st, l, &p->secrets[i], now, why, cap);
+		if (r == 1)
+			snprintf(why, cap, "secret '%s': other writers keep adding versions",
+				 p->secrets[i].name);
+		if (r)
 			return -1;
-		}
-		same = r == ARA_STORE_OK && len == s->len && memcmp(plain, s->value, len) == 0;
-		mbedtls_platform_zeroize(plain, sizeof(plain));
-		if (same)
-			continue;
-		if (r == ARA_STORE_OK && in.once) {
-			snprintf(why, cap,
-				 "secret '%s': the store's newest version %u is once-only and the "
-				 "secrets file holds another value; take the name out of the file, "
-				 "or change it with 'ara-provision secret rotate'",
-				 s->name, in.version);
-			return -1;
-		}
-		memset(&in, 0, sizeof(in));
-		snprintf(in.name, sizeof(in.name), "%s", s->name);
-		in.created_ms = now;
-		if (ara_kek_seal(st->kek, in.name, s->value, s->len, in.sealed, &in.sealed_len)) {
-			snprintf(why, cap, "secret '%s': sealing it failed", s->name);
-			return -1;
-		}
-		if ((r = l->s->ops->secret_put(l->s, &in)))
-			return store_failed(l, r, why, cap), -1;
 	}
 	return 0;
 }

@@ -18,6 +18,12 @@ static const struct ara_store_ops *const backends[] = {
 
 struct ara_store *ara_store_open(const char *url, char *why, size_t cap)
 {
+	return ara_store_open_kek(url, NULL, NULL, why, cap);
+}
+
+struct ara_store *ara_store_open_kek(const char *url, ara_store_reseal_fn reseal, void *ctx,
+				     char *why, size_t cap)
+{
 	const char *colon = strchr(url, ':');
 	struct ara_store *s;
 	int from;
@@ -28,6 +34,8 @@ struct ara_store *ara_store_open(const char *url, char *why, size_t cap)
 			continue;
 		if (!(s = backends[i]->open(url, why, cap)))
 			return NULL;
+		s->reseal = reseal;
+		s->reseal_ctx = ctx;
 		if (s->ops->migrate(s, &from) == ARA_STORE_OK)
 			return s;
 		snprintf(why, cap, "%s", s->why);

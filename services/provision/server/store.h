@@ -34,7 +34,7 @@
 #include "wire.h"
 
 /* The schema version this code writes; migrate() brings a database to it. */
-#define ARA_STORE_SCHEMA_VERSION 3
+#define ARA_STORE_SCHEMA_VERSION 4
 
 #define ARA_STORE_NAME_MAX ARA_WIRE_NAME_MAX /* device ids and secret names */
 #define ARA_STORE_WHY_MAX 256u
@@ -45,8 +45,8 @@
 #define ARA_STORE_AK_PUB_LEN 65u      /* uncompressed P-256 point (tpm_verify.h) */
 #define ARA_STORE_EK_CHAIN_MAX 8192u  /* DER certificates, leaf first, concatenated */
 #define ARA_STORE_POLICY_MAX (64u << 10)
-/* A sealed secret (kek.h): 12-byte nonce || ciphertext || 16-byte tag. */
-#define ARA_STORE_SEALED_MAX (12u + ARA_WIRE_SECRET_MAX + 16u)
+/* A sealed secret (kek.h): rule byte || 12-byte nonce || ciphertext || 16-byte tag. */
+#define ARA_STORE_SEALED_MAX (1u + 12u + ARA_WIRE_SECRET_MAX + 16u)
 
 enum ara_store_status {
 	ARA_STORE_OK = 0,
@@ -56,11 +56,28 @@ enum ara_store_status {
 };
 
 struct ara_store_ops;
+struct ara_store_secret;
+
+/*
+ * Re-seals one secret version, in place, from the rule an earlier release
+ * sealed it with to the current one (kek.h's ara_kek_reseal; ctx the KEK).
+ * 0, or -1 with one line in why.
+ */
+typedef int (*ara_store_reseal_fn)(void *ctx, struct ara_store_secret *sec, char *why,
+				   size_t why_cap);
 
 /* The part of every backend's handle the callers see. */
 struct ara_store {
 	const struct ara_store_ops *ops;
 	char why[ARA_STORE_WHY_MAX]; /* the last call's failure, one line */
+	/*
+	 * For migrate()'s re-seal step (schema version 4), which only a
+	 * holder of the KEK can take: NULL leaves a database that has secrets
+	 * at version 3 for the next open that has it (one with none takes the
+	 * step at once). ara_store_open_kek() sets them.
+	 */
+	ara_store_reseal_fn reseal;
+	void *reseal_ctx;
 };
 
 struct ara_store_device {
@@ -91,7 +108,7 @@ struct ara_store_ak {
 /* A secret version as a backend keeps it: sealed, never plaintext. */
 struct ara_store_secret {
 	char name[ARA_STORE_NAME_MAX + 1];
-	uint32_t version; /* 1, 2, ...: put() assigns the next */
+	uint32_t version; /* 1, 2, ...: each the next of its name */
 	int once;	  /* delivered at most once, fleet-wide, per version */
 	uint8_t sealed[ARA_STORE_SEALED_MAX];
 	size_t sealed_len;
@@ -187,6 +204,14 @@ struct ara_store_ops {
 	 * a time, each in its own transaction, safe against a concurrent
 	 * migrate(); *from is the version found (0: an empty database).
 	 * ARA_STORE_ERROR for a database newer than this code.
+	 *
+	 * Step 4 has no SQL: it re-seals every secret version under kek.h's
+	 * rule 2 with s->reseal, in the step's one transaction, so it happens
+	 * once: a rule-1 value written after it is never re-sealed (a writer
+	 * could otherwise launder an old copy into any row). A re-seal that
+	 * fails (another KEK) fails the step: ERROR, nothing changed. Without
+	 * s->reseal the step waits (OK at version 3) unless there are no
+	 * secrets to re-seal.
 	 */
 	int (*migrate)(struct ara_store *s, int *from);
 
@@ -224,9 +249,11 @@ struct ara_store_ops {
 			  int64_t *created_ms);
 
 	/*
-	 * Secrets, sealed (kek.h). secret_put adds the next version of
-	 * in->name (1 for a new name) and sets in->version; secret_get fills
-	 * *out with the newest version of name.
+	 * Secrets, sealed (kek.h), which binds the version: so the caller
+	 * picks it before sealing. secret_put adds in->version of in->name,
+	 * which must be the next (the newest plus one; 1 for a new name):
+	 * CONFLICT if it is not (another writer was first: read the newest,
+	 * seal again). secret_get fills *out with the newest version of name.
 	 */
 	int (*secret_put)(struct ara_store *s, struct ara_store_secret *in);
 	int (*secret_get)(struct ara_store *s, const char *name, struct ara_store_secret *out);
@@ -255,6 +282,10 @@ struct ara_store_ops {
  * URI, given to it whole), then migrates it. NULL with one line in why.
  */
 struct ara_store *ara_store_open(const char *url, char *why, size_t why_cap);
+
+/* ara_store_open() for a holder of the KEK: the migration may re-seal (migrate()). */
+struct ara_store *ara_store_open_kek(const char *url, ara_store_reseal_fn reseal, void *ctx,
+				     char *why, size_t why_cap);
 
 /*
  * The service's state directory when it is given no store and no KEK:

@@ -6,9 +6,10 @@
  * transaction under an advisory lock, so instances starting together
  * migrate once. "At most once" is the unique index deliveries_once
  * (store_pg_schema.h): a second claim of a once-only secret version gets
- * SQLSTATE 23505, which is CONFLICT. Versions (policies, secrets) are the
- * newest plus one, computed in the INSERT; two instances adding at once
- * collide on the primary key and the loser computes again.
+ * SQLSTATE 23505, which is CONFLICT. A policy version is the newest plus
+ * one, computed in the INSERT; two instances adding at once collide on the
+ * primary key and the loser computes again. A secret version is the
+ * caller's, sealed for it (store.h): a collision is the caller's CONFLICT.
  *
  * A lost connection (the server restarted) fails the call that finds it
  * (ERROR: whether a write committed is then unknown, so it is not
@@ -50,6 +51,8 @@ enum stmt {
 	S_POLICY_GET,
 	S_SECRET_PUT,
 	S_SECRET_GET,
+	S_SECRET_NEXT,
+	S_SECRET_RESEAL,
 	S_CLAIM,
 	S_DELIVERY_LIST,
 	S_AUDIT_APPEND,
@@ -92,9 +95,16 @@ static const char *const stmt_sql[S_COUNT] = {
 			 " RETURNING version",
 	[S_POLICY_NEWEST] = "SELECT max(version) FROM policies",
 	[S_POLICY_GET] = "SELECT text, created_ms FROM policies WHERE version = $1",
+	/* Only the next version: 0 rows if $5 is not (a racing writer's: a key violation). */
 	[S_SECRET_PUT] = "INSERT INTO secrets (name, version, once, sealed, created_ms)"
-			 " SELECT $1::text, coalesce(max(version), 0) + 1, $2, $3, $4"
-			 " FROM secrets WHERE name = $1::text RETURNING version",
+			 " SELECT $1::text, $5::integer, $2::integer, $3::bytea, $4::bigint"
+			 " WHERE (SELECT coalesce(max(version), 0) FROM secrets"
+			 " WHERE name = $1::text) + 1 = $5::integer",
+	/* The migration's re-seal (store.h's step 4): the row after ($1, $2), and its update. */
+	[S_SECRET_NEXT] = "SELECT name, version, once, sealed, created_ms FROM secrets"
+			  " WHERE name > $1::text OR (name = $1::text AND version > $2::integer)"
+			  " ORDER BY name, version LIMIT 1",
+	[S_SECRET_RESEAL] = "UPDATE secrets SET sealed = $3 WHERE name = $1 AND version = $2",
 	[S_SECRET_GET] = "SELECT version, once, sealed, created_ms FROM secrets"
 			 " WHERE name = $1 ORDER BY version DESC LIMIT 1",
 	[S_CLAIM] = "INSERT INTO deliveries (time_ms, peer, session, service, device,"
@@ -379,6 +389,59 @@ static int exec_sql(struct pg_store *s, const char *sql, const char *what, PGres
 }
 
 /*
+ * Step 4 (store.h's migrate()): each secret version re-sealed, one row at a
+ * time in (name, version) order, inside the step's transaction. *wait if
+ * there is a row but this handle cannot re-seal: the step is left for one
+ * that can.
+ */
+static int reseal_rows(struct pg_store *s, int *wait)
+{
+	struct ara_store_secret sec;
+	char why[ARA_STORE_WHY_MAX];
+	int rc = ARA_STORE_OK;
+
+	*wait = 0;
+	memset(&sec, 0, sizeof(sec));
+	while (rc == ARA_STORE_OK) {
+		struct params p = { 0 };
+		PGresult *r;
+		long len;
+
+		p_text(&p, sec.name);
+		p_int(&p, sec.version);
+		if ((rc = run_result(s, S_SECRET_NEXT, &p, "migrating: reading a secret", &r)))
+			break;
+		if (PQntuples(r) == 0 || !s->base.reseal) {
+			*wait = PQntuples(r) != 0;
+			PQclear(r);
+			break;
+		}
+		col_text(r, 0, 0, sec.name, sizeof(sec.name));
+		sec.version = (uint32_t)col_int(r, 0, 1);
+		sec.once = col_int(r, 0, 2) != 0;
+		len = col_bytes(r, 0, 3, sec.sealed, sizeof(sec.sealed));
+		sec.created_ms = col_int(r, 0, 4);
+		PQclear(r);
+		if (len <= 0) {
+			set_why(s, "migrating: secret '%s' version %u: the row is damaged", sec.name,
+				sec.version);
+			return ARA_STORE_ERROR;
+		}
+		sec.sealed_len = (size_t)len;
+		if (s->base.reseal(s->base.reseal_ctx, &sec, why, sizeof(why))) {
+			set_why(s, "migrating to schema version 4: %s; nothing was changed", why);
+			return ARA_STORE_ERROR;
+		}
+		p.n = 0;
+		p_text(&p, sec.name);
+		p_int(&p, sec.version);
+		p_bytes(&p, sec.sealed, sec.sealed_len);
+		rc = run(s, S_SECRET_RESEAL, &p, "migrating: re-sealing a secret", NULL);
+	}
+	return rc;
+}
+
+/*
  * One step towards target in its own transaction: the advisory lock makes
  * a concurrent migrate() wait, then read the version it left. *found: the
  * version the first step read (-1 before); *done when it is target.
@@ -412,8 +475,10 @@ static int migrate_step(struct pg_store *s, int target, int *found, int *done)
 		snprintf(insert, sizeof(insert),
 			 "INSERT INTO ara_schema VALUES (%d,"
 			 " (extract(epoch FROM clock_timestamp()) * 1000)::bigint)", version + 1);
-		if (exec_sql(s, store_pg_steps[version], "migrating: a step", NULL) ||
-		    exec_sql(s, insert, "migrating: recording the step", NULL))
+		if (store_pg_steps[version] ? exec_sql(s, store_pg_steps[version], "migrating: a step", NULL)
+					    : reseal_rows(s, done))
+			goto fail;
+		if (!*done && exec_sql(s, insert, "migrating: recording the step", NULL))
 			goto fail;
 	}
 	return exec_sql(s, "COMMIT", "migrating: commit", NULL) ? ARA_STORE_ERROR : ARA_STORE_OK;
@@ -702,6 +767,8 @@ static int pg_secret_put(struct ara_store *base, struct ara_store_secret *in)
 {
 	struct pg_store *s = (struct pg_store *)base;
 	struct params p = { 0 };
+	long changed = 0;
+	int rc;
 
 	if (name_ok(s, "secret", in->name))
 		return ARA_STORE_ERROR;
@@ -713,7 +780,13 @@ static int pg_secret_put(struct ara_store *base, struct ara_store_secret *in)
 	p_int(&p, in->once ? 1 : 0);
 	p_bytes(&p, in->sealed, in->sealed_len);
 	p_int(&p, in->created_ms);
-	return insert_version(s, S_SECRET_PUT, &p, "secret put", &in->version);
+	p_int(&p, in->version);
+	rc = run(s, S_SECRET_PUT, &p, "secret put", &changed);
+	if (rc == ARA_STORE_OK && changed != 1)
+		rc = ARA_STORE_CONFLICT;
+	if (rc == ARA_STORE_CONFLICT)
+		set_why(s, "secret '%s': version %u is not the next", in->name, in->version);
+	return rc;
 }
 
 static int pg_secret_get(struct ara_store *base, const char *name, struct ara_store_secret *out)

@@ -80,9 +80,10 @@ static const char *const sql[Q_COUNT] = {
 			 " RETURNING version",
 	[Q_POLICY_NEWEST] = "SELECT max(version) FROM policies",
 	[Q_POLICY_GET] = "SELECT text, created_ms FROM policies WHERE version = ?1",
+	/* Only the next version: 0 rows if ?5 is not. */
 	[Q_SECRET_PUT] = "INSERT INTO secrets (name, version, once, sealed, created_ms)"
-			 " SELECT ?1, coalesce(max(version), 0) + 1, ?2, ?3, ?4 FROM secrets"
-			 " WHERE name = ?1 RETURNING version",
+			 " SELECT ?1, ?5, ?2, ?3, ?4"
+			 " WHERE (SELECT coalesce(max(version), 0) FROM secrets WHERE name = ?1) + 1 = ?5",
 	[Q_SECRET_GET] = "SELECT version, once, sealed, created_ms FROM secrets WHERE name = ?1"
 			 " ORDER BY version DESC LIMIT 1",
 	[Q_CLAIM] = "INSERT INTO deliveries (time_ms, peer, session, service, device,"
@@ -302,6 +303,69 @@ static struct ara_store *sqlite_open(const char *url, char *why, size_t cap)
 	return &s->base;
 }
 
+/*
+ * Step 4 (store.h's migrate()): each secret version re-sealed, one row at a
+ * time in (name, version) order, inside the step's transaction. *wait if
+ * there is a row but this handle cannot re-seal: the step is left for one
+ * that can.
+ */
+static int reseal_rows(struct sqlite_store *s, int *wait)
+{
+	static const char next_sql[] =
+		"SELECT name, version, once, sealed, created_ms FROM secrets"
+		" WHERE name > ?1 OR (name = ?1 AND version > ?2) ORDER BY name, version LIMIT 1";
+	static const char set_sql[] = "UPDATE secrets SET sealed = ?3 WHERE name = ?1 AND version = ?2";
+	struct ara_store_secret sec;
+	sqlite3_stmt *next = NULL, *set = NULL;
+	char why[ARA_STORE_WHY_MAX];
+	int rc = ARA_STORE_OK, row;
+
+	*wait = 0;
+	memset(&sec, 0, sizeof(sec));
+	if (sqlite3_prepare_v2(s->db, next_sql, -1, &next, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, set_sql, -1, &set, NULL) != SQLITE_OK)
+		rc = db_error(s, "migrating: re-sealing the secrets");
+	while (rc == ARA_STORE_OK) {
+		sqlite3_reset(next);
+		sqlite3_bind_text(next, 1, sec.name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(next, 2, sec.version);
+		row = sqlite3_step(next);
+		if (row == SQLITE_DONE)
+			break;
+		if (row != SQLITE_ROW) {
+			rc = db_error(s, "migrating: reading a secret to re-seal");
+			break;
+		}
+		if (!s->base.reseal) {
+			*wait = 1;
+			break;
+		}
+		text_col(next, 0, sec.name, sizeof(sec.name));
+		sec.version = (uint32_t)sqlite3_column_int64(next, 1);
+		sec.once = sqlite3_column_int(next, 2);
+		sec.sealed_len = (size_t)sqlite3_column_bytes(next, 3);
+		sec.created_ms = sqlite3_column_int64(next, 4);
+		if (sec.sealed_len > sizeof(sec.sealed) || blob_col(next, 3, sec.sealed, sec.sealed_len)) {
+			rc = say(s, ARA_STORE_ERROR, "migrating: secret '%s' version %u: the row is damaged",
+				 sec.name, sec.version);
+			break;
+		}
+		if (s->base.reseal(s->base.reseal_ctx, &sec, why, sizeof(why))) {
+			rc = say(s, ARA_STORE_ERROR, "migrating to schema version 4: %s; nothing was changed",
+				 why);
+			break;
+		}
+		sqlite3_reset(set);
+		sqlite3_bind_text(set, 1, sec.name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(set, 2, sec.version);
+		sqlite3_bind_blob(set, 3, sec.sealed, (int)sec.sealed_len, SQLITE_STATIC);
+		rc = run(s, set, "migrating: re-sealing a secret");
+	}
+	sqlite3_finalize(next);
+	sqlite3_finalize(set);
+	return rc;
+}
+
 /* One step's transaction: the version read inside it, so concurrent migrations serialise. */
 static int migrate_step(struct sqlite_store *s, int target, int *found, int *done)
 {
@@ -335,8 +399,10 @@ static int migrate_step(struct sqlite_store *s, int target, int *found, int *don
 	if (!*done) {
 		snprintf(insert, sizeof(insert), "INSERT INTO ara_schema VALUES (%d, %lld)",
 			 version + 1, (long long)now_ms());
-		if (exec(s, store_sqlite_steps[version], "migrating: a step") ||
-		    exec(s, insert, "migrating: recording the step"))
+		if (store_sqlite_steps[version] ? exec(s, store_sqlite_steps[version], "migrating: a step")
+						: reseal_rows(s, done))
+			goto fail;
+		if (!*done && exec(s, insert, "migrating: recording the step"))
 			goto fail;
 	}
 	return exec(s, "COMMIT", "migrating: commit");
@@ -601,7 +667,6 @@ static int sqlite_secret_put(struct ara_store *base, struct ara_store_secret *in
 {
 	struct sqlite_store *s = of(base);
 	sqlite3_stmt *st;
-	int64_t v = 0;
 	int r;
 
 	if (!name_ok(s, "secret name", in->name))
@@ -614,8 +679,11 @@ static int sqlite_secret_put(struct ara_store *base, struct ara_store_secret *in
 	sqlite3_bind_int(st, 2, in->once != 0);
 	sqlite3_bind_blob(st, 3, in->sealed, (int)in->sealed_len, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, in->created_ms);
-	r = run_returning(s, st, "adding the secret", &v);
-	in->version = (uint32_t)v;
+	sqlite3_bind_int64(st, 5, in->version);
+	r = run(s, st, "adding the secret");
+	if (r == ARA_STORE_OK && sqlite3_changes(s->db) != 1)
+		r = say(s, ARA_STORE_CONFLICT, "secret '%s': version %u is not the next", in->name,
+			in->version);
 	return r;
 }
 
