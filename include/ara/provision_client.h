@@ -61,7 +61,7 @@ typedef int (*ara_rtm_report_fn)(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void 
  * an ATTEST for it (PROVISION_BEGIN; the session is then ended), and
  * sends both with the segments read from segments_path (the file
  * ARA_RTM_SEGMENTS names, read after the report, so it holds what the
- * report covers; NULL or "": none). ARA_OK with *verdict filled, accepted
+ * report covers; NULL, "" or a file that does not exist: none). ARA_OK with *verdict filled, accepted
  * or not; ARA_E_REFUSED with *refusal filled (if not NULL) when the
  * service decided nothing; ARA_E_BADMSG if the service sent something that
  * is not a message of the protocol, or closed; ARA_E_NOMEM; ARA_E_INVAL

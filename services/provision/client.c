@@ -174,8 +174,10 @@ int ara_rtm_submit(int fd, ara_rtm_report_fn make_report, const char *segments_p
 	st = doc ? make_report(nonce, doc, ARA_RTM_REPORT_MAX, &doc_len) : ARA_E_NOMEM;
 	if (st == ARA_OK)
 		st = attest_for(challenge, (size_t)len, &attest, &attest_len);
+	/* The runtime makes the file at the first export: none yet, none sealed. */
 	if (st == ARA_OK && segments_path && *segments_path &&
-	    ara_read_whole(segments_path, ARA_WIRE_REPORT_SEGMENTS_MAX, &segments, &segments_len))
+	    ara_read_whole(segments_path, ARA_WIRE_REPORT_SEGMENTS_MAX, &segments, &segments_len) &&
+	    errno != ENOENT)
 		st = errno == ENOMEM ? ARA_E_NOMEM : ARA_E_INVAL;
 	if (st == ARA_OK)
 		st = report_message(attest, attest_len, doc, doc_len, segments, segments_len, &msg,
