@@ -216,8 +216,12 @@ rtm_setup() {
 	ara_env="$ara_env ARA_RTM_SEGMENTS=$tmp/segments"
 }
 
-# rtm_server SESSIONS: the provisioner, verifying RTM reports.
-rtm_server() { start_server "$1" --unix "$tmp/sock" --rtm-apps "$tmp/apps"; }
+# rtm_server SESSIONS [OPTION...]: the provisioner, verifying RTM reports.
+rtm_server() {
+	n=$1
+	shift
+	start_server "$n" --unix "$tmp/sock" --rtm-apps "$tmp/apps" "$@"
+}
 
 # expect_audit DECISION: the store's audit log (ara-provision audit) holds
 # a record of that decision.
@@ -555,11 +559,16 @@ open-tpm)
 	;;
 rtm-report)
 	rtm_setup
-	rtm_server 1
+	"$tools/p256_keygen" "$tmp/ear.pem" "$tmp/ear.pub.pem" || fail "p256_keygen"
+	rtm_server 1 --ear-key "$tmp/ear.pem"
 	run_app "$tmp/sock" genuine
 	finish
 	expect_status 0
 	expect_app "rtm-submit-app: accepted"
+	# The App's three indirect calls, at least, are in it.
+	entries=$(sed -n 's/^rtm-submit-app: accepted (OK: \([0-9]*\) entries.*/\1/p' "$tmp/app.out")
+	[ "${entries:-0}" -ge 3 ] || fail "the accepted report holds ${entries:-no} entries, not the App's 3 or more"
+	grep -q '^rtm-submit-app: ear [1-9]' "$tmp/app.out" || fail "the VERDICT carries no EAR"
 	expect_log '"decision":"rtm-verified"'
 	expect_audit rtm-verified
 	echo "ara-evidence: provision rtm-report: the App's RTM report, sent with ara_rtm_submit, verified by the service: $(sed -n 's/^rtm-submit-app: accepted //p' "$tmp/app.out"); kept in its store"

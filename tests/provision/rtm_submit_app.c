@@ -34,9 +34,10 @@ typedef unsigned (*step_fn)(unsigned);
 static unsigned twice(unsigned x) { return 2 * x; }
 static unsigned plus_three(unsigned x) { return x + 3; }
 
-static const step_fn steps[] = { twice, plus_three, twice };
+/* volatile: each call loads its target, so none is folded into a constant. */
+static step_fn volatile steps[] = { twice, plus_three, twice };
 
-/* The App's own work: indirect calls the RTM logs. */
+/* The App's own work: indirect calls (and their returns) the RTM logs. */
 static unsigned work(unsigned x)
 {
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
