@@ -253,15 +253,17 @@ static struct policy_ref *policy_load(const struct ara_config *c, char *why, siz
 /* The "reports" event: what REPORTs are verified with now. */
 static void log_reports(struct server *s, const struct policy_ref *p)
 {
+	char ear[64] = "no EAR key";
+
 	if (!p->take_reports) {
 		log_event(s, "reports", NULL, "RTM reports refused (no rtm-apps)");
 		return;
 	}
-	log_event(s, "reports", NULL,
-		  "RTM reports verified: App files in %s, other modules at %s, %s%02x%02x%02x%02x%s",
-		  p->rtm_apps, p->rtm_root[0] ? p->rtm_root : "their own paths",
-		  p->reports.ear ? "EARs signed by key " : "", p->ear.pub[1], p->ear.pub[2],
-		  p->ear.pub[3], p->ear.pub[4], p->reports.ear ? "..." : "no EAR key");
+	if (p->reports.ear)
+		snprintf(ear, sizeof(ear), "EARs signed by key %02x%02x%02x%02x...", p->ear.pub[1],
+			 p->ear.pub[2], p->ear.pub[3], p->ear.pub[4]);
+	log_event(s, "reports", NULL, "RTM reports verified: App files in %s, other modules at %s, %s",
+		  p->rtm_apps, p->rtm_root[0] ? p->rtm_root : "their own paths", ear);
 }
 
 /*
