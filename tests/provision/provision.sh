@@ -589,6 +589,7 @@ rtm-revoke)
 	# tpm evidence names the device: a rejected report revokes it, and
 	# the same App's next provisioning session is refused. First the
 	# twin: the device is served before the rejection.
+	[ "$backend" = tpm ] || fail "rtm-revoke needs tpm evidence: dev-insecure names no device"
 	rtm_setup revoke
 	rtm_server 3
 	run_app "$tmp/sock" fetch media-key
