@@ -487,6 +487,14 @@ static const char *ear_key_named(int n)
 	return key;
 }
 
+/* SIGHUP, and the reload heard through to its end (systemd's notifications read). */
+static void hup(void)
+{
+	kill(server, SIGHUP);
+	assert_int_equal(strncmp(notified(), "RELOADING=1\n", 12), 0);
+	assert_string_equal(notified(), "READY=1");
+}
+
 /*
  * rtm-apps, rtm-root and ear-key are read with the policy: a SIGHUP takes
  * them (a REPORT passes the header check or not, the EAR key named is the
@@ -495,7 +503,7 @@ static const char *ear_key_named(int n)
  */
 static void sighup_reloads_the_rtm_report_files(void **state)
 {
-	char apps[64], key1[64], key2[64], bad[64], pub[64], cmd[256], extra[512];
+	char apps[64], key1[64], key2[64], bad[64], pub[64], cmd[512], extra[512];
 	char first[16];
 
 	(void)state;
@@ -511,13 +519,14 @@ static void sighup_reloads_the_rtm_report_files(void **state)
 	write_text(bad, "not a key\n");
 	write_config("");
 	start_server();
+	assert_string_equal(notified(), "READY=1");
 	wait_log("RTM reports refused (no rtm-apps)", 1);
 	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
 	wait_log("bad header (not an ATTEST)", 1);
 
 	snprintf(extra, sizeof(extra), "rtm-apps %s\nrtm-root %s\near-key %s\n", apps, dir, key1);
 	write_config(extra);
-	kill(server, SIGHUP);
+	hup();
 	wait_log("RTM reports verified", 1);
 	snprintf(first, sizeof(first), "%s", ear_key_named(2));
 	assert_int_equal(strlen(first), 8);
@@ -527,7 +536,7 @@ static void sighup_reloads_the_rtm_report_files(void **state)
 
 	snprintf(extra, sizeof(extra), "rtm-apps %s\near-key %s\n", apps, key2);
 	write_config(extra);
-	kill(server, SIGHUP);
+	hup();
 	wait_log("RTM reports verified", 2);
 	assert_int_equal(strlen(ear_key_named(3)), 8);
 	assert_string_not_equal(ear_key_named(3), first);
@@ -536,11 +545,11 @@ static void sighup_reloads_the_rtm_report_files(void **state)
 	/* A key file that is no key, an rtm-apps that is no directory: nothing changes. */
 	snprintf(extra, sizeof(extra), "rtm-apps %s\near-key %s\n", apps, bad);
 	write_config(extra);
-	kill(server, SIGHUP);
+	hup();
 	wait_log("refused, the running policy kept: ear-key", 1);
 	snprintf(extra, sizeof(extra), "rtm-apps %s\n", key1);
 	write_config(extra);
-	kill(server, SIGHUP);
+	hup();
 	wait_log("not a directory", 1);
 	assert_int_equal(count(read_log(), "\"event\":\"reports\""), 3);
 	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
@@ -549,7 +558,7 @@ static void sighup_reloads_the_rtm_report_files(void **state)
 
 	/* Without rtm-apps: REPORTs refused at their header again. */
 	write_config("");
-	kill(server, SIGHUP);
+	hup();
 	wait_log("RTM reports refused (no rtm-apps)", 2);
 	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
 	wait_log("bad header (not an ATTEST)", 2);
