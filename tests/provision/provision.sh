@@ -209,6 +209,34 @@ cenc_run() {
 	expect_status 0
 }
 
+# rtm_setup [revoke]: the RTM App (rtm_submit_app) in place of
+# provision_app, its policy (with revoke: "rtm-rejected revoke"), its
+# segments file, and the service's App files: the App's own named by its
+# SHA-256.
+rtm_setup() {
+	app=$build/tests/provision/rtm_submit_app
+	[ -x "$app" ] || fail "no $app: the RTM plugin or clang was missing on the build machine"
+	write_policy "$backend" 300
+	if [ "${1:-}" = revoke ]; then echo "rtm-rejected revoke" >>"$tmp/policy"; fi
+	mkdir -p "$tmp/apps"
+	cp "$app" "$tmp/apps/$(sha256sum "$app" | cut -d' ' -f1)" || fail "copying the App file"
+	ara_env="$ara_env ARA_RTM_SEGMENTS=$tmp/segments"
+}
+
+# rtm_server SESSIONS [OPTION...]: the provisioner, verifying RTM reports.
+rtm_server() {
+	n=$1
+	shift
+	start_server "$n" --unix "$tmp/sock" --rtm-apps "$tmp/apps" "$@"
+}
+
+# expect_audit DECISION: the store's audit log (ara-provision audit) holds
+# a record of that decision.
+expect_audit() {
+	"$provision" audit --json >"$tmp/audit" || fail "ara-provision audit"
+	grep -q "\"decision\":\"$1\"" "$tmp/audit" || fail "the store's audit log has no $1"
+}
+
 case $case in
 deliver)
 	write_policy "$backend" 300
@@ -555,6 +583,53 @@ open-tpm)
 			fail "App code's opens of $dev were not both refused with EACCES"
 	done
 	echo "ara-evidence: provision open-tpm: App code's opens of /dev/tpmrm0, /dev/tpm0 and of other nodes with their numbers were refused (EACCES)"
+	;;
+rtm-report)
+	rtm_setup
+	"$tools/p256_keygen" "$tmp/ear.pem" "$tmp/ear.pub.pem" || fail "p256_keygen"
+	rtm_server 1 --ear-key "$tmp/ear.pem"
+	run_app "$tmp/sock" genuine
+	finish
+	expect_status 0
+	expect_app "rtm-submit-app: accepted"
+	# The App's three indirect calls, at least, are in it.
+	entries=$(sed -n 's/^rtm-submit-app: accepted (OK: \([0-9]*\) entries.*/\1/p' "$tmp/app.out")
+	[ "${entries:-0}" -ge 3 ] || fail "the accepted report holds ${entries:-no} entries, not the App's 3 or more"
+	grep -q '^rtm-submit-app: ear [1-9]' "$tmp/app.out" || fail "the VERDICT carries no EAR"
+	expect_log '"decision":"rtm-verified"'
+	expect_audit rtm-verified
+	echo "ara-evidence: provision rtm-report: the App's RTM report, sent with ara_rtm_submit, verified by the service: $(sed -n 's/^rtm-submit-app: accepted //p' "$tmp/app.out"); kept in its store"
+	;;
+rtm-report-tamper)
+	# The twin of rtm-report: the same App, one byte of its report changed.
+	rtm_setup
+	rtm_server 1
+	run_app "$tmp/sock" tamper
+	finish
+	expect_status 0
+	expect_app "rtm-submit-app: rejected"
+	expect_log '"decision":"rtm-rejected"'
+	expect_audit rtm-rejected
+	echo "ara-evidence: provision rtm-report-tamper: a report the App changed was rejected: $(sed -n 's/^rtm-submit-app: rejected //p' "$tmp/app.out")"
+	;;
+rtm-revoke)
+	# tpm evidence names the device: a rejected report revokes it, and
+	# the same App's next provisioning session is refused. First the
+	# twin: the device is served before the rejection.
+	[ "$backend" = tpm ] || fail "rtm-revoke needs tpm evidence: dev-insecure names no device"
+	rtm_setup revoke
+	rtm_server 3
+	run_app "$tmp/sock" fetch media-key
+	expect_app "rtm-submit-app: delivered"
+	run_app "$tmp/sock" tamper
+	expect_app "rtm-submit-app: rejected"
+	run_app "$tmp/sock" fetch media-key
+	finish
+	expect_status 0
+	expect_app "rtm-submit-app: refused 3 "
+	expect_log "is revoked"
+	expect_audit rtm-rejected
+	echo "ara-evidence: provision rtm-revoke: delivered, then a rejected RTM report revoked the device: $(log_detail | tail -1)"
 	;;
 *)
 	echo "provision.sh: no case '$case'"

@@ -6,7 +6,8 @@
  * complete while a stalled and a trickling one are held open, and those
  * two end at their deadline after the fast ones (the log's order); limits
  * refuse with a log line; SIGTERM removes the socket and a restart serves;
- * SIGHUP takes a new policy and keeps the old one over a bad file; systemd
+ * SIGHUP takes a new policy and keeps the old one over a bad file, and
+ * takes the RTM reports' files the same way; systemd
  * hears READY, RELOADING and STOPPING, and its socket activation serves. Timeouts here only end a test that
  * hangs.
  */
@@ -454,6 +455,117 @@ static void sighup_reloads_and_keeps_the_old_on_a_bad_file(void **state)
 	assert_int_equal(wait_server(), 0);
 }
 
+/* A REPORT whose parts are no ATTEST and no RTM report: the reply's type. */
+static int report_session(void)
+{
+	static const uint8_t part[] = { 0 };
+	struct ara_wire_report r = { part, sizeof(part), part, sizeof(part), NULL, 0 };
+	uint8_t msg[64];
+	size_t len;
+	int fd = open_session(NULL), type;
+
+	assert_int_equal(ara_wire_encode_report(&r, msg, sizeof(msg), &len), ARA_WIRE_OK);
+	assert_int_equal(ara_send_all(fd, msg, len), 0);
+	type = reply_type(fd);
+	close(fd);
+	return type;
+}
+
+/* The EAR key's prefix the n-th "reports" event names ("" if it names none). */
+static const char *ear_key_named(int n)
+{
+	static char key[16];
+	const char *p = read_log(), *k;
+
+	for (int i = 0; i < n && p; i++)
+		if ((p = strstr(p, "\"event\":\"reports\"")))
+			p++;
+	k = p ? strstr(p, "EARs signed by key ") : NULL;
+	key[0] = '\0';
+	if (k && k < strchr(p, '\n'))
+		snprintf(key, sizeof(key), "%.8s", k + strlen("EARs signed by key "));
+	return key;
+}
+
+/* SIGHUP, and the reload heard through to its end (systemd's notifications read). */
+static void hup(void)
+{
+	kill(server, SIGHUP);
+	assert_int_equal(strncmp(notified(), "RELOADING=1\n", 12), 0);
+	assert_string_equal(notified(), "READY=1");
+}
+
+/*
+ * rtm-apps, rtm-root and ear-key are read with the policy: a SIGHUP takes
+ * them (a REPORT passes the header check or not, the EAR key named is the
+ * new file's), and a bad key file or an rtm-apps that is no directory
+ * keeps the running ones, with the log saying why.
+ */
+static void sighup_reloads_the_rtm_report_files(void **state)
+{
+	char apps[64], key1[64], key2[64], bad[64], pub[64], cmd[512], extra[512];
+	char first[16];
+
+	(void)state;
+	snprintf(apps, sizeof(apps), "%s/apps", dir);
+	snprintf(key1, sizeof(key1), "%s/ear1.pem", dir);
+	snprintf(key2, sizeof(key2), "%s/ear2.pem", dir);
+	snprintf(bad, sizeof(bad), "%s/bad.pem", dir);
+	snprintf(pub, sizeof(pub), "%s/pub.pem", dir);
+	assert_int_equal(mkdir(apps, 0700), 0);
+	snprintf(cmd, sizeof(cmd), "%s %s %s && %s %s %s", P256_KEYGEN, key1, pub, P256_KEYGEN,
+		 key2, pub);
+	assert_int_equal(system(cmd), 0);
+	write_text(bad, "not a key\n");
+	write_config("");
+	start_server();
+	assert_string_equal(notified(), "READY=1");
+	wait_log("RTM reports refused (no rtm-apps)", 1);
+	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
+	wait_log("bad header (not an ATTEST)", 1);
+
+	snprintf(extra, sizeof(extra), "rtm-apps %s\nrtm-root %s\near-key %s\n", apps, dir, key1);
+	write_config(extra);
+	hup();
+	wait_log("RTM reports verified", 1);
+	snprintf(first, sizeof(first), "%s", ear_key_named(2));
+	assert_int_equal(strlen(first), 8);
+	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
+	wait_log("\"session\":2,", 1);
+	assert_int_equal(count(read_log(), "bad header"), 1); /* past the header: decided */
+
+	snprintf(extra, sizeof(extra), "rtm-apps %s\near-key %s\n", apps, key2);
+	write_config(extra);
+	hup();
+	wait_log("RTM reports verified", 2);
+	assert_int_equal(strlen(ear_key_named(3)), 8);
+	assert_string_not_equal(ear_key_named(3), first);
+	assert_int_equal(count(read_log(), "other modules at their own paths"), 1);
+
+	/* A key file that is no key, an rtm-apps that is no directory: nothing changes. */
+	snprintf(extra, sizeof(extra), "rtm-apps %s\near-key %s\n", apps, bad);
+	write_config(extra);
+	hup();
+	wait_log("refused, the running policy kept: ear-key", 1);
+	snprintf(extra, sizeof(extra), "rtm-apps %s\n", key1);
+	write_config(extra);
+	hup();
+	wait_log("not a directory", 1);
+	assert_int_equal(count(read_log(), "\"event\":\"reports\""), 3);
+	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
+	wait_log("\"session\":3,", 1);
+	assert_int_equal(count(read_log(), "bad header"), 1);
+
+	/* Without rtm-apps: REPORTs refused at their header again. */
+	write_config("");
+	hup();
+	wait_log("RTM reports refused (no rtm-apps)", 2);
+	assert_int_equal(report_session(), ARA_WIRE_REFUSE);
+	wait_log("bad header (not an ATTEST)", 2);
+	kill(server, SIGTERM);
+	assert_int_equal(wait_server(), 0);
+}
+
 /*
  * Socket activation: a listening socket on fd 3 with LISTEN_PID and
  * LISTEN_FDS, as systemd passes it, is served; its file is systemd's and
@@ -505,6 +617,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(sighup_reloads_and_keeps_the_old_on_a_bad_file,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(sighup_reloads_the_rtm_report_files, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(socket_activation_serves_and_leaves_the_file, setup,
 						teardown),
 	};

@@ -22,6 +22,7 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +48,16 @@ struct policy_ref {
 	struct ara_policy p;
 	struct ara_signing_key key; /* read with the policy: a reload rotates it */
 	int has_key;
+	/*
+	 * RTM reports (report.h) from the configuration's rtm-apps, rtm-root
+	 * and ear-key, read with the policy too: a reload changes them, and a
+	 * session deciding a REPORT keeps those it started with. Copies, as
+	 * workers read them while the configuration is replaced.
+	 */
+	struct ara_report_ctx reports;
+	int take_reports;
+	char rtm_apps[PATH_MAX], rtm_root[PATH_MAX];
+	struct ara_ear_key ear;
 	unsigned refs; /* the server's, and each deciding session's: I/O thread only */
 };
 
@@ -83,15 +94,6 @@ struct server {
 	struct ara_config cfg;
 	struct policy_ref *policy;
 	struct ara_decide_store store; /* the state (decide_store.h) */
-	/*
-	 * RTM reports (report.h), set up at start from the configuration's
-	 * rtm-apps, rtm-root and ear-key, which a reload does not change:
-	 * copies, as workers read them while the configuration is replaced.
-	 */
-	struct ara_report_ctx reports;
-	int take_reports;
-	char rtm_apps[PATH_MAX], rtm_root[PATH_MAX], build[64];
-	struct ara_ear_key ear;
 	FILE *log;
 	struct ara_listener listeners[2 * ARA_CONFIG_LISTENERS_MAX];
 	size_t n_listeners;
@@ -141,14 +143,71 @@ static void policy_unref(struct policy_ref *p)
 	if (p && --p->refs == 0) {
 		ara_policy_wipe(&p->p);
 		explicit_bzero(p->key.sk, sizeof(p->key.sk));
+		ara_ear_key_wipe(&p->ear);
 		free(p);
 	}
 }
 
+/* The EAR's verifier build: "ara-provision VERSION". */
+static const char *build_name(void)
+{
+	static char build[64];
+
+	if (!build[0])
+		snprintf(build, sizeof(build), "ara-provision %s", ara_cli_version);
+	return build;
+}
+
 /*
- * The configuration's policy and signing key, counted once; NULL with why
- * ("policy ..." or "signing-key ..."), and *unreadable set if either file
- * cannot be read (unreadable may be NULL).
+ * The RTM reports' context from the configuration into p (report.h): 0, or
+ * -1 with why ("rtm-... " or "ear-key ..."), *unreadable set if a file or
+ * directory cannot be read.
+ */
+static int reports_load(const struct ara_config *c, struct policy_ref *p, char *why, size_t cap,
+			int *unreadable)
+{
+	char msg[PATH_MAX + 256];
+	struct stat st;
+
+	if (!c->rtm_apps[0]) {
+		if (!c->rtm_root[0] && !c->ear_key[0])
+			return 0;
+		snprintf(why, cap, "rtm-root and ear-key are for RTM reports: rtm-apps is needed");
+		return -1;
+	}
+	if (stat(c->rtm_apps, &st) != 0) {
+		*unreadable = 1;
+		snprintf(why, cap, "rtm-apps %s: %s", c->rtm_apps, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, cap, "rtm-apps %s: not a directory", c->rtm_apps);
+		return -1;
+	}
+	if (c->ear_key[0] && access(c->ear_key, R_OK) != 0) {
+		*unreadable = 1;
+		snprintf(why, cap, "ear-key %s: cannot open: %s", c->ear_key, strerror(errno));
+		return -1;
+	}
+	if (c->ear_key[0] && ara_ear_key_load(c->ear_key, &p->ear, msg, sizeof(msg))) {
+		snprintf(why, cap, "ear-key %s", msg);
+		return -1;
+	}
+	memcpy(p->rtm_apps, c->rtm_apps, sizeof(p->rtm_apps));
+	memcpy(p->rtm_root, c->rtm_root, sizeof(p->rtm_root));
+	p->reports = (struct ara_report_ctx){ .apps = p->rtm_apps,
+					      .root = p->rtm_root[0] ? p->rtm_root : NULL,
+					      .ear = c->ear_key[0] ? &p->ear : NULL,
+					      .build = build_name() };
+	p->take_reports = 1;
+	return 0;
+}
+
+/*
+ * The configuration's policy, signing key and RTM reports' files, counted
+ * once; NULL with why ("policy ...", "signing-key ...", "rtm-..." or
+ * "ear-key ..."), and *unreadable set if a file cannot be read
+ * (unreadable may be NULL).
  */
 static struct policy_ref *policy_load(const struct ara_config *c, char *why, size_t cap,
 				      int *unreadable)
@@ -184,7 +243,27 @@ static struct policy_ref *policy_load(const struct ara_config *c, char *why, siz
 		policy_unref(p);
 		return NULL;
 	}
+	if (reports_load(c, p, why, cap, unreadable ? unreadable : &(int){ 0 })) {
+		policy_unref(p);
+		return NULL;
+	}
 	return p;
+}
+
+/* The "reports" event: what REPORTs are verified with now. */
+static void log_reports(struct server *s, const struct policy_ref *p)
+{
+	char ear[64] = "no EAR key";
+
+	if (!p->take_reports) {
+		log_event(s, "reports", NULL, "RTM reports refused (no rtm-apps)");
+		return;
+	}
+	if (p->reports.ear)
+		snprintf(ear, sizeof(ear), "EARs signed by key %02x%02x%02x%02x...", p->ear.pub[1],
+			 p->ear.pub[2], p->ear.pub[3], p->ear.pub[4]);
+	log_event(s, "reports", NULL, "RTM reports verified: App files in %s, other modules at %s, %s",
+		  p->rtm_apps, p->rtm_root[0] ? p->rtm_root : "their own paths", ear);
 }
 
 /*
@@ -390,7 +469,7 @@ static void start_decision(struct server *s, struct conn *c)
 	c->policy = s->policy;
 	c->policy->refs++;
 	c->store = &s->store;
-	c->reports = s->take_reports ? &s->reports : NULL;
+	c->reports = c->policy->take_reports ? &c->policy->reports : NULL;
 	c->job.run = decide_job;
 	ara_workers_submit(s->workers, &c->job);
 }
@@ -402,13 +481,13 @@ static int take_header(struct server *s, struct conn *c)
 	int r = ara_wire_peek(c->header, sizeof(c->header), &type, &c->total);
 
 	if (r == ARA_WIRE_OK && type != ARA_WIRE_ATTEST &&
-	    !(type == ARA_WIRE_REPORT && s->take_reports))
+	    !(type == ARA_WIRE_REPORT && s->policy->take_reports))
 		r = ARA_WIRE_E_TYPE;
 	if (r != ARA_WIRE_OK) {
 		refuse(s, c, ARA_REFUSE_MALFORMED, "bad header (%s)",
 		       r == ARA_WIRE_E_MAGIC   ? "not an ARA provisioning message" :
 		       r == ARA_WIRE_E_VERSION ? "a wire version this provisioner does not speak" :
-		       r == ARA_WIRE_E_TYPE    ? (s->take_reports ? "not an ATTEST or a REPORT"
+		       r == ARA_WIRE_E_TYPE    ? (s->policy->take_reports ? "not an ATTEST or a REPORT"
 								       : "not an ATTEST") :
 						 "flags set, or a body over the largest message");
 		return -1;
@@ -715,6 +794,7 @@ static void reload(struct server *s)
 		s->cfg = next;
 		log_event(s, "reload", NULL, "policy %s loaded: store policy version %u", next.policy,
 			  version);
+		log_reports(s, p);
 	}
 	ara_notify("READY=1");
 }
@@ -858,40 +938,6 @@ static int start_events(struct server *s)
 	return 0;
 }
 
-/*
- * The RTM reports' context from the configuration (report.h): 0, or an
- * exit status with the reason said.
- */
-static int reports_setup(struct server *s)
-{
-	char why[PATH_MAX + 256];
-
-	if (!s->cfg.rtm_apps[0]) {
-		if (s->cfg.rtm_root[0] || s->cfg.ear_key[0]) {
-			start_fail("rtm-root and ear-key are for RTM reports: rtm-apps is needed");
-			return ARA_SERVER_CONFIG;
-		}
-		return 0;
-	}
-	if (s->cfg.ear_key[0] && access(s->cfg.ear_key, R_OK) != 0) {
-		start_fail("ear-key %s: cannot open: %s", s->cfg.ear_key, strerror(errno));
-		return ARA_SERVER_SYSTEM;
-	}
-	if (s->cfg.ear_key[0] && ara_ear_key_load(s->cfg.ear_key, &s->ear, why, sizeof(why))) {
-		start_fail("ear-key %s", why);
-		return ARA_SERVER_CONFIG;
-	}
-	snprintf(s->build, sizeof(s->build), "ara-provision %s", ara_cli_version);
-	memcpy(s->rtm_apps, s->cfg.rtm_apps, sizeof(s->rtm_apps));
-	memcpy(s->rtm_root, s->cfg.rtm_root, sizeof(s->rtm_root));
-	s->reports = (struct ara_report_ctx){ .apps = s->rtm_apps,
-					      .root = s->rtm_root[0] ? s->rtm_root : NULL,
-					      .ear = s->cfg.ear_key[0] ? &s->ear : NULL,
-					      .build = s->build };
-	s->take_reports = 1;
-	return 0;
-}
-
 int ara_server_run(const struct ara_server_options *o)
 {
 	static struct server s; /* one service a process */
@@ -913,10 +959,6 @@ int ara_server_run(const struct ara_server_options *o)
 		start_fail("%s", why);
 		return unreadable ? ARA_SERVER_SYSTEM : ARA_SERVER_CONFIG;
 	}
-	if ((status = reports_setup(&s)) != 0) {
-		policy_unref(s.policy);
-		return status;
-	}
 	status = open_listeners(&s);
 	/* The state once the listeners are sure (their files go if it is refused). */
 	if (!status && (ara_decide_store_open(&s.store, s.cfg.store, s.cfg.kek, why, sizeof(why)) ||
@@ -937,6 +979,7 @@ int ara_server_run(const struct ara_server_options *o)
 			log_event(&s, "signing", NULL, "DELIVERs signed with key %02x%02x%02x%02x%02x...",
 				  s.policy->key.pk[0], s.policy->key.pk[1], s.policy->key.pk[2],
 				  s.policy->key.pk[3], s.policy->key.pk[4]);
+		log_reports(&s, s.policy);
 		for (size_t i = 0; i < s.n_listeners; i++)
 			log_event(&s, "listening", NULL, "%s", s.listeners[i].name);
 		ara_notify("READY=1");
@@ -954,7 +997,6 @@ int ara_server_run(const struct ara_server_options *o)
 	if (s.log != stderr)
 		fclose(s.log);
 	policy_unref(s.policy);
-	ara_ear_key_wipe(&s.ear);
 	ara_decide_store_release();
 	mbedtls_platform_zeroize(&s.store, sizeof(s.store));
 	return status;
