@@ -30,7 +30,7 @@ int ara_notify(const char *state)
 	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	sent = sendto(fd, state, strlen(state), MSG_NOSIGNAL, (struct sockaddr *)&sa,
+	sent = sendto(fd, state, strlen(state), MSG_NOSIGNAL | MSG_DONTWAIT, (struct sockaddr *)&sa,
 		      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n));
 	err = errno;
 	close(fd);
