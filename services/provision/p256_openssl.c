@@ -7,10 +7,11 @@
  *
  * ECDSA with the EC_KEY functions, which OpenSSL 3 deprecates in favour of
  * EVP_PKEY: an EVP_PKEY made from a raw key builds the curve's group anew
- * each time (EVP_PKEY_fromdata), which costs more than the signature; on
- * this project's machine a verification took 159 us through EVP and 78 us
- * here, a signature 92 and 28 us. OpenSSL 3.x keeps EC_KEY; its random
- * nonce comes from OpenSSL's DRBG, mixed with the key (BN_generate_dsa_nonce).
+ * each time (EVP_PKEY_fromdata, about 25 us), which costs about as much as
+ * a signature; on the project's 2-core VM a verification took 159 us
+ * through EVP and 107 us here, a signature 92 and 40 us. OpenSSL 3.x keeps
+ * EC_KEY; the nonce comes from OpenSSL's DRBG, mixed with the key
+ * (BN_generate_dsa_nonce).
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 
