@@ -110,8 +110,8 @@ static int multiply(const uint8_t sk[ARA_P256_SK], const uint8_t peer[ARA_P256_P
 	if (r == 0) {
 		z = EC_POINT_new(g);
 		bn = BN_CTX_secure_new();
-		if (!z || !bn ||
-		    !(peer ? EC_POINT_mul(g, z, NULL, p, d, bn) : EC_POINT_mul(g, z, d, NULL, NULL, bn)) ||
+		/* z = d * G, or d * p */
+		if (!z || !bn || !EC_POINT_mul(g, z, p ? NULL : d, p, p ? d : NULL, bn) ||
 		    EC_POINT_point2oct(g, z, POINT_CONVERSION_UNCOMPRESSED, out, ARA_P256_PK, bn) !=
 			    ARA_P256_PK)
 			r = ARA_P256_E_CRYPTO;
