@@ -118,6 +118,9 @@ packaging="debhelper lintian"
 # The provisioner's PostgreSQL store: libpq to build it, and the server its
 # tests start from Debian's package (tests/pg/pg-harness.sh).
 pg="libpq-dev postgresql"
+# The provisioning service's P-256 (services/provision/p256_openssl.c):
+# OpenSSL's libcrypto, host and arm64 (the guest's libssl3 is in its list).
+service_crypto="libssl-dev libssl-dev:arm64"
 # The load and fault tests read the store's database afterwards
 # (tests/load/invariants.sh): SQLite's shell (psql comes with postgresql).
 load_tests="sqlite3"
@@ -156,6 +159,7 @@ install "the evaluation's summary and plots" $eval_report
 install "the manual pages' check" $man_check
 install "ARA's Debian packaging" $packaging
 install "the PostgreSQL store and its test server" $pg
+install "the provisioning service's P-256" $service_crypto
 install "the load tests' database checks" $load_tests
 install "the service units' check" $service_units
 install "meson from $MESON_SUITE" -t "$MESON_SUITE" meson

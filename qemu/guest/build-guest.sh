@@ -28,10 +28,11 @@ need_cmd cpio cpio
 # installs ARA's own packages with dpkg -i (tests/packaging/).
 # libsqlite3-0: ara-provision's store.
 # libjansson4: the EAR's JSON (services/ear), in ara-verify and ara-provision.
+# libssl3: ara-provision's P-256 (services/provision/p256_openssl.c).
 packages="busybox-static libc6 libgcc-s1 libseccomp2 libcapstone4 libcmocka0
 	cmake usr-is-merged dash
 	libtss2-mu0 libtss2-sys1 libtss2-rc0 libtss2-tctildr0 libtss2-tcti-device0
-	dpkg libc-bin libsqlite3-0 libjansson4"
+	dpkg libc-bin libsqlite3-0 libjansson4 libssl3"
 
 init="$ARA_QEMU_DIR/guest/init"
 dpkg_database="$ARA_QEMU_DIR/guest/dpkg-database.sh"

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* HPKE base mode for DHKEM(P-256, HKDF-SHA256), HKDF-SHA256, AES-128-GCM (hpke.h). */
 #include "hpke.h"
+#include "p256.h"
 
-#include <mbedtls/ecp.h>
 #include <mbedtls/gcm.h>
 #include <mbedtls/hkdf.h>
-#include <mbedtls/hmac_drbg.h>
 #include <mbedtls/md.h>
 #include <mbedtls/platform_util.h>
 
@@ -14,6 +13,14 @@
 #define LABEL_MAX 16u
 #define INPUT_MAX 512u /* ikm, info or context given to a labeled step */
 #define BUF_MAX (2 + 7 + 10 + LABEL_MAX + INPUT_MAX)
+
+/* HPKE's error for a P-256 primitive's (p256.h). */
+static int p256_error(int r)
+{
+	if (r == ARA_P256_E_INPUT)
+		return ARA_HPKE_E_INPUT;
+	return r ? ARA_HPKE_E_CRYPTO : 0;
+}
 
 static const uint8_t kem_suite[] = { 'K', 'E', 'M', 0x00, 0x10 };
 static const uint8_t hpke_suite[] = { 'H', 'P', 'K', 'E', 0x00, 0x10, 0x00, 0x01, 0x00, 0x01 };
@@ -78,107 +85,23 @@ static int labeled_expand(struct suite s, const uint8_t prk[ARA_HPKE_NSECRET], c
 	return r ? ARA_HPKE_E_CRYPTO : 0;
 }
 
-/*
- * P-256 state for one operation. mbedtls randomises its scalar
- * multiplications (against side channels) and wants a generator for that:
- * an HMAC_DRBG seeded with the scalar, as mbedtls 2 did internally. The
- * blinding need not be unpredictable to the owner of the scalar, only
- * different for different scalars.
- */
-struct p256 {
-	mbedtls_ecp_group grp;
-	mbedtls_ecp_point q;
-	mbedtls_mpi d;
-	mbedtls_hmac_drbg_context blind;
-};
-
-static int p256_init(struct p256 *c)
-{
-	mbedtls_ecp_group_init(&c->grp);
-	mbedtls_ecp_point_init(&c->q);
-	mbedtls_mpi_init(&c->d);
-	mbedtls_hmac_drbg_init(&c->blind);
-	return mbedtls_ecp_group_load(&c->grp, MBEDTLS_ECP_DP_SECP256R1) ? ARA_HPKE_E_CRYPTO : 0;
-}
-
-static void p256_free(struct p256 *c)
-{
-	mbedtls_hmac_drbg_free(&c->blind); /* mbedtls zeroizes what it frees */
-	mbedtls_mpi_free(&c->d);
-	mbedtls_ecp_point_free(&c->q);
-	mbedtls_ecp_group_free(&c->grp);
-}
-
-/* c->d = sk, which must lie in [1, n - 1]; seeds the blinding from it. */
-static int load_scalar(struct p256 *c, const uint8_t sk[ARA_HPKE_NSK])
-{
-	if (mbedtls_mpi_read_binary(&c->d, sk, ARA_HPKE_NSK))
-		return ARA_HPKE_E_CRYPTO;
-	if (mbedtls_mpi_cmp_int(&c->d, 0) <= 0 || mbedtls_mpi_cmp_mpi(&c->d, &c->grp.N) >= 0)
-		return ARA_HPKE_E_INPUT;
-	mbedtls_hmac_drbg_free(&c->blind);
-	mbedtls_hmac_drbg_init(&c->blind);
-	if (mbedtls_hmac_drbg_seed_buf(&c->blind, mbedtls_md_info_from_type(MBEDTLS_MD_SHA256), sk,
-				       ARA_HPKE_NSK))
-		return ARA_HPKE_E_CRYPTO;
-	return 0;
-}
-
-/* pk = sk * G, serialised. */
-static int public_key(struct p256 *c, uint8_t pk[ARA_HPKE_NPK])
-{
-	size_t olen;
-
-	if (mbedtls_ecp_mul(&c->grp, &c->q, &c->d, &c->grp.G, mbedtls_hmac_drbg_random, &c->blind) ||
-	    mbedtls_ecp_point_write_binary(&c->grp, &c->q, MBEDTLS_ECP_PF_UNCOMPRESSED, &olen, pk,
-					   ARA_HPKE_NPK) ||
-	    olen != ARA_HPKE_NPK)
-		return ARA_HPKE_E_CRYPTO;
-	return 0;
-}
-
-/* dh = x(sk * peer); peer checked to be a point of the curve (not the identity). */
+/* dh = x(sk * peer); own_pk = sk * G if asked for. */
 static int dh(const uint8_t sk[ARA_HPKE_NSK], const uint8_t peer[ARA_HPKE_NPK],
 	      uint8_t out[ARA_HPKE_NSECRET], uint8_t own_pk[ARA_HPKE_NPK])
 {
-	struct p256 c;
-	mbedtls_ecp_point z;
-	uint8_t point[ARA_HPKE_NPK];
-	size_t olen;
-	int r = p256_init(&c);
+	int r = ara_p256_ecdh(sk, peer, out);
 
-	mbedtls_ecp_point_init(&z);
-	if (r == 0)
-		r = load_scalar(&c, sk);
-	if (r == 0 && (peer[0] != 0x04 ||
-		       mbedtls_ecp_point_read_binary(&c.grp, &c.q, peer, ARA_HPKE_NPK) ||
-		       mbedtls_ecp_check_pubkey(&c.grp, &c.q)))
-		r = ARA_HPKE_E_INPUT;
-	/* The shared point, uncompressed: 0x04, then x, which is the DH value. */
-	if (r == 0 && (mbedtls_ecp_mul(&c.grp, &z, &c.d, &c.q, mbedtls_hmac_drbg_random, &c.blind) ||
-		       mbedtls_ecp_point_write_binary(&c.grp, &z, MBEDTLS_ECP_PF_UNCOMPRESSED, &olen,
-						      point, sizeof(point)) ||
-		       olen != sizeof(point)))
-		r = ARA_HPKE_E_CRYPTO;
-	if (r == 0)
-		memcpy(out, point + 1, ARA_HPKE_NSECRET);
-	mbedtls_platform_zeroize(point, sizeof(point));
 	if (r == 0 && own_pk)
-		r = public_key(&c, own_pk);
-	mbedtls_ecp_point_free(&z);
-	p256_free(&c);
-	return r;
+		r = ara_p256_public(sk, own_pk);
+	return p256_error(r);
 }
 
 int ara_hpke_derive_keypair(const uint8_t *ikm, size_t ikm_len, uint8_t sk[ARA_HPKE_NSK],
 			    uint8_t pk[ARA_HPKE_NPK])
 {
 	uint8_t prk[ARA_HPKE_NSECRET];
-	struct p256 c;
-	int r = p256_init(&c);
+	int r = labeled_extract(KEM, NULL, 0, "dkp_prk", ikm, ikm_len, prk);
 
-	if (r == 0)
-		r = labeled_extract(KEM, NULL, 0, "dkp_prk", ikm, ikm_len, prk);
 	for (unsigned int counter = 0; r == 0; counter++) {
 		const uint8_t ctr = (uint8_t)counter;
 
@@ -189,7 +112,7 @@ int ara_hpke_derive_keypair(const uint8_t *ikm, size_t ikm_len, uint8_t sk[ARA_H
 		/* P-256's bitmask is 0xff: the candidate is used as it is. */
 		r = labeled_expand(KEM, prk, "candidate", &ctr, 1, sk, ARA_HPKE_NSK);
 		if (r == 0) {
-			r = load_scalar(&c, sk);
+			r = p256_error(ara_p256_check_secret(sk));
 			if (r == 0)
 				break;
 			if (r == ARA_HPKE_E_INPUT)
@@ -197,8 +120,7 @@ int ara_hpke_derive_keypair(const uint8_t *ikm, size_t ikm_len, uint8_t sk[ARA_H
 		}
 	}
 	if (r == 0)
-		r = public_key(&c, pk);
-	p256_free(&c);
+		r = p256_error(ara_p256_public(sk, pk));
 	mbedtls_platform_zeroize(prk, sizeof(prk));
 	if (r != 0)
 		mbedtls_platform_zeroize(sk, ARA_HPKE_NSK);

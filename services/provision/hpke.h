@@ -3,7 +3,7 @@
  * HPKE (RFC 9180), base mode, one suite: DHKEM(P-256, HKDF-SHA256),
  * HKDF-SHA256, AES-128-GCM (kem 0x0010, kdf 0x0001, aead 0x0001). The
  * provisioner seals secrets with it to a session key share generated in
- * DOM0, which opens them (issue 5). Built on mbedtls, with no libc call of
+ * DOM0, which opens them. Built on mbedtls and p256.h, with no libc call of
  * its own, so that DOM0 can link the same code as the host tools.
  *
  * Every function returns 0 or a negative ARA_HPKE_E_* value; on failure
