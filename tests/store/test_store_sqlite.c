@@ -286,9 +286,37 @@ static int count_device(void *ctx, const struct ara_store_device *d)
 	return 0;
 }
 
+static struct ara_store_delivery delivery(const char *secret, uint32_t version, int once)
+{
+	struct ara_store_delivery d = { .time_ms = 9, .session = 1, .secret_version = version,
+					.once = once };
+
+	snprintf(d.secret, sizeof(d.secret), "%s", secret);
+	snprintf(d.peer, sizeof(d.peer), "unix /run/p");
+	snprintf(d.device, sizeof(d.device), "dev-1");
+	memset(d.instance_pub, 4, sizeof(d.instance_pub));
+	memset(d.app, 0xaa, sizeof(d.app));
+	return d;
+}
+
+/* deliver() of d with its audit record: device's attestation at time_ms. */
+static int deliver(struct ara_store *s, struct ara_store_delivery *d, const char *device,
+		   int64_t time_ms)
+{
+	struct ara_store_audit a = { .time_ms = time_ms, .session = d->session,
+				     .policy_version = 1 };
+
+	snprintf(a.peer, sizeof(a.peer), "%s", d->peer);
+	snprintf(a.decision, sizeof(a.decision), "delivered");
+	snprintf(a.device, sizeof(a.device), "%s", device);
+	snprintf(a.secret, sizeof(a.secret), "%s", d->secret);
+	return s->ops->deliver(s, d, &a);
+}
+
 static void test_devices(void **state)
 {
 	struct ara_store *s = open_store();
+	struct ara_store_delivery del = delivery("many", 1, 0);
 	struct ara_store_device d;
 	int n = 0;
 
@@ -305,11 +333,16 @@ static void test_devices(void **state)
 	assert_int_equal(d.last_attest_ms, 0);
 	assert_int_equal(s->ops->device_get(s, "dev-9", &d), ARA_STORE_NOT_FOUND);
 
-	assert_int_equal(s->ops->device_seen(s, "dev-1", 500), ARA_STORE_OK);
-	assert_int_equal(s->ops->device_seen(s, "dev-1", 400), ARA_STORE_OK); /* never back */
+	assert_int_equal(deliver(s, &del, "dev-1", 500), ARA_STORE_OK);
+	assert_int_equal(deliver(s, &del, "dev-1", 400), ARA_STORE_OK); /* never back */
 	assert_int_equal(s->ops->device_get(s, "dev-1", &d), ARA_STORE_OK);
 	assert_int_equal(d.last_attest_ms, 500);
-	assert_int_equal(s->ops->device_seen(s, "dev-9", 1), ARA_STORE_NOT_FOUND);
+	assert_int_equal(s->ops->device_get(s, "dev-2", &d), ARA_STORE_OK);
+	assert_int_equal(d.last_attest_ms, 0);
+	/* A device that is not there is not made by a delivery. */
+	assert_int_equal(deliver(s, &del, "dev-9", 600), ARA_STORE_OK);
+	assert_int_equal(s->ops->device_get(s, "dev-9", &d), ARA_STORE_NOT_FOUND);
+	assert_int_equal(deliver(s, &del, "bad id", 600), ARA_STORE_ERROR);
 
 	assert_int_equal(s->ops->device_revoke(s, "dev-2", "stolen", 600), ARA_STORE_OK);
 	assert_int_equal(s->ops->device_revoke(s, "dev-2", "again", 700), ARA_STORE_CONFLICT);
@@ -436,19 +469,6 @@ static void test_secrets(void **state)
 	ara_store_close(s);
 }
 
-static struct ara_store_delivery delivery(const char *secret, uint32_t version, int once)
-{
-	struct ara_store_delivery d = { .time_ms = 9, .session = 1, .secret_version = version,
-					.once = once };
-
-	snprintf(d.secret, sizeof(d.secret), "%s", secret);
-	snprintf(d.peer, sizeof(d.peer), "unix /run/p");
-	snprintf(d.device, sizeof(d.device), "dev-1");
-	memset(d.instance_pub, 4, sizeof(d.instance_pub));
-	memset(d.app, 0xaa, sizeof(d.app));
-	return d;
-}
-
 static int count_delivery(void *ctx, const struct ara_store_delivery *d)
 {
 	assert_memory_equal(d->instance_pub, (uint8_t[ARA_WIRE_POINT]){ [0 ... 64] = 4 }, 65);
@@ -456,24 +476,35 @@ static int count_delivery(void *ctx, const struct ara_store_delivery *d)
 	return 0;
 }
 
-static void test_claim(void **state)
+/*
+ * deliver(): the delivery, its audit record and the device's attestation
+ * time together; a once-only version's second delivery records none of
+ * them.
+ */
+static void test_deliver(void **state)
 {
 	struct ara_store *s = open_store();
 	struct ara_store_filter f = { 0 };
 	struct ara_store_delivery d;
+	struct ara_store_device dev;
 	int n = 0;
 
 	(void)state;
+	assert_int_equal(s->ops->device_add(s, "dev-1", 100), ARA_STORE_OK);
 	d = delivery("many", 1, 0);
-	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK);
-	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK); /* not once-only */
+	assert_int_equal(deliver(s, &d, "dev-1", 200), ARA_STORE_OK);
+	assert_int_equal(deliver(s, &d, "dev-1", 300), ARA_STORE_OK); /* not once-only */
 	d = delivery("single", 1, 1);
-	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK);
+	assert_int_equal(deliver(s, &d, "dev-1", 400), ARA_STORE_OK);
 	assert_true(d.id > 0);
-	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_CONFLICT);
+	assert_int_equal(deliver(s, &d, "dev-1", 900), ARA_STORE_CONFLICT);
 	assert_non_null(strstr(s->why, "once-only"));
+	assert_int_equal(raw_count("SELECT count(*) FROM audit"), 3);
+	assert_int_equal(s->ops->device_get(s, "dev-1", &dev), ARA_STORE_OK);
+	assert_int_equal(dev.last_attest_ms, 400); /* the conflict's 900 undone */
 	d = delivery("single", 2, 1); /* a new version: once more */
-	assert_int_equal(s->ops->claim(s, &d), ARA_STORE_OK);
+	assert_int_equal(deliver(s, &d, "", 500), ARA_STORE_OK);
+	assert_int_equal(raw_count("SELECT count(*) FROM audit WHERE decision = 'delivered'"), 4);
 
 	assert_int_equal(s->ops->delivery_list(s, &f, count_delivery, &n), ARA_STORE_OK);
 	assert_int_equal(n, 4);
@@ -580,7 +611,7 @@ static void test_claim_two_processes(void **state)
 				_exit(2);
 			for (uint32_t v = 1; v <= RACE_VERSIONS; v++) {
 				struct ara_store_delivery d = delivery("race", v, 1);
-				int r = s->ops->claim(s, &d);
+				int r = deliver(s, &d, "", v);
 
 				if (r == ARA_STORE_OK)
 					mine++;
@@ -617,6 +648,8 @@ static void test_claim_two_processes(void **state)
 	assert_int_equal(raw_count("SELECT count(*) FROM deliveries"), RACE_VERSIONS);
 	assert_int_equal(raw_count("SELECT count(DISTINCT secret_version) FROM deliveries"),
 			 RACE_VERSIONS);
+	/* An audit record for each win, none for a loss: the conflict undid it. */
+	assert_int_equal(raw_count("SELECT count(*) FROM audit"), RACE_VERSIONS);
 }
 
 static void write_kek(const char *path, size_t len, mode_t mode)
@@ -1021,7 +1054,7 @@ int main(void)
 		cmocka_unit_test_setup(test_aks, setup),
 		cmocka_unit_test_setup(test_policies, setup),
 		cmocka_unit_test_setup(test_secrets, setup),
-		cmocka_unit_test_setup(test_claim, setup),
+		cmocka_unit_test_setup(test_deliver, setup),
 		cmocka_unit_test_setup(test_audit, setup),
 		cmocka_unit_test_setup(test_claim_two_processes, setup),
 		cmocka_unit_test(test_kek_file),

@@ -90,31 +90,34 @@ static int seal(const struct ara_decide_ctx *ctx, const uint8_t *challenge, size
 
 /*
  * The checks with the store's policy, AK and secret: the secret opened
- * into *stored and its delivery claimed before anything is sealed.
+ * into *stored and *d the record of its delivery, which ara_decide claims
+ * with the audit record, in one commit, before the DELIVER goes out.
  */
 static int check_with_store(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
 			    const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
 			    size_t attest_len, struct ara_wire_attest *a,
-			    struct ara_decide_device *dev, struct ara_policy_secret *stored,
-			    char *why, size_t cap)
+			    struct ara_decide_device *dev, struct ara_store_delivery *d,
+			    struct ara_policy_secret *stored, char *why, size_t cap)
 {
-	struct ara_store_delivery d = { .time_ms = (int64_t)peer->now_ms, .session = peer->session };
 	const struct ara_policy *policy;
 	int code = ara_decide_store_policy(ctx->store, attest, attest_len, &policy, dev, why, cap);
 
 	if (code || (code = ara_check_instance(policy, challenge, challenge_len, attest, attest_len,
 					      peer->now_ms / 1000, a, why, cap)))
 		return code;
-	snprintf(d.peer, sizeof(d.peer), "%s", peer->name);
-	snprintf(d.secret, sizeof(d.secret), "%.*s", (int)a->name_len, (const char *)a->name);
-	memcpy(d.instance_pub, a->instance_pub, sizeof(d.instance_pub));
-	memcpy(d.app, a->digests.app, sizeof(d.app));
-	return ara_decide_store_secret(ctx->store, dev, &d, stored, why, cap);
+	d->time_ms = (int64_t)peer->now_ms;
+	d->session = peer->session;
+	snprintf(d->peer, sizeof(d->peer), "%s", peer->name);
+	snprintf(d->secret, sizeof(d->secret), "%.*s", (int)a->name_len, (const char *)a->name);
+	memcpy(d->instance_pub, a->instance_pub, sizeof(d->instance_pub));
+	memcpy(d->app, a->digests.app, sizeof(d->app));
+	return ara_decide_store_secret(ctx->store, dev, d, stored, why, cap);
 }
 
 static int decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
 		  const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
-		  size_t attest_len, struct ara_decide_device *dev, struct ara_decision *out)
+		  size_t attest_len, struct ara_decide_device *dev, struct ara_store_delivery *d,
+		  struct ara_decision *out)
 {
 	const struct ara_policy_secret *secret = NULL;
 	struct ara_policy_secret stored;
@@ -130,7 +133,7 @@ static int decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer
 					 out);
 	if (ctx->store) {
 		code = check_with_store(ctx, peer, challenge, challenge_len, attest, attest_len, &a,
-					dev, &stored, why, sizeof(why));
+					dev, d, &stored, why, sizeof(why));
 		secret = &stored;
 	} else {
 		code = ara_check_attest(ctx->policy, challenge, challenge_len, attest, attest_len,
@@ -157,9 +160,10 @@ static int decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer
 	return code;
 }
 
-/* The record as the audit log keeps it. */
+/* The record as the audit log keeps it, with the delivery's claim (decide_store.h). */
 static int audit(const struct ara_decide_ctx *ctx, const struct ara_decide_device *dev,
-		 const struct ara_log_record *r, char *why, size_t cap)
+		 struct ara_store_delivery *delivery, const struct ara_log_record *r, char *why,
+		 size_t cap)
 {
 	struct ara_store_audit a = { .time_ms = (int64_t)r->time_ms, .session = r->session };
 
@@ -174,7 +178,7 @@ static int audit(const struct ara_decide_ctx *ctx, const struct ara_decide_devic
 		 r->decision == ARA_DECISION_REFUSED ? ara_refusal_name(r->code) : "");
 	snprintf(a.detail, sizeof(a.detail), "%s", r->reason);
 	snprintf(a.secret, sizeof(a.secret), "%s", r->secret);
-	return ara_decide_store_audit(ctx->store, dev, &a, why, cap);
+	return ara_decide_store_audit(ctx->store, dev, delivery, &a, why, cap);
 }
 
 int ara_decide_audit(const struct ara_decide_ctx *ctx, const struct ara_log_record *r,
@@ -182,21 +186,34 @@ int ara_decide_audit(const struct ara_decide_ctx *ctx, const struct ara_log_reco
 {
 	static const struct ara_decide_device none;
 
-	return ctx->store ? audit(ctx, &none, r, why, cap) : 0;
+	return ctx->store ? audit(ctx, &none, NULL, r, why, cap) : 0;
 }
 
 int ara_decide(const struct ara_decide_ctx *ctx, const struct ara_decide_peer *peer,
 	       const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
 	       size_t attest_len, struct ara_decision *out)
 {
+	struct ara_store_delivery claim;
 	struct ara_decide_device dev;
 	char why[ARA_STORE_WHY_MAX + 64];
-	int code;
+	int code, kept;
 
 	memset(&dev, 0, sizeof(dev));
+	memset(&claim, 0, sizeof(claim));
 	record_start(peer, out);
-	code = decide(ctx, peer, challenge, challenge_len, attest, attest_len, &dev, out);
-	if (!ctx->store || audit(ctx, &dev, &out->record, why, sizeof(why)) == 0)
+	code = decide(ctx, peer, challenge, challenge_len, attest, attest_len, &dev, &claim, out);
+	if (!ctx->store)
+		return code;
+	kept = audit(ctx, &dev, out->record.decision == ARA_DECISION_DELIVERED ? &claim : NULL,
+		     &out->record, why, sizeof(why));
+	if (kept == 1) {
+		/* Another session (here or on another instance) has the once-only version. */
+		mbedtls_platform_zeroize(out->reply, sizeof(out->reply));
+		out->record.secret_len = 0;
+		code = refuse(ARA_REFUSE_SECRET, why, out);
+		kept = audit(ctx, &dev, NULL, &out->record, why, sizeof(why));
+	}
+	if (kept == 0)
 		return code;
 	/* No record, no secret: a DELIVER goes out only once its audit record is kept. */
 	mbedtls_platform_zeroize(out->reply, sizeof(out->reply));

@@ -168,19 +168,18 @@ int ara_decide_store_policy(const struct ara_decide_store *st, const uint8_t *at
 }
 
 int ara_decide_store_secret(const struct ara_decide_store *st, const struct ara_decide_device *dev,
-			    const struct ara_store_delivery *in, struct ara_policy_secret *out,
+			    struct ara_store_delivery *d, struct ara_policy_secret *out,
 			    char *why, size_t cap)
 {
 	struct ara_store_secret sealed;
-	struct ara_store_delivery d = *in;
 	struct local *l = local(st, why, cap);
 	int r;
 
 	if (!l)
 		return ARA_REFUSE_INTERNAL;
-	r = l->s->ops->secret_get(l->s, in->secret, &sealed);
+	r = l->s->ops->secret_get(l->s, d->secret, &sealed);
 	if (r == ARA_STORE_NOT_FOUND) {
-		snprintf(why, cap, "no secret named '%s'", in->secret);
+		snprintf(why, cap, "no secret named '%s'", d->secret);
 		return ARA_REFUSE_SECRET;
 	}
 	if (r)
@@ -191,25 +190,16 @@ int ara_decide_store_secret(const struct ara_decide_store *st, const struct ara_
 		return ARA_REFUSE_INTERNAL;
 	snprintf(out->name, sizeof(out->name), "%s", sealed.name);
 	out->name_len = strlen(out->name);
-	snprintf(d.device, sizeof(d.device), "%s", dev->id);
-	snprintf(d.service, sizeof(d.service), "%s", st->service);
-	d.secret_version = sealed.version;
-	d.once = sealed.once;
-	r = l->s->ops->claim(l->s, &d);
-	if (r == ARA_STORE_CONFLICT) {
-		snprintf(why, cap, "secret '%s' version %u is once-only and was delivered already",
-			 sealed.name, sealed.version);
-		r = ARA_REFUSE_SECRET;
-	} else if (r) {
-		r = store_failed(l, r, why, cap);
-	}
-	if (r)
-		mbedtls_platform_zeroize(out, sizeof(*out));
-	return r;
+	snprintf(d->device, sizeof(d->device), "%s", dev->id);
+	snprintf(d->service, sizeof(d->service), "%s", st->service);
+	d->secret_version = sealed.version;
+	d->once = sealed.once;
+	return 0;
 }
 
 int ara_decide_store_audit(const struct ara_decide_store *st, const struct ara_decide_device *dev,
-			   const struct ara_store_audit *in, char *why, size_t cap)
+			   struct ara_store_delivery *delivery, const struct ara_store_audit *in,
+			   char *why, size_t cap)
 {
 	struct ara_store_audit a = *in;
 	struct local *l = local(st, why, cap);
@@ -220,9 +210,12 @@ int ara_decide_store_audit(const struct ara_decide_store *st, const struct ara_d
 	snprintf(a.service, sizeof(a.service), "%s", st->service);
 	snprintf(a.device, sizeof(a.device), "%s", dev->id);
 	a.policy_version = dev->policy_version;
-	r = l->s->ops->audit_append(l->s, &a);
-	if (!r && dev->id[0] && strcmp(a.decision, "delivered") == 0)
-		r = l->s->ops->device_seen(l->s, dev->id, a.time_ms);
+	r = delivery ? l->s->ops->deliver(l->s, delivery, &a) : l->s->ops->audit_append(l->s, &a);
+	if (r == ARA_STORE_CONFLICT && delivery) {
+		snprintf(why, cap, "secret '%s' version %u is once-only and was delivered already",
+			 delivery->secret, delivery->secret_version);
+		return 1;
+	}
 	if (r) {
 		store_failed(l, r, why, cap);
 		return -1;

@@ -2,8 +2,8 @@
 /*
  * The decision's use of the store (docs/provisioning.md, "The store"):
  * the newest policy version, the device's AK and its revocation, the
- * secret (opened with the KEK) and its once-only claim, and one audit
- * record per decision. decide.c calls these when its context has a store.
+ * secret (opened with the KEK), and one audit record per decision,
+ * committed with the once-only claim for a delivery. decide.c calls these when its context has a store.
  *
  * Each thread that decides has its own store handle and its own parsed
  * copy of the newest policy, opened on its first decision; before each
@@ -55,21 +55,26 @@ int ara_decide_store_policy(const struct ara_decide_store *st, const uint8_t *at
 			    struct ara_decide_device *dev, char *why, size_t why_cap);
 
 /*
- * The newest version of the secret named, opened into *out, and its
- * delivery recorded (the once-only claim). 0, or an enum ara_refusal with
- * why: no such secret, once-only and delivered already, or the store or
- * the KEK failed.
+ * The newest version of the secret d names, opened into *out, and d made
+ * the record of its delivery (device, service, version, once) for
+ * ara_decide_store_audit(), which claims it. 0, or an enum ara_refusal
+ * with why: no such secret, or the store or the KEK failed.
  */
 int ara_decide_store_secret(const struct ara_decide_store *st, const struct ara_decide_device *dev,
-			    const struct ara_store_delivery *d, struct ara_policy_secret *out,
+			    struct ara_store_delivery *d, struct ara_policy_secret *out,
 			    char *why, size_t why_cap);
 
 /*
- * Records the decision in the audit log (and, for a delivery, the device's
- * attestation time). 0, or -1 with why: then no record was kept.
+ * Records the decision in the audit log; for a delivery (delivery not
+ * NULL), in the same transaction, its delivery record (the once-only
+ * claim) and the device's attestation time: one commit a delivered
+ * session (store.h's deliver()). 0; 1 when the secret is once-only and was
+ * delivered already (nothing recorded: the caller records the refusal);
+ * or -1 with why: then no record was kept.
  */
 int ara_decide_store_audit(const struct ara_decide_store *st, const struct ara_decide_device *dev,
-			   const struct ara_store_audit *a, char *why, size_t why_cap);
+			   struct ara_store_delivery *delivery, const struct ara_store_audit *a,
+			   char *why, size_t why_cap);
 
 /*
  * Keeps an RTM report and its verdict (r's service and device are set

@@ -12,7 +12,7 @@
  *   threads opens one handle per thread. Handles on the same database,
  *   in one process or many, see each other's committed writes.
  * - Each call is one transaction: all of it or none of it.
- * - "At most once" is the database's: claim() inserts under a unique
+ * - "At most once" is the database's: deliver() inserts under a unique
  *   constraint, so two service instances racing for a once-only secret
  *   get one ARA_STORE_OK and one ARA_STORE_CONFLICT, never two OKs.
  * - The audit log and the delivery records are append-only: no call
@@ -117,7 +117,7 @@ struct ara_store_secret {
 
 /* One delivery: which instance got which secret version, when, from whom. */
 struct ara_store_delivery {
-	int64_t id; /* assigned by claim() */
+	int64_t id; /* assigned by deliver() */
 	int64_t time_ms;
 	char peer[ARA_STORE_PEER_MAX];
 	uint64_t session;		     /* the service's session number */
@@ -132,7 +132,7 @@ struct ara_store_delivery {
 
 /* One decision, accepted or refused: the service's log record, kept. */
 struct ara_store_audit {
-	int64_t id; /* assigned by audit_append() */
+	int64_t id; /* assigned by audit_append() or deliver() */
 	int64_t time_ms;
 	char peer[ARA_STORE_PEER_MAX];
 	uint64_t session;
@@ -221,8 +221,6 @@ struct ara_store_ops {
 			     int64_t now_ms);
 	int (*device_get)(struct ara_store *s, const char *id, struct ara_store_device *out);
 	int (*device_list)(struct ara_store *s, ara_store_device_fn fn, void *ctx);
-	/* Records an accepted attestation (last_attest_ms). */
-	int (*device_seen)(struct ara_store *s, const char *id, int64_t now_ms);
 
 	/*
 	 * AKs. ak_add: the device must exist (NOT_FOUND), the signer must be new
@@ -259,12 +257,18 @@ struct ara_store_ops {
 	int (*secret_get)(struct ara_store *s, const char *name, struct ara_store_secret *out);
 
 	/*
-	 * Records a delivery before the secret is sealed to the peer, and sets
-	 * d->id. For a once-only secret version that has a delivery already:
-	 * CONFLICT and nothing recorded. A delivery that then fails to reach
-	 * the peer stays recorded: at most once, never twice.
+	 * A delivery's records, in one transaction with one commit, before the
+	 * DELIVER goes out: the delivery (sets d->id), its audit record (sets
+	 * a->id) and, when a->device is not empty, the device's last accepted
+	 * attestation (last_attest_ms, never moved back; a device that is not
+	 * there is left so: devices are never removed). For a once-only secret
+	 * version that has a delivery already: CONFLICT and nothing recorded,
+	 * the audit record neither (the caller records the refusal). A DELIVER
+	 * that then fails to reach the peer stays recorded: at most once, never
+	 * twice.
 	 */
-	int (*claim)(struct ara_store *s, struct ara_store_delivery *d);
+	int (*deliver)(struct ara_store *s, struct ara_store_delivery *d,
+		       struct ara_store_audit *a);
 	int (*delivery_list)(struct ara_store *s, const struct ara_store_filter *f,
 			     ara_store_delivery_fn fn, void *ctx);
 

@@ -5,7 +5,7 @@
  * (a transaction of its own) but migrate(), whose steps each run in a
  * transaction under an advisory lock, so instances starting together
  * migrate once. "At most once" is the unique index deliveries_once
- * (store_pg_schema.h): a second claim of a once-only secret version gets
+ * (store_pg_schema.h): a second delivery of a once-only secret version gets
  * SQLSTATE 23505, which is CONFLICT. A policy version is the newest plus
  * one, computed in the INSERT; two instances adding at once collide on the
  * primary key and the loser computes again. A secret version is the
@@ -42,7 +42,6 @@ enum stmt {
 	S_DEVICE_REVOKE,
 	S_DEVICE_GET,
 	S_DEVICE_LIST,
-	S_DEVICE_SEEN,
 	S_AK_ADD,
 	S_AK_REVOKE,
 	S_AK_FIND,
@@ -53,7 +52,7 @@ enum stmt {
 	S_SECRET_GET,
 	S_SECRET_NEXT,
 	S_SECRET_RESEAL,
-	S_CLAIM,
+	S_DELIVER,
 	S_DELIVERY_LIST,
 	S_AUDIT_APPEND,
 	S_AUDIT_QUERY,
@@ -83,8 +82,6 @@ static const char *const stmt_sql[S_COUNT] = {
 			    " WHERE id = $1 AND revoked_ms = 0",
 	[S_DEVICE_GET] = "SELECT " DEVICE_COLS " FROM devices d WHERE d.id = $1",
 	[S_DEVICE_LIST] = "SELECT " DEVICE_COLS " FROM devices d ORDER BY d.id",
-	[S_DEVICE_SEEN] = "UPDATE devices SET last_attest_ms = greatest(last_attest_ms, $2)"
-			  " WHERE id = $1",
 	[S_AK_ADD] = "INSERT INTO aks (signer, device, pub, ek_chain, enrolled_ms)"
 		     " VALUES ($1, $2, $3, $4, $5)",
 	[S_AK_REVOKE] = "UPDATE aks SET revoked_ms = $2 WHERE signer = $1 AND revoked_ms = 0",
@@ -107,9 +104,20 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_SECRET_RESEAL] = "UPDATE secrets SET sealed = $3 WHERE name = $1 AND version = $2",
 	[S_SECRET_GET] = "SELECT version, once, sealed, created_ms FROM secrets"
 			 " WHERE name = $1 ORDER BY version DESC LIMIT 1",
-	[S_CLAIM] = "INSERT INTO deliveries (time_ms, peer, session, service, device,"
-		    " instance_pub, app, secret, secret_version, once)"
-		    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+	/*
+	 * deliver(): one statement, so one transaction, one round trip and one
+	 * commit. PostgreSQL runs every data-modifying WITH to its end whether
+	 * the SELECT reads it or not; a unique violation in d undoes all three.
+	 */
+	[S_DELIVER] = "WITH d AS (INSERT INTO deliveries (time_ms, peer, session, service, device,"
+		      " instance_pub, app, secret, secret_version, once)"
+		      " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id),"
+		      " a AS (INSERT INTO audit (time_ms, peer, session, service, decision,"
+		      " reason, detail, device, secret, policy_version)"
+		      " VALUES ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20) RETURNING id),"
+		      " seen AS (UPDATE devices SET last_attest_ms = greatest(last_attest_ms, $11)"
+		      " WHERE $18 <> '' AND id = $18 RETURNING id)"
+		      " SELECT (SELECT id FROM d), (SELECT id FROM a)",
 	[S_DELIVERY_LIST] = FILTER("deliveries", DELIVERY_COLS, ""),
 	[S_AUDIT_APPEND] = "INSERT INTO audit (time_ms, peer, session, service, decision,"
 			   " reason, detail, device, secret, policy_version)"
@@ -130,7 +138,7 @@ struct pg_store {
 
 _Static_assert(S_COUNT <= 32, "prepared is a 32-bit mask");
 
-#define PARAMS_MAX 13
+#define PARAMS_MAX 20
 
 /* A statement's parameters: text, but bytea in binary. */
 struct params {
@@ -592,25 +600,6 @@ static int pg_device_list(struct ara_store *base, ara_store_device_fn fn, void *
 	return rc;
 }
 
-static int pg_device_seen(struct ara_store *base, const char *id, int64_t now_ms)
-{
-	struct pg_store *s = (struct pg_store *)base;
-	struct params p = { 0 };
-	long changed = 0;
-	int rc;
-
-	if (name_ok(s, "device", id))
-		return ARA_STORE_ERROR;
-	p_text(&p, id);
-	p_int(&p, now_ms);
-	rc = run(s, S_DEVICE_SEEN, &p, "device seen", &changed);
-	if (rc == ARA_STORE_OK && changed == 0) {
-		set_why(s, "no device '%s'", id);
-		rc = ARA_STORE_NOT_FOUND;
-	}
-	return rc;
-}
-
 static int pg_ak_add(struct ara_store *base, const struct ara_store_ak *ak)
 {
 	struct pg_store *s = (struct pg_store *)base;
@@ -822,36 +811,6 @@ static int pg_secret_get(struct ara_store *base, const char *name, struct ara_st
 	return ARA_STORE_OK;
 }
 
-static int pg_claim(struct ara_store *base, struct ara_store_delivery *d)
-{
-	struct pg_store *s = (struct pg_store *)base;
-	struct params p = { 0 };
-	PGresult *r;
-	int rc;
-
-	if (name_ok(s, "secret", d->secret) || (d->device[0] && name_ok(s, "device", d->device)))
-		return ARA_STORE_ERROR;
-	p_int(&p, d->time_ms);
-	p_text(&p, d->peer);
-	p_int(&p, (int64_t)d->session);
-	p_text(&p, d->service);
-	p_text(&p, d->device);
-	p_bytes(&p, d->instance_pub, sizeof(d->instance_pub));
-	p_bytes(&p, d->app, sizeof(d->app));
-	p_text(&p, d->secret);
-	p_int(&p, d->secret_version);
-	p_int(&p, d->once ? 1 : 0);
-	rc = run_result(s, S_CLAIM, &p, "claim", &r);
-	if (rc == ARA_STORE_CONFLICT)
-		set_why(s, "secret '%s' version %" PRIu32 " is once-only and was delivered already", d->secret,
-			d->secret_version);
-	if (rc == ARA_STORE_OK) {
-		d->id = col_int(r, 0, 0);
-		PQclear(r);
-	}
-	return rc;
-}
-
 /* A listing's parameters $1..$5 (and the caller's $6). */
 static void filter_params(struct params *p, const struct ara_store_filter *f)
 {
@@ -899,6 +858,21 @@ static int pg_delivery_list(struct ara_store *base, const struct ara_store_filte
 	return rc;
 }
 
+/* An audit record's ten parameters, in the order of the INSERTs into audit. */
+static void audit_params(struct params *p, const struct ara_store_audit *a)
+{
+	p_int(p, a->time_ms);
+	p_text(p, a->peer);
+	p_int(p, (int64_t)a->session);
+	p_text(p, a->service);
+	p_text(p, a->decision);
+	p_text(p, a->reason);
+	p_text(p, a->detail);
+	p_text(p, a->device);
+	p_text(p, a->secret);
+	p_int(p, a->policy_version);
+}
+
 static int pg_audit_append(struct ara_store *base, struct ara_store_audit *a)
 {
 	struct pg_store *s = (struct pg_store *)base;
@@ -906,21 +880,46 @@ static int pg_audit_append(struct ara_store *base, struct ara_store_audit *a)
 	PGresult *r;
 	int rc;
 
-	p_int(&p, a->time_ms);
-	p_text(&p, a->peer);
-	p_int(&p, (int64_t)a->session);
-	p_text(&p, a->service);
-	p_text(&p, a->decision);
-	p_text(&p, a->reason);
-	p_text(&p, a->detail);
-	p_text(&p, a->device);
-	p_text(&p, a->secret);
-	p_int(&p, a->policy_version);
+	audit_params(&p, a);
 	if ((rc = run_result(s, S_AUDIT_APPEND, &p, "audit append", &r)))
 		return rc;
 	a->id = col_int(r, 0, 0);
 	PQclear(r);
 	return ARA_STORE_OK;
+}
+
+static int pg_deliver(struct ara_store *base, struct ara_store_delivery *d,
+		      struct ara_store_audit *a)
+{
+	struct pg_store *s = (struct pg_store *)base;
+	struct params p = { 0 };
+	PGresult *r;
+	int rc;
+
+	if (name_ok(s, "secret", d->secret) || (d->device[0] && name_ok(s, "device", d->device)) ||
+	    (a->device[0] && name_ok(s, "device", a->device)))
+		return ARA_STORE_ERROR;
+	p_int(&p, d->time_ms);
+	p_text(&p, d->peer);
+	p_int(&p, (int64_t)d->session);
+	p_text(&p, d->service);
+	p_text(&p, d->device);
+	p_bytes(&p, d->instance_pub, sizeof(d->instance_pub));
+	p_bytes(&p, d->app, sizeof(d->app));
+	p_text(&p, d->secret);
+	p_int(&p, d->secret_version);
+	p_int(&p, d->once ? 1 : 0);
+	audit_params(&p, a);
+	rc = run_result(s, S_DELIVER, &p, "delivery", &r);
+	if (rc == ARA_STORE_CONFLICT)
+		set_why(s, "secret '%s' version %" PRIu32 " is once-only and was delivered already",
+			d->secret, d->secret_version);
+	if (rc == ARA_STORE_OK) {
+		d->id = col_int(r, 0, 0);
+		a->id = col_int(r, 0, 1);
+		PQclear(r);
+	}
+	return rc;
 }
 
 static int pg_audit_query(struct ara_store *base, const struct ara_store_filter *f,
@@ -995,7 +994,6 @@ const struct ara_store_ops ara_store_pg_ops = {
 	.device_revoke = pg_device_revoke,
 	.device_get = pg_device_get,
 	.device_list = pg_device_list,
-	.device_seen = pg_device_seen,
 	.ak_add = pg_ak_add,
 	.ak_revoke = pg_ak_revoke,
 	.ak_find = pg_ak_find,
@@ -1004,7 +1002,7 @@ const struct ara_store_ops ara_store_pg_ops = {
 	.policy_get = pg_policy_get,
 	.secret_put = pg_secret_put,
 	.secret_get = pg_secret_get,
-	.claim = pg_claim,
+	.deliver = pg_deliver,
 	.delivery_list = pg_delivery_list,
 	.audit_append = pg_audit_append,
 	.audit_query = pg_audit_query,

@@ -532,22 +532,6 @@ static int sqlite_device_list(struct ara_store *base, ara_store_device_fn fn, vo
 	return r ? r : rc == SQLITE_DONE ? ARA_STORE_OK : db_error(s, "listing devices");
 }
 
-static int sqlite_device_seen(struct ara_store *base, const char *id, int64_t now)
-{
-	struct sqlite_store *s = of(base);
-	sqlite3_stmt *st;
-	int r;
-
-	if (!(st = stmt(s, Q_DEVICE_SEEN)))
-		return ARA_STORE_ERROR;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, now);
-	if ((r = run(s, st, "recording the attestation")))
-		return r;
-	return sqlite3_changes(s->db) == 1 ? ARA_STORE_OK
-					   : say(s, ARA_STORE_NOT_FOUND, "no device '%.64s'", id);
-}
-
 static int sqlite_ak_add(struct ara_store *base, const struct ara_store_ak *ak)
 {
 	struct sqlite_store *s = of(base);
@@ -737,13 +721,13 @@ static int sqlite_secret_get(struct ara_store *base, const char *name,
 		   : ARA_STORE_OK;
 }
 
-static int sqlite_claim(struct ara_store *base, struct ara_store_delivery *d)
+/* The delivery's row, in deliver()'s transaction: as deliver() says. */
+static int insert_delivery(struct sqlite_store *s, struct ara_store_delivery *d)
 {
-	struct sqlite_store *s = of(base);
 	sqlite3_stmt *st;
 	int r;
 
-	if (!name_ok(s, "secret name", d->secret) || !(st = stmt(s, Q_CLAIM)))
+	if (!(st = stmt(s, Q_CLAIM)))
 		return ARA_STORE_ERROR;
 	sqlite3_bind_int64(st, 1, d->time_ms);
 	sqlite3_bind_text(st, 2, d->peer, -1, SQLITE_STATIC);
@@ -760,6 +744,18 @@ static int sqlite_claim(struct ara_store *base, struct ara_store_delivery *d)
 		say(s, r, "secret '%s' version %u is once-only and was delivered already",
 		    d->secret, d->secret_version);
 	return r;
+}
+
+/* The device's last accepted attestation, in deliver()'s transaction. */
+static int device_seen(struct sqlite_store *s, const char *id, int64_t now)
+{
+	sqlite3_stmt *st = stmt(s, Q_DEVICE_SEEN);
+
+	if (!st)
+		return ARA_STORE_ERROR;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, now);
+	return run(s, st, "recording the attestation");
 }
 
 /* Binds the filter's ?1..?5 (and the audit's ?6). */
@@ -828,6 +824,30 @@ static int sqlite_audit_append(struct ara_store *base, struct ara_store_audit *a
 	return run_returning(s, st, "appending to the audit log", &a->id);
 }
 
+/* One transaction, so one commit (and in WAL mode one write of the log) a delivery. */
+static int sqlite_deliver(struct ara_store *base, struct ara_store_delivery *d,
+			  struct ara_store_audit *a)
+{
+	struct sqlite_store *s = of(base);
+	int r;
+
+	if (!name_ok(s, "secret name", d->secret) ||
+	    (a->device[0] && !name_ok(s, "device", a->device)))
+		return ARA_STORE_ERROR;
+	if (exec(s, "BEGIN IMMEDIATE", "recording the delivery: begin"))
+		return ARA_STORE_ERROR;
+	r = insert_delivery(s, d);
+	if (r == ARA_STORE_OK)
+		r = sqlite_audit_append(base, a);
+	if (r == ARA_STORE_OK && a->device[0])
+		r = device_seen(s, a->device, a->time_ms);
+	if (r == ARA_STORE_OK)
+		r = exec(s, "COMMIT", "recording the delivery: commit");
+	if (r != ARA_STORE_OK)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return r;
+}
+
 static int sqlite_report_add(struct ara_store *base, struct ara_store_report *r)
 {
 	struct sqlite_store *s = of(base);
@@ -890,7 +910,6 @@ const struct ara_store_ops ara_store_sqlite_ops = {
 	.device_revoke = sqlite_device_revoke,
 	.device_get = sqlite_device_get,
 	.device_list = sqlite_device_list,
-	.device_seen = sqlite_device_seen,
 	.ak_add = sqlite_ak_add,
 	.ak_revoke = sqlite_ak_revoke,
 	.ak_find = sqlite_ak_find,
@@ -899,7 +918,7 @@ const struct ara_store_ops ara_store_sqlite_ops = {
 	.policy_get = sqlite_policy_get,
 	.secret_put = sqlite_secret_put,
 	.secret_get = sqlite_secret_get,
-	.claim = sqlite_claim,
+	.deliver = sqlite_deliver,
 	.delivery_list = sqlite_delivery_list,
 	.audit_append = sqlite_audit_append,
 	.audit_query = sqlite_audit_query,
