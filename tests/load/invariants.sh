@@ -5,7 +5,10 @@
 # postgresql:// URI; DELIVERED the sessions the load generator saw
 # delivered; REPLAYED the replayed sessions it sent, which it saw refused.
 #   - no once-only secret version delivered twice;
-#   - no audit record lost: at least DELIVERED "delivered" records;
+#   - no audit record lost: at least DELIVERED "delivered" records, and
+#     one for each delivery record and no more (one transaction keeps both);
+#   - fault.sh's once-only secret (once-key): one delivery, the other 39
+#     sessions' refusals ("secret") audited;
 #   - every replay refused in the audit log too ("session"), on each
 #     instance that received one.
 # Prints "invariants: PASS" or "invariants: FAILED: what" (status 1).
@@ -28,8 +31,15 @@ audited=$(q "SELECT count(*) FROM audit WHERE decision = 'delivered'")
 [ "$audited" -ge "$delivered" ] ||
 	fail "$audited 'delivered' audit records for $delivered sessions the generator saw delivered"
 
+records=$(q "SELECT count(*) FROM deliveries")
+[ "$records" = "$audited" ] || fail "$records delivery records but $audited 'delivered' audit records"
+
+once=$(q "SELECT count(*) FROM deliveries WHERE secret = 'once-key'"):$(q "SELECT count(*) FROM audit
+	WHERE decision = 'refused' AND reason = 'secret' AND secret = 'once-key'")
+[ "$once" = 1:39 ] || fail "once-key: $once (deliveries:refusals audited), not 1:39"
+
 refused=$(q "SELECT count(*) FROM audit WHERE decision = 'refused' AND reason = 'session'")
 [ "$refused" -ge "$replayed" ] || fail "$refused 'session' refusals for $replayed replays"
 
-echo "invariants: $delivered delivered seen, $audited audited; no once-only secret twice; $refused session refusals for $replayed replays"
+echo "invariants: $delivered delivered seen, $audited audited, $records delivery records; once-key 1 delivered, 39 refusals audited; no once-only secret twice; $refused session refusals for $replayed replays"
 echo "invariants: PASS"
