@@ -3,7 +3,8 @@
  * The command line every ARA program shares (docs/man/ for each program):
  *
  *   - messages on stderr as "<program>: <message>", a file's as
- *     "<program>: <file>: <what>: <strerror>";
+ *     "<program>: <file>: <what>: <strerror>"; a refusal's reason into
+ *     its caller's buffer (ara_why);
  *   - getopt_long() with opterr = 0 and an optstring that starts with ':'
  *     (after any '+') and holds "hV"; ARA_CLI_OPTIONS in the long options;
  *     the switch's default case is ara_cli_option(), which answers -h/--help
@@ -63,6 +64,13 @@ void ara_file_error(const char *path, const char *what);
 /* ara_msg(), then exit(status). */
 noreturn void ara_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The message into why (cap bytes; cut to fit, NUL-terminated; nothing if
+ * why is NULL or cap 0), for a function that explains a refusal to its
+ * caller: "return ara_why(why, cap, ...);". Returns -1.
+ */
+int ara_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ara_file_error(), then exit(status). */
 noreturn void ara_die_file(int status, const char *path, const char *what);
