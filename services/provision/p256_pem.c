@@ -53,7 +53,7 @@ static int pem_text(const char *buf, size_t len, char *why, size_t cap)
 int ara_p256_public_from_pem(const char *pem, size_t pem_len, uint8_t pk[ARA_P256_PK], char *why,
 			     size_t why_cap)
 {
-	char buf[ARA_P256_PEM_MAX + 1];
+	char buf[ARA_P256_PEM_MAX + 1], inner[128];
 	mbedtls_pk_context ctx;
 	int r;
 
@@ -62,8 +62,8 @@ int ara_p256_public_from_pem(const char *pem, size_t pem_len, uint8_t pk[ARA_P25
 	/* mbedtls parses PEM only from a NUL-terminated buffer. */
 	memcpy(buf, pem, pem_len);
 	buf[pem_len] = '\0';
-	if (pem_text(buf, pem_len, why, why_cap))
-		return -1;
+	if (pem_text(buf, pem_len, inner, sizeof(inner)))
+		return ara_why(why, why_cap, "pem: %s", inner);
 	mbedtls_pk_init(&ctx);
 	r = mbedtls_pk_parse_public_key(&ctx, (const unsigned char *)buf, pem_len + 1);
 	if (r)
@@ -164,7 +164,7 @@ int ara_p256_read_secret(const char *path, uint8_t sk[ARA_P256_SK], uint8_t pk[A
 	else if (point_of(&ctx, pk, inner, sizeof(inner)))
 		r = ara_why(why, why_cap, "%s: %s", path, inner);
 	/* mbedtls takes a SEC1 key's public point as written, unchecked against the scalar. */
-	else if (mbedtls_pk_check_pair(&ctx, &ctx, random_cb, NULL) || ara_p256_check_public(pk))
+	else if (mbedtls_pk_check_pair(&ctx, &ctx, random_cb, NULL))
 		r = ara_why(why, why_cap, "%s: its public point is not its private scalar's", path);
 	else if (mbedtls_ecp_write_key_ext(mbedtls_pk_ec(ctx), &olen, sk, ARA_P256_SK) ||
 		 olen != ARA_P256_SK)
