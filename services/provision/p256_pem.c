@@ -37,16 +37,16 @@ static int point_of(const mbedtls_pk_context *pk, uint8_t out[ARA_P256_PK], char
 }
 
 /*
- * buf[0..len) is PEM text: mbedtls would stop at a NUL byte and ignore what
- * follows, and would take a DER file followed by our NUL as DER.
+ * buf[0..len) is PEM text: mbedtls would take a DER file followed by our NUL
+ * as DER, and would stop at a NUL byte and ignore what follows it.
  */
 static int pem_text(const char *buf, size_t len, char *why, size_t cap)
 {
-	if (memchr(buf, '\0', len))
-		return ara_why(why, cap, "holds a NUL byte: not a PEM file");
-	if (!strstr(buf, "-----BEGIN "))
+	if (!strstr(buf, "-----BEGIN ")) /* up to the first NUL: DER has one early */
 		return ara_why(why, cap, "not PEM (no -----BEGIN line; a DER key: "
 			       "openssl pkey -inform DER -in KEY -out KEY.pem)");
+	if (memchr(buf, '\0', len))
+		return ara_why(why, cap, "holds a NUL byte: not a PEM file");
 	return 0;
 }
 
@@ -159,7 +159,9 @@ int ara_p256_read_secret(const char *path, uint8_t sk[ARA_P256_SK], uint8_t pk[A
 		r = ara_why(why, why_cap, "%s: %s", path, inner);
 	else if ((r = mbedtls_pk_parse_key(&ctx, (const unsigned char *)buf, len + 1, NULL, 0,
 					    random_cb, NULL)))
-		ara_why(why, why_cap, "%s: not an unencrypted private key (mbedtls -0x%04x)", path,
+		ara_why(why, why_cap, "%s: %s (mbedtls -0x%04x)", path,
+			r == MBEDTLS_ERR_PK_UNKNOWN_NAMED_CURVE ? "not a P-256 key" :
+								  "not an unencrypted private key",
 			(unsigned)-r);
 	else if (point_of(&ctx, pk, inner, sizeof(inner)))
 		r = ara_why(why, why_cap, "%s: %s", path, inner);
