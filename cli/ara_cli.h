@@ -3,7 +3,8 @@
  * The command line every ARA program shares (docs/man/ for each program):
  *
  *   - messages on stderr as "<program>: <message>", a file's as
- *     "<program>: <file>: <what>: <strerror>";
+ *     "<program>: <file>: <what>: <strerror>"; a refusal's reason into
+ *     its caller's buffer (ara_why);
  *   - getopt_long() with opterr = 0 and an optstring that starts with ':'
  *     (after any '+') and holds "hV"; ARA_CLI_OPTIONS in the long options;
  *     the switch's default case is ara_cli_option(), which answers -h/--help
@@ -12,7 +13,8 @@
  *     without its argument (a usage error: message, "try '<program>
  *     --help'", exit 2);
  *   - numbers parsed whole, digits only, range checked (ara_parse_u64);
- *   - JSON strings for --json output (ara_json_string);
+ *   - JSON strings for --json output and log lines (ara_json_string,
+ *     ara_json_escape);
  *   - whole reads and writes on descriptors (ara_read_upto, ara_write_all),
  *     whole random bytes (ara_random);
  *   - output files that appear whole or not at all (ara_out_open).
@@ -62,6 +64,13 @@ void ara_file_error(const char *path, const char *what);
 /* ara_msg(), then exit(status). */
 noreturn void ara_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * The message into why (cap bytes; cut to fit, NUL-terminated; nothing if
+ * why is NULL or cap 0), for a function that explains a refusal to its
+ * caller: "return ara_why(why, cap, ...);". Returns -1.
+ */
+int ara_why(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ara_file_error(), then exit(status). */
 noreturn void ara_die_file(int status, const char *path, const char *what);
@@ -139,10 +148,23 @@ void ara_out_discard(struct ara_out *o);
 int ara_same_file(int fd, const char *path);
 
 /*
- * s as a JSON string, quotes included: '"', '\\' and control characters
- * escaped, other bytes as they are (a path need not be UTF-8; a reader that
- * insists on UTF-8 refuses such a path rather than seeing another one).
+ * s as a JSON string, quotes included. '"' and '\\' escaped; the control
+ * characters (C0, DEL, C1) as \u00XX; well-formed UTF-8 as it is; every
+ * other byte (a stray continuation byte, an overlong form, a surrogate,
+ * past U+10FFFF, a cut sequence) as \ufffd. JSON is UTF-8 text (RFC 8259,
+ * 8.1) and has no escape for a byte: U+FFFD, Unicode's replacement for
+ * ill-formed input, is what a strict reader would make of the byte itself,
+ * where \u00XX would turn byte E9 into an "é" no different from a real
+ * one. The bytes are lost (a file name that is not UTF-8 shows its other
+ * characters); the line stays valid for every reader.
  */
 void ara_json_string(FILE *f, const char *s);
+
+/*
+ * The same string into out, as snprintf() writes: at most cap - 1 bytes
+ * and a NUL (nothing if cap is 0); returns the whole length (at most 6 bytes
+ * a byte of s, and 2 for the quotes).
+ */
+size_t ara_json_escape(char *out, size_t cap, const char *s);
 
 #endif

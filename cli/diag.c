@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Messages on stderr, each prefixed by the program's name. */
+/* Messages: on stderr, each prefixed by the program's name; or into a caller's buffer. */
 #include "ara_cli.h"
 
 #include <errno.h>
@@ -45,6 +45,18 @@ void ara_file_error(const char *path, const char *what)
 	fprintf(stderr, "%s: %s: %s: %s\n", prog_name, path, what,
 		strerror(saved));
 	errno = saved;
+}
+
+int ara_why(char *why, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && cap) {
+		va_start(ap, fmt);
+		vsnprintf(why, cap, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
 }
 
 void ara_die(int status, const char *fmt, ...)

@@ -59,8 +59,9 @@ struct ara_ear_key {
 };
 
 /*
- * The key from a PEM or DER file (SEC1 or PKCS#8, P-256 only), refused if
- * anyone but its owner may read it. 0, or -1 with one line in why.
+ * The key from its file, read as ara_p256_read_secret() reads a key
+ * (p256_pem.h: PEM, SEC1 or PKCS#8, its owner's only). 0, or -1 with one
+ * line in why.
  */
 int ara_ear_key_load(const char *path, struct ara_ear_key *k, char *why, size_t cap);
 

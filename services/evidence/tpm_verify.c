@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tpm evidence verifier (tpm_verify.h); checks in docs/evidence-tpm.md's order. */
 #include "tpm_verify.h"
+#include "ara_cli.h"
 #include "tpm_ak_template.h"
 
 #include "ima_log.h"
@@ -14,7 +15,6 @@
 
 #include <tss2/tss2_mu.h>
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,19 +25,6 @@ struct blob {
 	const uint8_t *attest, *sig, *log;
 	uint32_t attest_len, sig_len, log_len;
 };
-
-__attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t cap, const char *fmt,
-							 ...)
-{
-	va_list ap;
-
-	if (!why || !cap)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(why, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -51,14 +38,14 @@ static int field(const uint8_t *ev, size_t len, size_t *at, uint32_t max, const 
 	uint32_t n;
 
 	if (len - *at < ARA_TPM_BLOB_PREFIX)
-		return refuse(why, cap, "blob: truncated before the %s length", name);
+		return ara_why(why, cap, "blob: truncated before the %s length", name);
 	n = be32(ev + *at);
 	*at += ARA_TPM_BLOB_PREFIX;
 	if (n > max)
-		return refuse(why, cap, "blob: %s length %u exceeds %u", name, n, max);
+		return ara_why(why, cap, "blob: %s length %u exceeds %u", name, n, max);
 	if (n > len - *at)
-		return refuse(why, cap, "blob: truncated in the %s (%u bytes announced, %zu left)",
-			      name, n, len - *at);
+		return ara_why(why, cap, "blob: truncated in the %s (%u bytes announced, %zu left)",
+			       name, n, len - *at);
 	*out = ev + *at;
 	*out_len = n;
 	*at += n;
@@ -70,17 +57,17 @@ static int frame(const uint8_t *ev, size_t len, struct blob *b, char *why, size_
 	size_t at = ARA_TPM_BLOB_HEADER;
 
 	if (len > ARA_TPM_EVIDENCE_MAX)
-		return refuse(why, cap, "blob: %zu bytes exceed ARA_TPM_EVIDENCE_MAX", len);
+		return ara_why(why, cap, "blob: %zu bytes exceed ARA_TPM_EVIDENCE_MAX", len);
 	if (len < ARA_TPM_BLOB_HEADER)
-		return refuse(why, cap, "blob: shorter than its %u-byte header",
-			      ARA_TPM_BLOB_HEADER);
+		return ara_why(why, cap, "blob: shorter than its %u-byte header",
+			       ARA_TPM_BLOB_HEADER);
 	if (memcmp(ev, ARA_TPM_BLOB_MAGIC, 4) != 0)
-		return refuse(why, cap, "blob: magic is not ARAT");
+		return ara_why(why, cap, "blob: magic is not ARAT");
 	if ((unsigned)(ev[4] << 8 | ev[5]) != ARA_TPM_BLOB_VERSION)
-		return refuse(why, cap, "blob: version %u is not %u",
-			      (unsigned)(ev[4] << 8 | ev[5]), ARA_TPM_BLOB_VERSION);
+		return ara_why(why, cap, "blob: version %u is not %u",
+			       (unsigned)(ev[4] << 8 | ev[5]), ARA_TPM_BLOB_VERSION);
 	if (ev[6] || ev[7])
-		return refuse(why, cap, "blob: reserved field is not zero");
+		return ara_why(why, cap, "blob: reserved field is not zero");
 	if (field(ev, len, &at, ARA_TPM_ATTEST_MAX, "attest", &b->attest, &b->attest_len, why,
 		  cap) ||
 	    field(ev, len, &at, ARA_TPM_SIGNATURE_MAX, "signature", &b->sig, &b->sig_len, why,
@@ -88,7 +75,7 @@ static int frame(const uint8_t *ev, size_t len, struct blob *b, char *why, size_
 	    field(ev, len, &at, ARA_TPM_LOG_MAX, "log", &b->log, &b->log_len, why, cap))
 		return -1;
 	if (at != len)
-		return refuse(why, cap, "blob: %zu trailing bytes after the log", len - at);
+		return ara_why(why, cap, "blob: %zu trailing bytes after the log", len - at);
 	return 0;
 }
 
@@ -104,32 +91,32 @@ static int check_attest(const struct blob *b, const uint8_t binding[32], TPMS_AT
 	memset(a, 0, sizeof(*a));
 	rc = Tss2_MU_TPMS_ATTEST_Unmarshal(b->attest, b->attest_len, &off, a);
 	if (rc != TSS2_RC_SUCCESS)
-		return refuse(why, cap, "attest: TPMS_ATTEST does not unmarshal (0x%x)", rc);
+		return ara_why(why, cap, "attest: TPMS_ATTEST does not unmarshal (0x%x)", rc);
 	if (off != b->attest_len)
-		return refuse(why, cap, "attest: %zu bytes after the TPMS_ATTEST",
-			      b->attest_len - off);
+		return ara_why(why, cap, "attest: %zu bytes after the TPMS_ATTEST",
+			       b->attest_len - off);
 	if (a->magic != TPM2_GENERATED_VALUE)
-		return refuse(why, cap, "attest: magic is not TPM2_GENERATED_VALUE");
+		return ara_why(why, cap, "attest: magic is not TPM2_GENERATED_VALUE");
 	if (a->type != TPM2_ST_ATTEST_QUOTE)
-		return refuse(why, cap, "attest: type is not TPM2_ST_ATTEST_QUOTE");
+		return ara_why(why, cap, "attest: type is not TPM2_ST_ATTEST_QUOTE");
 	/* Constant time: the binding is the verifier's challenge. */
 	if (a->extraData.size != ARA_TPM_BINDING_LEN ||
 	    mbedtls_ct_memcmp(a->extraData.buffer, binding, ARA_TPM_BINDING_LEN) != 0)
-		return refuse(why, cap, "attest: extraData is not the binding");
+		return ara_why(why, cap, "attest: extraData is not the binding");
 	sel = &a->attested.quote.pcrSelect;
 	if (sel->count != 1 || sel->pcrSelections[0].hash != TPM2_ALG_SHA256 ||
 	    sel->pcrSelections[0].sizeofSelect <= ARA_IMA_PCR / 8 ||
 	    sel->pcrSelections[0].sizeofSelect > sizeof(sel->pcrSelections[0].pcrSelect))
-		return refuse(why, cap, "attest: PCR selection is not exactly SHA-256 PCR 10");
+		return ara_why(why, cap, "attest: PCR selection is not exactly SHA-256 PCR 10");
 	for (i = 0; i < sel->pcrSelections[0].sizeofSelect; i++) {
 		uint8_t want = i == ARA_IMA_PCR / 8 ? (uint8_t)(1u << (ARA_IMA_PCR % 8)) : 0;
 
 		if (sel->pcrSelections[0].pcrSelect[i] != want)
-			return refuse(why, cap,
-				      "attest: PCR selection is not exactly SHA-256 PCR 10");
+			return ara_why(why, cap,
+				       "attest: PCR selection is not exactly SHA-256 PCR 10");
 	}
 	if (a->attested.quote.pcrDigest.size != SHA256_LEN)
-		return refuse(why, cap, "attest: pcrDigest is not a SHA-256 digest");
+		return ara_why(why, cap, "attest: pcrDigest is not a SHA-256 digest");
 	return 0;
 }
 
@@ -149,17 +136,17 @@ static int check_signature(const struct ara_tpm_policy *p, const struct blob *b,
 	memset(&sig, 0, sizeof(sig));
 	rc = Tss2_MU_TPMT_SIGNATURE_Unmarshal(b->sig, b->sig_len, &off, &sig);
 	if (rc != TSS2_RC_SUCCESS)
-		return refuse(why, cap, "signature: TPMT_SIGNATURE does not unmarshal (0x%x)", rc);
+		return ara_why(why, cap, "signature: TPMT_SIGNATURE does not unmarshal (0x%x)", rc);
 	if (off != b->sig_len)
-		return refuse(why, cap, "signature: %zu bytes after the TPMT_SIGNATURE",
-			      b->sig_len - off);
+		return ara_why(why, cap, "signature: %zu bytes after the TPMT_SIGNATURE",
+			       b->sig_len - off);
 	if (sig.sigAlg != TPM2_ALG_ECDSA)
-		return refuse(why, cap, "signature: algorithm is not ECDSA");
+		return ara_why(why, cap, "signature: algorithm is not ECDSA");
 	if (sig.signature.ecdsa.hash != TPM2_ALG_SHA256)
-		return refuse(why, cap, "signature: hash is not SHA-256");
+		return ara_why(why, cap, "signature: hash is not SHA-256");
 	if (sig.signature.ecdsa.signatureR.size > SHA256_LEN ||
 	    sig.signature.ecdsa.signatureS.size > SHA256_LEN)
-		return refuse(why, cap, "signature: r or s is longer than a P-256 scalar");
+		return ara_why(why, cap, "signature: r or s is longer than a P-256 scalar");
 
 	mbedtls_ecp_group_init(&grp);
 	mbedtls_ecp_point_init(&q);
@@ -168,7 +155,7 @@ static int check_signature(const struct ara_tpm_policy *p, const struct blob *b,
 	if (mbedtls_ecp_group_load(&grp, MBEDTLS_ECP_DP_SECP256R1) ||
 	    mbedtls_ecp_point_read_binary(&grp, &q, p->ak_pub, sizeof(p->ak_pub)) ||
 	    mbedtls_ecp_check_pubkey(&grp, &q)) {
-		refuse(why, cap, "policy: AK is not a P-256 point");
+		ara_why(why, cap, "policy: AK is not a P-256 point");
 		goto out;
 	}
 	if (mbedtls_sha256(b->attest, b->attest_len, hash, 0) ||
@@ -176,11 +163,11 @@ static int check_signature(const struct ara_tpm_policy *p, const struct blob *b,
 				    sig.signature.ecdsa.signatureR.size) ||
 	    mbedtls_mpi_read_binary(&s, sig.signature.ecdsa.signatureS.buffer,
 				    sig.signature.ecdsa.signatureS.size)) {
-		refuse(why, cap, "signature: mbedtls failed to load it");
+		ara_why(why, cap, "signature: mbedtls failed to load it");
 		goto out;
 	}
 	if (mbedtls_ecdsa_verify(&grp, hash, sizeof(hash), &q, &r, &s)) {
-		refuse(why, cap, "signature: does not verify under the policy AK");
+		ara_why(why, cap, "signature: does not verify under the policy AK");
 		goto out;
 	}
 	ret = 0;
@@ -228,7 +215,7 @@ static int check_log(const struct ara_tpm_policy *p, const struct blob *b, const
 			continue; /* past the prefix: only parsed */
 		r = ara_ima_pcr_extend(&pcr, &e);
 		if (r < 0)
-			return refuse(why, cap, "ima log: SHA-256 failed");
+			return ara_why(why, cap, "ima log: SHA-256 failed");
 		if (r == 0)
 			continue; /* another PCR: the quote says nothing of it */
 		if (!loader && !e.violation && strcmp(e.algo, "sha256") == 0 &&
@@ -240,18 +227,18 @@ static int check_log(const struct ara_tpm_policy *p, const struct blob *b, const
 		c->entries_replayed = pcr.extends;
 	}
 	if (matched < 0)
-		return refuse(why, cap, "ima log: SHA-256 failed");
+		return ara_why(why, cap, "ima log: SHA-256 failed");
 	if (r < 0)
-		return refuse(why, cap, "ima log: %s", it.why);
+		return ara_why(why, cap, "ima log: %s", it.why);
 	if (!matched)
-		return refuse(why, cap, "ima log: no prefix replays to the quoted PCR 10 digest");
+		return ara_why(why, cap, "ima log: no prefix replays to the quoted PCR 10 digest");
 	if (!loader)
-		return refuse(why, cap,
-			      "ima log: no PCR 10 measurement of the policy loader digest in the "
-			      "quoted prefix");
+		return ara_why(why, cap,
+			       "ima log: no PCR 10 measurement of the policy loader digest in the "
+			       "quoted prefix");
 	if (loader->name_len >= sizeof(c->loader_path))
-		return refuse(why, cap, "ima log: the loader's file name is longer than %zu bytes",
-			      sizeof(c->loader_path) - 1);
+		return ara_why(why, cap, "ima log: the loader's file name is longer than %zu bytes",
+			       sizeof(c->loader_path) - 1);
 	memcpy(c->loader_path, loader->name, loader->name_len);
 	c->loader_path[loader->name_len] = '\0';
 	memcpy(c->loader_sha256, loader->digest, SHA256_LEN);
@@ -334,10 +321,10 @@ int ara_tpm_evidence_signer(const uint8_t *ev, size_t len, uint8_t signer[ARA_TP
 	if (frame(ev, len, &b, why, why_cap))
 		return -1;
 	if (Tss2_MU_TPMS_ATTEST_Unmarshal(b.attest, b.attest_len, &off, &a) != TSS2_RC_SUCCESS)
-		return refuse(why, why_cap, "attest: TPMS_ATTEST does not unmarshal");
+		return ara_why(why, why_cap, "attest: TPMS_ATTEST does not unmarshal");
 	if (a.qualifiedSigner.size != ARA_TPM_SIGNER_LEN)
-		return refuse(why, why_cap, "attest: a signer name of %u bytes, not %u",
-			      a.qualifiedSigner.size, ARA_TPM_SIGNER_LEN);
+		return ara_why(why, why_cap, "attest: a signer name of %u bytes, not %u",
+			       a.qualifiedSigner.size, ARA_TPM_SIGNER_LEN);
 	memcpy(signer, a.qualifiedSigner.name, ARA_TPM_SIGNER_LEN);
 	return 0;
 }

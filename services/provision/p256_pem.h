@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * P-256 keys in PEM files, as OpenSSL writes them, for the programs with
- * libc (DOM0 takes raw keys only: p256.h). A public key is a
+ * libc (DOM0 takes raw keys only: p256.h): every key file ARA reads (the
+ * provisioner's, the EAR signer's, a TPM's AK). A public key is a
  * SubjectPublicKeyInfo ("BEGIN PUBLIC KEY"); a private key SEC1 ("BEGIN EC
- * PRIVATE KEY") or PKCS#8 ("BEGIN PRIVATE KEY"), unencrypted. Each
+ * PRIVATE KEY") or PKCS#8 ("BEGIN PRIVATE KEY"), unencrypted. PEM only,
+ * no DER: one self-describing format whose BEGIN line names what a wrong
+ * file is, and the one openssl writes unless told otherwise. Each
  * returns 0, or a line in why naming the file and the cause with
  * ARA_P256_PEM_E_IO (the file cannot be opened or read) or
  * ARA_P256_PEM_E_KEY (it is not such a key, or not safe to use).

@@ -19,6 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <mbedtls/pem.h>
+#include <mbedtls/pk.h>
+
+#include "ara_cli.h"
 #include "binding.h"
 #include "p256_pem.h"
 
@@ -64,6 +68,13 @@ static int verify(const uint8_t pk[ARA_P256_PK])
 	if (ara_wire_decode_deliver(msg, msg_len, &d) != ARA_WIRE_OK)
 		return -2;
 	return ara_provision_verify_deliver(pk, info, msg, &d);
+}
+
+/* mbedtls's blinding while it parses a private key. */
+static int rng(void *unused, unsigned char *out, size_t n)
+{
+	(void)unused;
+	return ara_random(out, n);
 }
 
 static int setup(void **state)
@@ -158,6 +169,87 @@ static void key_files(void **state)
 	assert_non_null(strstr(why, a.key));
 }
 
+/* bytes as the file at path, mode 0600. */
+static void write_key(const char *path, const void *bytes, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(bytes, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0600), 0);
+}
+
+/* a's key as SEC1 DER (the point last), in der; its length. */
+static size_t a_as_der(uint8_t *der, size_t cap)
+{
+	uint8_t pem[ARA_P256_PEM_MAX + 1];
+	mbedtls_pk_context pk;
+	FILE *f = fopen(a.key, "r");
+	size_t len;
+	int n;
+
+	assert_non_null(f);
+	len = fread(pem, 1, ARA_P256_PEM_MAX, f);
+	assert_int_equal(fclose(f), 0);
+	pem[len] = '\0';
+	mbedtls_pk_init(&pk);
+	assert_int_equal(mbedtls_pk_parse_key(&pk, pem, len + 1, NULL, 0, rng, NULL), 0);
+	n = mbedtls_pk_write_key_der(&pk, der, cap); /* at the end of der */
+	mbedtls_pk_free(&pk);
+	assert_true(n > ARA_P256_PK);
+	memmove(der, der + cap - (size_t)n, (size_t)n);
+	assert_memory_equal(der + n - ARA_P256_PK, a.pk, ARA_P256_PK);
+	return (size_t)n;
+}
+
+/*
+ * Only PEM, whole: DER (what ear_key.c took before it shared this reader) and
+ * a PEM with a NUL inside are refused; and a SEC1 key whose public point is
+ * another key's, which mbedtls alone accepts.
+ */
+static void key_files_are_pem_whole_and_one_key(void **state)
+{
+	uint8_t der[512], pem[1024], sk[ARA_P256_SK], pk[ARA_P256_PK];
+	char path[PATH_MAX + 16], why[512];
+	size_t der_len = a_as_der(der, sizeof(der)), pem_len;
+	mbedtls_pk_context ctx;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/a.der", dir);
+	write_key(path, der, der_len);
+	assert_int_equal(ara_p256_read_secret(path, sk, pk, why, sizeof(why)), ARA_P256_PEM_E_KEY);
+	assert_non_null(strstr(why, "not PEM"));
+
+	/* a's PEM, a NUL, then more: mbedtls would stop at the NUL */
+	snprintf(path, sizeof(path), "%s/a-nul.pem", dir);
+	memset(pem, 'x', sizeof(pem));
+	assert_int_equal(mbedtls_pem_write_buffer("-----BEGIN EC PRIVATE KEY-----\n",
+						  "-----END EC PRIVATE KEY-----\n", der, der_len,
+						  pem, sizeof(pem), &pem_len),
+			 0); /* pem_len counts the NUL */
+	write_key(path, pem, pem_len - 1);
+	assert_int_equal(ara_p256_read_secret(path, sk, pk, why, sizeof(why)), 0); /* the control */
+	assert_memory_equal(pk, a.pk, ARA_P256_PK);
+	write_key(path, pem, pem_len + 8);
+	assert_int_equal(ara_p256_read_secret(path, sk, pk, why, sizeof(why)), ARA_P256_PEM_E_KEY);
+	assert_non_null(strstr(why, "NUL"));
+
+	/* a's scalar with b's point */
+	memcpy(der + der_len - ARA_P256_PK, b.pk, ARA_P256_PK);
+	assert_int_equal(mbedtls_pem_write_buffer("-----BEGIN EC PRIVATE KEY-----\n",
+						  "-----END EC PRIVATE KEY-----\n", der, der_len,
+						  pem, sizeof(pem), &pem_len),
+			 0);
+	mbedtls_pk_init(&ctx);
+	assert_int_equal(mbedtls_pk_parse_key(&ctx, pem, pem_len, NULL, 0, rng, NULL), 0);
+	mbedtls_pk_free(&ctx);
+	snprintf(path, sizeof(path), "%s/a-with-b.pem", dir);
+	write_key(path, pem, pem_len - 1);
+	assert_int_equal(ara_p256_read_secret(path, sk, pk, why, sizeof(why)), ARA_P256_PEM_E_KEY);
+	assert_non_null(strstr(why, "not its private scalar's"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +258,7 @@ int main(void)
 		cmocka_unit_test(bound_to_the_session),
 		cmocka_unit_test(unsigned_is_refused),
 		cmocka_unit_test(key_files),
+		cmocka_unit_test(key_files_are_pem_whole_and_one_key),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "ara_cli.h"
@@ -77,9 +78,10 @@ static void refuses_outside_the_range(void **state)
 	refuses("99999999999999999999999x", 0, UINT64_MAX, EINVAL);
 }
 
+/* s as both forms write it: the FILE's, and the buffer's (with its length) */
 static void json_is(const char *s, const char *want)
 {
-	char *buf = NULL;
+	char *buf = NULL, out[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
@@ -88,6 +90,8 @@ static void json_is(const char *s, const char *want)
 	assert_int_equal(fclose(f), 0);
 	assert_string_equal(buf, want);
 	free(buf);
+	assert_int_equal(ara_json_escape(out, sizeof(out), s), strlen(want));
+	assert_string_equal(out, want);
 }
 
 static void json_strings_escape_quotes_backslashes_and_controls(void **state)
@@ -97,7 +101,53 @@ static void json_strings_escape_quotes_backslashes_and_controls(void **state)
 	json_is("/a b/c", "\"/a b/c\"");
 	json_is("a\"b\\c", "\"a\\\"b\\\\c\"");
 	json_is("\n\t\x01\x1f\x7f", "\"\\u000a\\u0009\\u0001\\u001f\\u007f\"");
+	/* the C1 controls, U+0080..U+009F: a terminal may act on them */
+	json_is("\xc2\x80\xc2\x9b\xc2\x9f\xc2\xa0", "\"\\u0080\\u009b\\u009f\xc2\xa0\"");
+}
+
+static void json_strings_pass_well_formed_utf8(void **state)
+{
+	(void)state;
 	json_is("caf\xc3\xa9", "\"caf\xc3\xa9\"");
+	/* the first and last of each length: U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF */
+	json_is("\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf",
+		"\"\xe0\xa0\x80\xed\x9f\xbf\xee\x80\x80\xef\xbf\xbf\"");
+	json_is("\xf0\x90\x80\x80\xf4\x8f\xbf\xbf", "\"\xf0\x90\x80\x80\xf4\x8f\xbf\xbf\"");
+}
+
+/* Every byte that is not part of a well-formed sequence is one U+FFFD. */
+static void json_strings_replace_what_is_not_utf8(void **state)
+{
+	(void)state;
+	json_is("a\xe9" "b", "\"a\\ufffdb\""); /* Latin-1: not an \u00e9 like a real one */
+	json_is("\x80\xbf", "\"\\ufffd\\ufffd\""); /* continuation bytes alone */
+	json_is("\xc3", "\"\\ufffd\"");	 /* cut at the end */
+	json_is("\xe2\x82x", "\"\\ufffd\\ufffdx\""); /* cut before another character */
+	/* overlong forms of '/': a lax reader would see a slash */
+	json_is("\xc0\xaf", "\"\\ufffd\\ufffd\"");
+	json_is("\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\"");
+	json_is("\xf0\x80\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\\ufffd\"");
+	json_is("\xc1\xbf", "\"\\ufffd\\ufffd\""); /* overlong U+007F */
+	json_is("\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""); /* a surrogate, U+D800 */
+	json_is("\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""); /* U+110000 */
+	json_is("\xf5\xff\xfe", "\"\\ufffd\\ufffd\\ufffd\"");
+}
+
+/* The buffer form is cut as snprintf() cuts, never past cap, and counts the whole. */
+static void json_buffer_is_cut_at_its_size(void **state)
+{
+	char out[8];
+
+	(void)state;
+	assert_int_equal(ara_json_escape(out, sizeof(out), "abcdefghij"), 12);
+	assert_string_equal(out, "\"abcdef");
+	assert_int_equal(ara_json_escape(out, 4, "\x01"), 8);
+	assert_string_equal(out, "\"\\u");
+	out[0] = 'x';
+	assert_int_equal(ara_json_escape(out, 0, "ab"), 4);
+	assert_int_equal(out[0], 'x');
+	assert_int_equal(ara_json_escape(out, 1, "ab"), 4);
+	assert_string_equal(out, "");
 }
 
 int main(void)
@@ -108,6 +158,9 @@ int main(void)
 		cmocka_unit_test(refuses_leading_zeros),
 		cmocka_unit_test(refuses_outside_the_range),
 		cmocka_unit_test(json_strings_escape_quotes_backslashes_and_controls),
+		cmocka_unit_test(json_strings_pass_well_formed_utf8),
+		cmocka_unit_test(json_strings_replace_what_is_not_utf8),
+		cmocka_unit_test(json_buffer_is_cut_at_its_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

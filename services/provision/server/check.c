@@ -72,31 +72,20 @@ static void hex8(char out[17], const uint8_t *d)
 static int check_digests(const struct ara_policy *p, const struct ara_wire_digests *got,
 			 char *why, size_t cap)
 {
-	static const struct {
-		const char *what;
-		size_t off;
-	} fields[] = {
-		{ "ara-loader", offsetof(struct ara_wire_digests, loader) },
-		{ "libara", offsetof(struct ara_wire_digests, libara) },
-		{ "the entry object", offsetof(struct ara_wire_digests, entry) },
-		{ "the App", offsetof(struct ara_wire_digests, app) },
-		{ "the manifest", offsetof(struct ara_wire_digests, manifest) },
-	};
-
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		const uint8_t *want = (const uint8_t *)&p->expect + fields[i].off;
-		const uint8_t *have = (const uint8_t *)got + fields[i].off;
+	for (size_t i = 0; i < ARA_POLICY_ROLES; i++) {
+		const struct ara_policy_role *r = &ara_policy_roles[i];
+		const uint8_t *want = (const uint8_t *)&p->expect + r->role;
+		const uint8_t *have = (const uint8_t *)got + r->role;
 		char w[17], h[17];
 
-		if (fields[i].off == offsetof(struct ara_wire_digests, manifest) && !p->expect_manifest)
+		if (r->role == offsetof(struct ara_wire_digests, manifest) && !p->expect_manifest)
 			continue;
-		if (ara_policy_allows(p, fields[i].off, have))
+		if (ara_policy_allows(p, r->role, have))
 			continue;
 		hex8(w, want);
 		hex8(h, have);
 		return refuse(ARA_REFUSE_MEASUREMENT, why, cap,
-			      "%s measured sha256 %s..., the policy expects %s...", fields[i].what, h,
-			      w);
+			      "%s measured sha256 %s..., the policy expects %s...", r->what, h, w);
 	}
 	return 0;
 }

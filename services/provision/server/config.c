@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,18 +39,6 @@ void ara_config_defaults(struct ara_config *c)
 	c->stop_grace = 5;
 }
 
-static int fail(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 int ara_config_listener(const char *kind, const char *spec, struct ara_config_listener *l,
 			char *why, size_t cap)
 {
@@ -63,18 +50,20 @@ int ara_config_listener(const char *kind, const char *spec, struct ara_config_li
 
 	l->tcp = strcmp(kind, "tcp") == 0;
 	if (!l->tcp && strcmp(kind, "unix") != 0)
-		return fail(why, cap, "listen %s: expected 'unix PATH' or 'tcp HOST:PORT'", kind);
+		return ara_why(why, cap, "listen %s: expected 'unix PATH' or 'tcp HOST:PORT'", kind);
 	if (!l->tcp) {
 		if (!spec[0] || strlen(spec) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-			return fail(why, cap, "unix %s: path empty or too long", spec);
+			return ara_why(why, cap, "unix %s: path empty or too long", spec);
 	} else {
 		if (!colon || (size_t)(colon - spec) >= sizeof(host))
-			return fail(why, cap, "tcp %s: expected HOST:PORT, a numeric address and port",
-				    spec);
+			return ara_why(why, cap,
+				       "tcp %s: expected HOST:PORT, a numeric address and port",
+				       spec);
 		snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
 		if (getaddrinfo(host, colon + 1, &hints, &ai))
-			return fail(why, cap, "tcp %s: expected HOST:PORT, a numeric address and port",
-				    spec);
+			return ara_why(why, cap,
+				       "tcp %s: expected HOST:PORT, a numeric address and port",
+				       spec);
 		freeaddrinfo(ai);
 	}
 	snprintf(l->spec, sizeof(l->spec), "%s", spec);
@@ -143,40 +132,41 @@ static int directive(const char *file, char *name, char *arg, unsigned *seen, st
 	if (strcmp(name, "listen") == 0) {
 		second = strchr(arg, ' ');
 		if (!second)
-			return fail(why, cap, "listen: expected 'unix PATH' or 'tcp HOST:PORT'");
+			return ara_why(why, cap, "listen: expected 'unix PATH' or 'tcp HOST:PORT'");
 		*second++ = '\0';
 		if (c->n_listen == ARA_CONFIG_LISTENERS_MAX)
-			return fail(why, cap, "at most %d listen lines", ARA_CONFIG_LISTENERS_MAX);
+			return ara_why(why, cap, "at most %d listen lines",
+				       ARA_CONFIG_LISTENERS_MAX);
 		if (ara_config_listener(arg, second, &c->listen[c->n_listen], why, cap))
 			return -1;
 		if (!c->listen[c->n_listen].tcp) {
 			if (resolve(file, second, c->listen[c->n_listen].spec) ||
 			    strlen(c->listen[c->n_listen].spec) >= sizeof(((struct sockaddr_un *)0)->sun_path))
-				return fail(why, cap, "unix %s: path too long", second);
+				return ara_why(why, cap, "unix %s: path too long", second);
 		}
 		c->n_listen++;
 		return 0;
 	}
 	if (strchr(arg, ' '))
-		return fail(why, cap, "%s: one value expected, not '%s'", name, arg);
+		return ara_why(why, cap, "%s: one value expected, not '%s'", name, arg);
 	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
 		unsigned bit = SEEN_PATH << i;
 
 		if (strcmp(name, paths[i].name) != 0)
 			continue;
 		if (*seen & bit)
-			return fail(why, cap, "%s given twice", name);
+			return ara_why(why, cap, "%s given twice", name);
 		*seen |= bit;
 		if (resolve(file, arg, (char *)c + paths[i].offset))
-			return fail(why, cap, "%s: path too long", name);
+			return ara_why(why, cap, "%s: path too long", name);
 		return 0;
 	}
 	if (strcmp(name, "store") == 0) {
 		if (*seen & SEEN_STORE)
-			return fail(why, cap, "%s given twice", name);
+			return ara_why(why, cap, "%s given twice", name);
 		*seen |= SEEN_STORE;
 		if (snprintf(c->store, sizeof(c->store), "%s", arg) >= (int)sizeof(c->store))
-			return fail(why, cap, "%s: too long", name);
+			return ara_why(why, cap, "%s: too long", name);
 		return 0;
 	}
 	for (size_t i = 0; i < N_NUMBERS; i++) {
@@ -185,11 +175,11 @@ static int directive(const char *file, char *name, char *arg, unsigned *seen, st
 		if (strcmp(name, n->name) != 0)
 			continue;
 		if (*seen & (1u << i))
-			return fail(why, cap, "%s given twice", name);
+			return ara_why(why, cap, "%s given twice", name);
 		*seen |= 1u << i;
 		if (ara_parse_u64(arg, n->min, n->max, &v))
-			return fail(why, cap, "%s: '%s' is not a number in %llu..%llu", name, arg,
-				    (unsigned long long)n->min, (unsigned long long)n->max);
+			return ara_why(why, cap, "%s: '%s' is not a number in %llu..%llu", name, arg,
+				       (unsigned long long)n->min, (unsigned long long)n->max);
 		if (n->size == 4) {
 			uint32_t v32 = (uint32_t)v;
 
@@ -199,7 +189,7 @@ static int directive(const char *file, char *name, char *arg, unsigned *seen, st
 		}
 		return 0;
 	}
-	return fail(why, cap, "unknown directive '%s'", name);
+	return ara_why(why, cap, "unknown directive '%s'", name);
 }
 
 int ara_config_parse(const char *file, const char *text, size_t len, struct ara_config *c,
@@ -215,7 +205,7 @@ int ara_config_parse(const char *file, const char *text, size_t len, struct ara_
 	if (nul) {
 		for (const char *t = text; t < nul; t++)
 			lineno += *t == '\n';
-		return fail(why, cap, "%s:%u: a NUL byte", file, lineno + 1);
+		return ara_why(why, cap, "%s:%u: a NUL byte", file, lineno + 1);
 	}
 	while (at < len) {
 		const char *end = memchr(text + at, '\n', len - at);
@@ -224,8 +214,8 @@ int ara_config_parse(const char *file, const char *text, size_t len, struct ara_
 
 		lineno++;
 		if (n > LINE_MAX_BYTES)
-			return fail(why, cap, "%s:%u: line over %d bytes", file, lineno,
-				    LINE_MAX_BYTES);
+			return ara_why(why, cap, "%s:%u: line over %d bytes", file, lineno,
+				       LINE_MAX_BYTES);
 		memcpy(line, text + at, n);
 		line[n] = '\0';
 		at += n + 1;
@@ -236,14 +226,14 @@ int ara_config_parse(const char *file, const char *text, size_t len, struct ara_
 			continue;
 		arg = name + strcspn(name, " \t");
 		if (!*arg)
-			return fail(why, cap, "%s:%u: %s: a value is needed", file, lineno, name);
+			return ara_why(why, cap, "%s:%u: %s: a value is needed", file, lineno, name);
 		*arg++ = '\0';
 		arg += strspn(arg, " \t");
 		for (char *t = arg; *t; t++)
 			if (*t == '\t')
 				*t = ' ';
 		if (directive(file, name, arg, &seen, &next, msg, sizeof(msg)))
-			return fail(why, cap, "%s:%u: %s", file, lineno, msg);
+			return ara_why(why, cap, "%s:%u: %s", file, lineno, msg);
 	}
 	*c = next;
 	return 0;
@@ -258,20 +248,20 @@ int ara_config_load(const char *path, struct ara_config *c, char *why, size_t ca
 	int r;
 
 	if (fd < 0) {
-		fail(why, cap, "%s:0: cannot open %s: %s", path, path, strerror(errno));
+		ara_why(why, cap, "%s:0: cannot open %s: %s", path, path, strerror(errno));
 		return ARA_CONFIG_UNREADABLE;
 	}
 	/* Bounded before it is read: a large file costs nothing. */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (off_t)ARA_CONFIG_FILE_MAX) {
 		close(fd);
-		return fail(why, cap, "%s:0: not a regular file of at most %u bytes", path,
-			    ARA_CONFIG_FILE_MAX);
+		return ara_why(why, cap, "%s:0: not a regular file of at most %u bytes", path,
+			       ARA_CONFIG_FILE_MAX);
 	}
 	text = malloc((size_t)st.st_size + 1);
 	if (!text || ara_read_upto(fd, text, (size_t)st.st_size + 1, &len) ||
 	    len > (size_t)st.st_size) {
-		fail(why, cap, "%s:0: cannot read %s: %s", path, path,
-		     text ? strerror(errno ? errno : EFBIG) : "out of memory");
+		ara_why(why, cap, "%s:0: cannot read %s: %s", path, path,
+			text ? strerror(errno ? errno : EFBIG) : "out of memory");
 		r = ARA_CONFIG_UNREADABLE;
 	} else {
 		r = ara_config_parse(path, text, len, c, why, cap);

@@ -303,16 +303,6 @@ static void hex32(char out[65], const uint8_t *d)
  */
 static int policy_text(const struct ara_policy *p, char *out, size_t cap)
 {
-	static const struct {
-		const char *key;
-		size_t role;
-	} roles[] = {
-		{ "loader", offsetof(struct ara_wire_digests, loader) },
-		{ "libara", offsetof(struct ara_wire_digests, libara) },
-		{ "entry", offsetof(struct ara_wire_digests, entry) },
-		{ "app", offsetof(struct ara_wire_digests, app) },
-		{ "manifest", offsetof(struct ara_wire_digests, manifest) },
-	};
 	char hex[65], age[16];
 	size_t at = 0;
 	int bad = 0;
@@ -324,16 +314,18 @@ static int policy_text(const struct ara_policy *p, char *out, size_t cap)
 	if (p->backends & 1u << ARA_EVIDENCE_DEV_INSECURE)
 		bad |= line(out, cap, &at, "backend", "dev-insecure");
 	bad |= line(out, cap, &at, "max-age", age);
-	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
-		if (roles[i].role == offsetof(struct ara_wire_digests, manifest) && !p->expect_manifest)
+	for (size_t i = 0; i < ARA_POLICY_ROLES; i++) {
+		const struct ara_policy_role *r = &ara_policy_roles[i];
+
+		if (r->role == offsetof(struct ara_wire_digests, manifest) && !p->expect_manifest)
 			continue;
-		hex32(hex, (const uint8_t *)&p->expect + roles[i].role);
-		bad |= line(out, cap, &at, roles[i].key, hex);
+		hex32(hex, (const uint8_t *)&p->expect + r->role);
+		bad |= line(out, cap, &at, r->key, hex);
 		for (size_t j = 0; j < p->n_more; j++) {
-			if (p->more[j].role != roles[i].role)
+			if (p->more[j].role != r->role)
 				continue;
 			hex32(hex, p->more[j].digest);
-			bad |= line(out, cap, &at, roles[i].key, hex);
+			bad |= line(out, cap, &at, r->key, hex);
 		}
 	}
 	if (p->rtm_rejected_revokes)

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +15,6 @@
 #include "listeners.h"
 
 #define BACKLOG SOMAXCONN
-
-static int fail(char *why, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *why, size_t cap, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, cap, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* A socket file nobody accepts on: what a provisioner killed with -9 leaves. */
 static int stale(const struct sockaddr_un *sa)
@@ -50,7 +37,7 @@ static int listen_unix(const char *path, struct ara_listener *l, char *why, size
 	memcpy(sa.sun_path, path, strlen(path) + 1); /* its length checked by config.c */
 	l->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (l->fd < 0)
-		return fail(why, cap, "%s: cannot listen: %s", path, strerror(errno));
+		return ara_why(why, cap, "%s: cannot listen: %s", path, strerror(errno));
 	r = bind(l->fd, (struct sockaddr *)&sa, sizeof(sa));
 	if (r && errno == EADDRINUSE && lstat(path, &st) == 0 && S_ISSOCK(st.st_mode) &&
 	    stale(&sa) && unlink(path) == 0)
@@ -59,13 +46,13 @@ static int listen_unix(const char *path, struct ara_listener *l, char *why, size
 		r = errno;
 		close(l->fd);
 		errno = r;
-		return fail(why, cap, "%s: cannot listen: %s", path,
-			    errno == EADDRINUSE ? "in use by a running server" : strerror(errno));
+		return ara_why(why, cap, "%s: cannot listen: %s", path,
+			       errno == EADDRINUSE ? "in use by a running server" : strerror(errno));
 	}
 	memcpy(l->unix_path, sa.sun_path, sizeof(l->unix_path));
 	snprintf(l->name, sizeof(l->name), "unix %.*s", (int)sizeof(l->name) - 6, path);
 	if (listen(l->fd, BACKLOG)) {
-		fail(why, cap, "%s: cannot listen: %s", path, strerror(errno));
+		ara_why(why, cap, "%s: cannot listen: %s", path, strerror(errno));
 		ara_listener_close(l);
 		return -1;
 	}
@@ -98,13 +85,13 @@ static int listen_tcp(const char *spec, struct ara_listener *l, char *why, size_
 
 	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec); /* checked by config.c */
 	if (getaddrinfo(host, colon + 1, &hints, &ai))
-		return fail(why, cap, "%s: cannot listen: not a numeric HOST:PORT", spec);
+		return ara_why(why, cap, "%s: cannot listen: not a numeric HOST:PORT", spec);
 	l->fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	ok = l->fd >= 0 && !setsockopt(l->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) &&
 	     !bind(l->fd, ai->ai_addr, ai->ai_addrlen) && !listen(l->fd, BACKLOG);
 	freeaddrinfo(ai);
 	if (!ok || name_tcp(l)) {
-		fail(why, cap, "%s: cannot listen: %s", spec, strerror(errno));
+		ara_why(why, cap, "%s: cannot listen: %s", spec, strerror(errno));
 		if (l->fd >= 0)
 			close(l->fd);
 		return -1;
@@ -126,8 +113,9 @@ int ara_listen_inherited(struct ara_listener *out, size_t cap, char *why, size_t
 	if (!pid || !fds)
 		return 0;
 	if (ara_parse_u64(pid, 1, UINT32_MAX, &p) || ara_parse_u64(fds, 0, cap, &n))
-		return fail(why, why_cap, "LISTEN_PID=%s LISTEN_FDS=%s: not a pid and at most %zu sockets",
-			    pid, fds, cap);
+		return ara_why(why, why_cap,
+			       "LISTEN_PID=%s LISTEN_FDS=%s: not a pid and at most %zu sockets", pid,
+			       fds, cap);
 	if ((pid_t)p != getpid())
 		return 0; /* meant for another process */
 	for (int i = 0; i < (int)n; i++) {
@@ -142,17 +130,18 @@ int ara_listen_inherited(struct ara_listener *out, size_t cap, char *why, size_t
 		l->inherited = 1;
 		if (getsockname(l->fd, (struct sockaddr *)&sa, &len) ||
 		    getsockopt(l->fd, SOL_SOCKET, SO_TYPE, &type, &tlen) || type != SOCK_STREAM)
-			return fail(why, why_cap, "socket activation: fd %d is not a stream socket",
-				    l->fd);
+			return ara_why(why, why_cap,
+				       "socket activation: fd %d is not a stream socket", l->fd);
 		if (fcntl(l->fd, F_SETFD, FD_CLOEXEC) ||
 		    fcntl(l->fd, F_SETFL, fcntl(l->fd, F_GETFL) | O_NONBLOCK))
-			return fail(why, why_cap, "socket activation: fd %d: %s", l->fd,
-				    strerror(errno));
+			return ara_why(why, why_cap, "socket activation: fd %d: %s", l->fd,
+				       strerror(errno));
 		if (sa.ss_family == AF_UNIX)
 			snprintf(l->name, sizeof(l->name), "unix %.*s", (int)sizeof(l->name) - 6,
 				 ((struct sockaddr_un *)&sa)->sun_path);
 		else if (name_tcp(l))
-			return fail(why, why_cap, "socket activation: fd %d has no address", l->fd);
+			return ara_why(why, why_cap, "socket activation: fd %d has no address",
+				       l->fd);
 	}
 	unsetenv("LISTEN_PID");
 	unsetenv("LISTEN_FDS");

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,19 +25,8 @@ struct where {
 	size_t cap;
 };
 
-static int fail(const struct where *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(const struct where *w, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(w->why, w->cap, "%s:%u: ", w->l->file, w->l->line);
-
-	va_start(ap, fmt);
-	if (n >= 0 && (size_t)n < w->cap)
-		vsnprintf(w->why + n, w->cap - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* "FILE:LINE: " and the message into w's why; returns -1. */
+#define fail(w, ...) ara_text_lines_fail((w)->l, (w)->why, (w)->cap, __VA_ARGS__)
 
 /* path relative to the directory of the policy file, unless absolute. */
 static int resolve(const struct where *w, const char *path, char out[PATH_MAX])
@@ -154,8 +142,17 @@ static int allow(const struct where *w, const char *key, const char *arg, struct
  * (backend once per value), with a message naming the earlier line.
  */
 enum directive {
-	D_BACKEND_TPM, D_BACKEND_DEV, D_MAX_AGE, D_LOADER, D_LIBARA, D_ENTRY, D_APP, D_MANIFEST,
+	D_BACKEND_TPM, D_BACKEND_DEV, D_MAX_AGE,
+	D_LOADER, D_LIBARA, D_ENTRY, D_APP, D_MANIFEST, /* ara_policy_roles' order */
 	D_TPM_AK, D_SECRETS, D_RTM_REJECTED, D_COUNT
+};
+
+const struct ara_policy_role ara_policy_roles[ARA_POLICY_ROLES] = {
+	{ "loader", "ara-loader", offsetof(struct ara_wire_digests, loader) },
+	{ "libara", "libara", offsetof(struct ara_wire_digests, libara) },
+	{ "entry", "the entry object", offsetof(struct ara_wire_digests, entry) },
+	{ "app", "the App", offsetof(struct ara_wire_digests, app) },
+	{ "manifest", "the manifest", offsetof(struct ara_wire_digests, manifest) },
 };
 
 struct seen {
@@ -196,28 +193,17 @@ static int directive(const struct where *w, const char *key, const char *arg,
 		p->max_age = (uint32_t)v;
 		return once(w, seen, D_MAX_AGE, key);
 	}
-	static const struct {
-		const char *key;
-		enum directive d;
-		size_t role;
-	} roles[] = {
-		{ "loader", D_LOADER, offsetof(struct ara_wire_digests, loader) },
-		{ "libara", D_LIBARA, offsetof(struct ara_wire_digests, libara) },
-		{ "entry", D_ENTRY, offsetof(struct ara_wire_digests, entry) },
-		{ "app", D_APP, offsetof(struct ara_wire_digests, app) },
-		{ "manifest", D_MANIFEST, offsetof(struct ara_wire_digests, manifest) },
-	};
+	for (size_t i = 0; i < ARA_POLICY_ROLES; i++) {
+		enum directive d = (enum directive)(D_LOADER + i);
+		int first = seen->line[d] == 0;
 
-	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
-		int first = seen->line[roles[i].d] == 0;
-
-		if (strcmp(key, roles[i].key) != 0)
+		if (strcmp(key, ara_policy_roles[i].key) != 0)
 			continue;
 		if (first)
-			seen->line[roles[i].d] = w->l->line;
-		if (roles[i].d == D_MANIFEST)
+			seen->line[d] = w->l->line;
+		if (d == D_MANIFEST)
 			p->expect_manifest = 1;
-		return allow(w, key, arg, p, first, roles[i].role);
+		return allow(w, key, arg, p, first, ara_policy_roles[i].role);
 	}
 	if (strcmp(key, "tpm-ak") == 0 && strcmp(arg, "enrolled") == 0)
 		return once(w, seen, D_TPM_AK, key) ? -1 : (p->ak_enrolled = 1, 0);

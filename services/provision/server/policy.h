@@ -38,6 +38,16 @@ struct ara_policy_more {
 	uint8_t digest[ARA_WIRE_SHA256];
 };
 
+/* The digest roles, in the ATTEST's order. */
+struct ara_policy_role {
+	const char *key;  /* the policy's directive */
+	const char *what; /* a refusal's name for it */
+	size_t role;	  /* the digest's offsetof in struct ara_wire_digests */
+};
+
+#define ARA_POLICY_ROLES 5
+extern const struct ara_policy_role ara_policy_roles[ARA_POLICY_ROLES];
+
 struct ara_policy {
 	unsigned backends; /* bit 1 << enum ara_evidence_backend per accepted backend */
 	uint32_t max_age;  /* seconds; evidence may also be up to ARA_POLICY_SKEW ahead */

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * JSON lines of the log (record.h). Every string is escaped whole: the
- * reasons quote what a peer sent (file names from an IMA log), so a byte
- * outside printable ASCII becomes \u00XX and a line stays one valid object.
+ * JSON lines of the log (record.h). Every string is escaped whole
+ * (ara_json_escape): the reasons quote what a peer sent (file names from an
+ * IMA log), and a line stays one valid object whatever that was.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
+#include "ara_cli.h"
 #include "check.h"
 #include "record.h"
 
@@ -32,19 +33,12 @@ static void put(struct out *o, const char *fmt, ...)
 		o->len += (size_t)n;
 }
 
-/* ,"name":"escaped s" */
+/* ,"name":"s", s escaped as ara_json_escape() escapes it */
 static void put_string(struct out *o, const char *name, const char *s)
 {
-	put(o, ",\"%s\":\"", name);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			put(o, "\\%c", *c);
-		else if (*c < 0x20 || *c > 0x7e)
-			put(o, "\\u%04x", *c);
-		else
-			put(o, "%c", *c);
-	}
-	put(o, "\"");
+	put(o, ",\"%s\":", name);
+	o->len += ara_json_escape(o->p + (o->len < o->cap ? o->len : o->cap),
+				  o->len < o->cap ? o->cap - o->len : 0, s);
 }
 
 static void put_hex(struct out *o, const char *name, const uint8_t *b, size_t n)

@@ -1089,10 +1089,10 @@ static void test_ear_output(void **state)
 	assert_int_equal(system(cmd), 0);
 	snprintf(args, sizeof(args), KEY_ARGS "other.pem", k, nc, dir, a, dir);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
-	assert_non_null(strstr(out, "other.pem: group or others may access it"));
+	assert_non_null(strstr(out, "other.pem: a private key its group or others may access"));
 	snprintf(args, sizeof(args), KEY_ARGS "p384.pem", k, nc, dir, a, dir);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
-	assert_non_null(strstr(out, "p384.pem: not an unencrypted P-256 private key"));
+	assert_non_null(strstr(out, "p384.pem: not a P-256 key"));
 	snprintf(args, sizeof(args), KEY_ARGS "none.pem", k, nc, dir, a, dir);
 	assert_int_equal(run_tool(args, out, sizeof(out)), 2);
 	assert_non_null(strstr(out, "none.pem: cannot open: No such file or directory"));
