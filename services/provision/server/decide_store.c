@@ -223,6 +223,13 @@ int ara_decide_store_audit(const struct ara_decide_store *st, const struct ara_d
 	return 0;
 }
 
+void ara_decide_store_warm(void *st)
+{
+	char why[256];
+
+	(void)local(st, why, sizeof(why));
+}
+
 int ara_decide_store_open(struct ara_decide_store *st, const char *url, const char *kek_path,
 			  char *why, size_t cap)
 {

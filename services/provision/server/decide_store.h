@@ -96,6 +96,15 @@ int ara_decide_store_report(const struct ara_decide_store *st, const struct ara_
 int ara_decide_store_import(const struct ara_decide_store *st, const struct ara_policy *p,
 			    uint32_t *version, char *why, size_t why_cap);
 
+/*
+ * Opens the calling thread's handle (a worker's warm-up; st is the
+ * struct ara_decide_store): a PostgreSQL connection and its schema check
+ * cost milliseconds, under a lock every instance takes, which the first
+ * session on each thread would otherwise wait for. A failure is left to
+ * that session, which meets it again and is refused with its reason.
+ */
+void ara_decide_store_warm(void *st);
+
 /* Closes the calling thread's handle and wipes its policy copy (at exit). */
 void ara_decide_store_release(void);
 

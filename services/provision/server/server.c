@@ -918,7 +918,8 @@ static int start_events(struct server *s)
 	    (s->signal_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK)) < 0)
 		return start_fail("signalfd: %s", strerror(errno));
 	signal(SIGPIPE, SIG_IGN);
-	s->workers = ara_workers_start(s->cfg.workers, &s->done_fd);
+	s->workers =
+		ara_workers_start(s->cfg.workers, ara_decide_store_warm, &s->store, &s->done_fd);
 	if (!s->workers)
 		return start_fail("cannot start %u worker threads: %s", s->cfg.workers,
 				  strerror(errno));

@@ -17,6 +17,10 @@
 struct ara_workers {
 	pthread_mutex_t lock;
 	pthread_cond_t more;
+	pthread_cond_t warmed;
+	void (*warm)(void *arg);
+	void *warm_arg;
+	unsigned n_warm; /* threads that have run warm() */
 	struct ara_job *head, *tail; /* to run */
 	struct ara_job *done;
 	int stopping;
@@ -31,7 +35,10 @@ static void *worker(void *arg)
 	struct ara_job *job;
 	uint64_t one = 1;
 
+	w->warm(w->warm_arg);
 	pthread_mutex_lock(&w->lock);
+	w->n_warm++;
+	pthread_cond_signal(&w->warmed);
 	for (;;) {
 		while (!w->head && !w->stopping)
 			pthread_cond_wait(&w->more, &w->lock);
@@ -53,7 +60,8 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-struct ara_workers *ara_workers_start(unsigned n, int *done_fd)
+struct ara_workers *ara_workers_start(unsigned n, void (*warm)(void *arg), void *arg,
+				      int *done_fd)
 {
 	struct ara_workers *w = calloc(1, sizeof(*w) + n * sizeof(pthread_t));
 	int err;
@@ -67,6 +75,9 @@ struct ara_workers *ara_workers_start(unsigned n, int *done_fd)
 	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_cond_init(&w->more, NULL);
+	pthread_cond_init(&w->warmed, NULL);
+	w->warm = warm;
+	w->warm_arg = arg;
 	for (; w->n < n; w->n++) {
 		err = pthread_create(&w->threads[w->n], NULL, worker, w);
 		if (err) {
@@ -75,6 +86,10 @@ struct ara_workers *ara_workers_start(unsigned n, int *done_fd)
 			return NULL;
 		}
 	}
+	pthread_mutex_lock(&w->lock);
+	while (w->n_warm < w->n)
+		pthread_cond_wait(&w->warmed, &w->lock);
+	pthread_mutex_unlock(&w->lock);
 	*done_fd = w->done_fd;
 	return w;
 }
@@ -115,6 +130,7 @@ void ara_workers_stop(struct ara_workers *w)
 		pthread_join(w->threads[i], NULL);
 	close(w->done_fd);
 	pthread_cond_destroy(&w->more);
+	pthread_cond_destroy(&w->warmed);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

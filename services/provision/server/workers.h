@@ -14,8 +14,14 @@ struct ara_job {
 
 struct ara_workers;
 
-/* n threads; *done_fd becomes readable when jobs are done. NULL with errno. */
-struct ara_workers *ara_workers_start(unsigned n, int *done_fd);
+/*
+ * n threads; *done_fd becomes readable when jobs are done. NULL with errno.
+ * Each thread runs warm(arg) first, and this returns once all have: what a
+ * thread sets up for its jobs (its store connection) is then ready before
+ * the first session, not paid by it.
+ */
+struct ara_workers *ara_workers_start(unsigned n, void (*warm)(void *arg), void *arg,
+				      int *done_fd);
 
 void ara_workers_submit(struct ara_workers *w, struct ara_job *job);
 
