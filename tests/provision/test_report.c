@@ -440,6 +440,22 @@ static int setup(void **state)
 	return 0;
 }
 
+/* A record longer than its buffer is cut, and its line still ends: the next record stays whole. */
+static void record_cut_ends_its_line(void **state)
+{
+	char detail[300], line[64], whole[128];
+
+	(void)state;
+	memset(detail, 'x', sizeof(detail) - 1);
+	detail[sizeof(detail) - 1] = '\0';
+	ara_event_json(1, "reload", "unix /test", detail, line, sizeof(line));
+	assert_int_equal(strlen(line), sizeof(line) - 1);
+	assert_int_equal(line[sizeof(line) - 2], '\n');
+	ara_event_json(1, "reload", NULL, "short", whole, sizeof(whole));
+	assert_int_equal(whole[strlen(whole) - 1], '\n');
+	assert_int_equal(whole[strlen(whole) - 2], '}');
+}
+
 static int teardown(void **state)
 {
 	char cmd[128];
@@ -452,6 +468,7 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(record_cut_ends_its_line),
 		cmocka_unit_test(report_verified),
 		cmocka_unit_test(report_rejected),
 		cmocka_unit_test(report_refused),

@@ -469,6 +469,52 @@ static void test_secrets(void **state)
 	ara_store_close(s);
 }
 
+#ifndef ARA_TEST_PG
+/*
+ * A secret row whose version, once flag or time does not fit its field is
+ * damaged. SQLite keeps any value in an INTEGER column: a copy of version
+ * 1 numbered 2^32 + 1 sorts as the newest and, cut to 32 bits, would read
+ * as version 1 and open (the twin, below): an old value served as the
+ * newest without a row deleted.
+ */
+static void test_secret_row_fields(void **state)
+{
+	static const char *const copies[] = {
+		"INSERT INTO secrets SELECT name, 4294967297, once, sealed, created_ms"
+		" FROM secrets WHERE name = 'key' AND version = 1",
+		"INSERT INTO secrets SELECT name, '3x', once, sealed, created_ms"
+		" FROM secrets WHERE name = 'key' AND version = 1",
+		"UPDATE secrets SET once = 2 WHERE name = 'key' AND version = 2",
+	};
+	struct ara_store *s;
+	struct ara_store_secret got, cut;
+	uint8_t plain[ARA_WIRE_SECRET_MAX];
+	char why[320];
+	size_t len = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(copies) / sizeof(copies[0]); i++) {
+		s = open_store();
+		put_secret(s, "key", (const uint8_t *)"one", 3, 0, 1);
+		put_secret(s, "key", (const uint8_t *)"two!", 4, 0, 2);
+		assert_int_equal(s->ops->secret_get(s, "key", &cut), ARA_STORE_OK);
+		assert_int_equal(raw(copies[i]), RAW_OK);
+		assert_int_equal(s->ops->secret_get(s, "key", &got), ARA_STORE_ERROR);
+		assert_non_null(strstr(s->why, "damaged"));
+		ara_store_close(s);
+		assert_int_equal(raw("DELETE FROM secrets"), RAW_OK);
+	}
+	/* The twin: version 1's sealed value under the number cut to 32 bits opens. */
+	s = open_store();
+	put_secret(s, "key", (const uint8_t *)"one", 3, 0, 1);
+	assert_int_equal(s->ops->secret_get(s, "key", &cut), ARA_STORE_OK);
+	cut.version = (uint32_t)4294967297u;
+	assert_int_equal(ara_kek_open(kek, &cut, plain, &len, why, sizeof(why)), 0);
+	assert_memory_equal(plain, "one", 3);
+	ara_store_close(s);
+}
+#endif
+
 static int count_delivery(void *ctx, const struct ara_store_delivery *d)
 {
 	assert_memory_equal(d->instance_pub, (uint8_t[ARA_WIRE_POINT]){ [0 ... 64] = 4 }, 65);
@@ -1054,6 +1100,9 @@ int main(void)
 		cmocka_unit_test_setup(test_aks, setup),
 		cmocka_unit_test_setup(test_policies, setup),
 		cmocka_unit_test_setup(test_secrets, setup),
+#ifndef ARA_TEST_PG
+		cmocka_unit_test_setup(test_secret_row_fields, setup),
+#endif
 		cmocka_unit_test_setup(test_deliver, setup),
 		cmocka_unit_test_setup(test_audit, setup),
 		cmocka_unit_test_setup(test_claim_two_processes, setup),

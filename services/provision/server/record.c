@@ -61,9 +61,15 @@ static void put_start(struct out *o, uint64_t time_ms, const char *event)
 	put(o, "{\"time\":\"%s.%03uZ\",\"event\":\"%s\"", when, (unsigned)(time_ms % 1000), event);
 }
 
+/*
+ * A record cut at the buffer's end still ends its line, so a reader that
+ * takes the log line by line loses that record's tail, never the next one.
+ */
 static void put_end(struct out *o)
 {
 	put(o, "}\n");
+	if (o->len >= o->cap && o->cap >= 2)
+		memcpy(o->p + o->cap - 2, "\n", 2);
 }
 
 static const char *decision_name(enum ara_decision_kind d)

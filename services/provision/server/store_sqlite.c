@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +195,27 @@ static int blob_col(sqlite3_stmt *st, int col, uint8_t *out, size_t len)
 }
 
 /*
+ * A secret row's version, once flag and time as the columns vcol, vcol + 1
+ * and tcol hold them, or -1: SQLite keeps any value in any column, and a
+ * version of 2^32 + 5 (or the text '5x') read as 5 would open as version 5
+ * and sort as the newest, so a value that does not fit its field exactly
+ * makes the row damaged, never another row.
+ */
+static int secret_fields(sqlite3_stmt *st, int vcol, int tcol, struct ara_store_secret *sec)
+{
+	sqlite3_int64 version = sqlite3_column_int64(st, vcol), once = sqlite3_column_int64(st, vcol + 1);
+
+	if (sqlite3_column_type(st, vcol) != SQLITE_INTEGER || version < 1 || version > INT32_MAX ||
+	    sqlite3_column_type(st, vcol + 1) != SQLITE_INTEGER || (once != 0 && once != 1) ||
+	    sqlite3_column_type(st, tcol) != SQLITE_INTEGER)
+		return -1;
+	sec->version = (uint32_t)version;
+	sec->once = (int)once;
+	sec->created_ms = sqlite3_column_int64(st, tcol);
+	return 0;
+}
+
+/*
  * Runs a write statement to its end: OK, CONFLICT for a unique or primary
  * key violation, NOT_FOUND for a foreign key's, ERROR else.
  */
@@ -361,10 +383,13 @@ static int reseal_rows(struct sqlite_store *s, int *wait)
 			break;
 		}
 		text_col(next, 0, sec.name, sizeof(sec.name));
-		sec.version = (uint32_t)sqlite3_column_int64(next, 1);
-		sec.once = sqlite3_column_int(next, 2);
 		sec.sealed_len = (size_t)sqlite3_column_bytes(next, 3);
-		sec.created_ms = sqlite3_column_int64(next, 4);
+		if (secret_fields(next, 1, 4, &sec)) {
+			rc = say(s, ARA_STORE_ERROR,
+				 "migrating: secret '%s': a row's version, once flag or time is damaged",
+				 sec.name);
+			break;
+		}
 		if (sec.sealed_len > sizeof(sec.sealed) || blob_col(next, 3, sec.sealed, sec.sealed_len)) {
 			rc = say(s, ARA_STORE_ERROR, "migrating: secret '%s' version %u: the row is damaged",
 				 sec.name, sec.version);
@@ -705,12 +730,9 @@ static int sqlite_secret_get(struct ara_store *base, const char *name,
 	if (rc == SQLITE_ROW) {
 		memset(out, 0, sizeof(*out));
 		snprintf(out->name, sizeof(out->name), "%s", name);
-		out->version = (uint32_t)sqlite3_column_int64(st, 0);
-		out->once = sqlite3_column_int(st, 1);
 		out->sealed_len = (size_t)sqlite3_column_bytes(st, 2);
-		bad = out->sealed_len > sizeof(out->sealed) ||
+		bad = secret_fields(st, 0, 3, out) || out->sealed_len > sizeof(out->sealed) ||
 		      blob_col(st, 2, out->sealed, out->sealed_len);
-		out->created_ms = sqlite3_column_int64(st, 3);
 	}
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
