@@ -4,10 +4,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Up to cap bytes into b at *n; 0 at EOF or when full, -1 with errno on an error. */
@@ -100,10 +102,11 @@ static int read_stream(int fd, size_t max, uint8_t **buf, size_t *len)
 	return 0;
 }
 
-int ara_read_regular(const char *path, size_t max, uint8_t **buf, size_t *len)
+/* fd's regular file as ara_read_regular reads it; fd closed, errno kept. */
+static int regular_fd(int fd, size_t max, uint8_t **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), r, saved;
 	struct stat st;
+	int r, saved;
 
 	if (fd < 0)
 		return -1;
@@ -121,6 +124,27 @@ int ara_read_regular(const char *path, size_t max, uint8_t **buf, size_t *len)
 	close(fd);
 	errno = saved;
 	return r;
+}
+
+int ara_read_regular(const char *path, size_t max, uint8_t **buf, size_t *len)
+{
+	return regular_fd(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), max, buf, len);
+}
+
+int ara_read_regular_in(const char *root, const char *path, size_t max, uint8_t **buf,
+			size_t *len)
+{
+	struct open_how how = { .flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK,
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	int dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd, saved;
+
+	if (dir < 0)
+		return -1;
+	fd = (int)syscall(SYS_openat2, dir, path, &how, sizeof(how));
+	saved = errno;
+	close(dir);
+	errno = saved;
+	return regular_fd(fd, max, buf, len);
 }
 
 int ara_read_whole_stat(const char *path, size_t max, uint8_t **buf, size_t *len,

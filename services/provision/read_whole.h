@@ -27,6 +27,15 @@ int ara_read_whole(const char *path, size_t max, uint8_t **buf, size_t *len);
  */
 int ara_read_regular(const char *path, size_t max, uint8_t **buf, size_t *len);
 
+/*
+ * ara_read_regular for path resolved inside the directory root, as if root
+ * were "/" (openat2's RESOLVE_IN_ROOT): an absolute symbolic link, or ".."
+ * at the top, stays under root, so a path a report names never reaches
+ * another file of the reader's.
+ */
+int ara_read_regular_in(const char *root, const char *path, size_t max, uint8_t **buf,
+			size_t *len);
+
 /* The same as ara_read_whole, with the opened file's status in *st (its mode, its owner). */
 int ara_read_whole_stat(const char *path, size_t max, uint8_t **buf, size_t *len,
 			struct stat *st);

@@ -22,6 +22,13 @@ static void record_start(const struct ara_decide_peer *peer, struct ara_log_reco
 	snprintf(r->peer, sizeof(r->peer), "%s", peer->name);
 }
 
+/*
+ * What one REPORT may make the service read of module files, all together:
+ * a report names up to its module table's entries, each up to 1 GiB, and
+ * max-reports are decided at once. An App and its libraries are megabytes.
+ */
+#define ARA_REPORT_MODULE_BYTES ((size_t)256 << 20)
+
 /* The run's evidence under ara-verify's checks: the verdict, why in msg. */
 static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc,
 				   const struct ara_wire_report *rep, const struct ara_wire_attest *a,
@@ -32,7 +39,7 @@ static enum ara_rtm_verdict verify(const struct ara_report_ctx *rc,
 	struct ara_rtm_module_override app = { ARA_RTM_APP_MODULE_PATH, app_file };
 	/* The App's checks (modules.h): the attested digest, and full RELRO. */
 	struct ara_rtm_modcache mc = { .root = rc->root, .overrides = &app, .noverrides = 1,
-				       .app_known = 1 };
+				       .app_known = 1, .max_bytes = ARA_REPORT_MODULE_BYTES };
 	struct ara_rtm_verify_in in = {
 		.key = a->instance_pub,
 		.nonce = nonce,

@@ -22,11 +22,35 @@ static char *join(const char *a, const char *b)
 	return s;
 }
 
-static char *where(const struct ara_rtm_modcache *mc, const char *path)
+/* The override for path, or NULL. */
+static const char *override_of(const struct ara_rtm_modcache *mc, const char *path)
 {
 	for (size_t i = 0; i < mc->noverrides; i++)
 		if (strcmp(mc->overrides[i].path, path) == 0)
-			return strdup(mc->overrides[i].file);
+			return mc->overrides[i].file;
+	return NULL;
+}
+
+/*
+ * m's file read whole, under max bytes: an override's file as given;
+ * under the root, resolved inside it (a symbolic link in the root's tree
+ * cannot lead out of it); else path itself. As ara_read_regular returns.
+ */
+static int read_module(const struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m, size_t max)
+{
+	const char *file = override_of(mc, m->path);
+
+	if (file != NULL || mc->root == NULL)
+		return ara_read_regular(m->file, max, &m->mem, &m->size);
+	return ara_read_regular_in(mc->root, m->path, max, &m->mem, &m->size);
+}
+
+static char *where(const struct ara_rtm_modcache *mc, const char *path)
+{
+	const char *file = override_of(mc, path);
+
+	if (file != NULL)
+		return strdup(file);
 	if (mc->root != NULL)
 		return join(mc->root, path);
 	return strdup(path);
@@ -86,6 +110,7 @@ static int dot_dot(const char *path)
 static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 {
 	const char *why;
+	size_t max;
 	int r;
 	int app = strcmp(m->path, ARA_RTM_APP_MODULE_PATH) == 0;
 
@@ -102,7 +127,19 @@ static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 		snprintf(m->why, sizeof(m->why), "module %s: out of memory", m->path);
 		return;
 	}
-	r = ara_read_regular(m->file, ARA_RTM_MODULE_FILE_MAX, &m->mem, &m->size);
+	max = ARA_RTM_MODULE_FILE_MAX;
+	if (mc->max_bytes && mc->max_bytes - mc->bytes < max)
+		max = mc->max_bytes - mc->bytes;
+	r = read_module(mc, m, max);
+	if (r == -1 && errno == EFBIG && max < ARA_RTM_MODULE_FILE_MAX) {
+		m->failed = 1;
+		m->fail = ARA_RTM_MODULE_ERROR;
+		snprintf(m->why, sizeof(m->why),
+			 "module %s: the report's module files are over the %zu bytes this verifier "
+			 "reads for one report",
+			 m->path, mc->max_bytes);
+		return;
+	}
 	if (r == -2) {
 		m->failed = 1;
 		m->fail = ARA_RTM_MODULE_ERROR;
@@ -121,6 +158,7 @@ static void load(struct ara_rtm_modcache *mc, struct ara_rtm_module_file *m)
 				 m->file, strerror(errno));
 		return;
 	}
+	mc->bytes += m->size;
 	if (app && check_app(mc, m)) {
 		m->failed = 1;
 		return;

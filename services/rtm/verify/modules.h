@@ -55,6 +55,11 @@ struct ara_rtm_modcache {
 	 */
 	uint8_t app_sha256[ARA_RTM_HASH_BYTES];
 	int app_known;
+	/*
+	 * 0, or the bytes all module files together may take (a service
+	 * bounds what one report makes it read); bytes: read so far.
+	 */
+	size_t max_bytes, bytes;
 	struct ara_rtm_module_file **files;
 	size_t nfiles;
 };

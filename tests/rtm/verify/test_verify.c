@@ -901,6 +901,57 @@ static void test_module_not_regular(void **state)
 	rmdir(dir);
 }
 
+/*
+ * Under the root, a module's path is resolved inside it: an absolute
+ * symbolic link there leads to root + its target, not to the verifier's
+ * own file of that name (here the App's fixture, which a plain open would
+ * read: the twin), while a link within the root is followed. And a
+ * verifier's bound on the bytes of one report's module files (the
+ * service's) refuses past it, the same run verifying without it.
+ */
+static void test_module_root_confined(void **state)
+{
+	uint8_t now_d[32], *b;
+	char now_h[65], dir[] = "/tmp/rtm-root-XXXXXX", at[128], inside[160];
+	size_t n;
+	struct run r;
+
+	(void)state;
+	file_sha256(NOW_FIXTURE->file, now_d, now_h);
+	assert_non_null(mkdtemp(dir));
+	snprintf(at, sizeof(at), "%s%s", dir, ARA_RTM_APP_MODULE_PATH);
+	assert_int_equal(symlink(NOW_FIXTURE->file, at), 0);
+	assert_true(NOW_FIXTURE->file[0] == '/');
+	/* The twin: the plain path the root joins to reaches the fixture. */
+	assert_int_equal(ara_read_whole(at, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
+	free(b);
+	app_run(&r, now_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_ERROR, "No such file or directory");
+	run_free(&r);
+	/* A relative link within the root is followed. */
+	snprintf(inside, sizeof(inside), "%s/app.elf", dir);
+	copy_file(NOW_FIXTURE->file, inside);
+	assert_int_equal(unlink(at), 0);
+	assert_int_equal(symlink("app.elf", at), 0);
+	app_run(&r, now_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	expect(&r, ARA_RTM_VERDICT_OK, "OK: ");
+	run_free(&r);
+	/* The bound: one byte short of the App's file, then unbounded. */
+	app_run(&r, now_d);
+	r.mc.noverrides = 0;
+	r.mc.root = dir;
+	r.mc.max_bytes = 1;
+	expect(&r, ARA_RTM_VERDICT_ERROR, "over the 1 bytes this verifier reads for one report");
+	run_free(&r);
+	unlink(at);
+	unlink(inside);
+	rmdir(dir);
+}
+
 /* The same on ara-verify's command line: every way it takes the App's file. */
 static void test_app_checks_command_line(void **state)
 {
@@ -1132,6 +1183,7 @@ int main(void)
 		cmocka_unit_test(test_command_line),
 		cmocka_unit_test(test_app_checks_every_way),
 		cmocka_unit_test(test_module_not_regular),
+		cmocka_unit_test(test_module_root_confined),
 		cmocka_unit_test(test_app_checks_command_line),
 		cmocka_unit_test(test_input_bounds),
 #ifdef CHECK_EAR
