@@ -64,6 +64,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/maps_walk.c
   src/dom0/open.c
   src/dom0/privilege.c
+  src/dom0/protect.c
   src/dom0/private_files.S
   src/dom0/private_files.c
   src/dom0/scan_apply.c
@@ -73,6 +74,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/self.c
   src/dom0/signal.c
   src/dom0/simd_scrub.S
+  src/dom0/state.c
   src/dom0/hwcap.c
   src/dom0/svc_page.S
   src/dom0/svc_page.c

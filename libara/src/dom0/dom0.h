@@ -41,7 +41,10 @@ __attribute__((noreturn)) void ara_fatal(const char *what, long value);
 /* Later: ends the process with status (ara/boot.h's ARA_EXIT_*). */
 __attribute__((noreturn)) void ara_stop(int status, const char *what, long value);
 
-/* Set from ARA_VERBOSE=1 at initialisation: report what ARA did on stderr. */
+/*
+ * state.c: the core's process-wide state (who writes each, and when).
+ * Set from ARA_VERBOSE=1 at initialisation: report what ARA did on stderr.
+ */
 extern int ara_verbose;
 
 /* What initialisation did, and counts since, for ARA_FID_INFO. */

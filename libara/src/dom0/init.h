@@ -10,7 +10,7 @@
 /* init.c: called by ctor.S, from ldso_pc; returns the gate's way out. */
 uint64_t ara_init(char **envp, uint64_t ldso_pc);
 
-/* init.c: pkey_mprotect, fatal on error; ara_protect also records the range. */
+/* protect.c: pkey_mprotect, fatal on error; ara_protect also records the range. */
 void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey);
 void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id domain);
 

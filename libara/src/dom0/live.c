@@ -4,8 +4,6 @@
  */
 #include "live.h"
 
-struct ara_live *ara_live;
-
 /* Where the heap is; libara's static data, the same in a child. */
 static void *heap_base;
 static size_t heap_size;

@@ -61,7 +61,7 @@ static inline void ara_live_unlock(int *l)
 	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
-/* This process's state; the pointer itself is set once at initialisation. */
+/* This process's state; the pointer itself (state.c) is set once at initialisation. */
 extern struct ara_live *ara_live;
 
 /* At initialisation: page is the arena's state page, the heap follows it. */

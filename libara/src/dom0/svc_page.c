@@ -10,10 +10,7 @@
 #include "svc_page.h"
 #include "sys.h"
 
-extern const char ara_svc_boot[];
 extern const char ara_svc_image[], ara_svc_image_end[];
-
-uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
 
 /* A new page, when ara-loader started the process. */
 static uint64_t map_page(uint64_t len)

@@ -38,7 +38,8 @@
 
 /*
  * Where DOM0's system calls go: libara's own `svc #0; ret` until the page
- * is mapped, the page from then on (before the filter exists). DOM0 data.
+ * is mapped, the page from then on (before the filter exists). DOM0 data
+ * (state.c).
  */
 extern uint64_t ara_svc_entry;
 
