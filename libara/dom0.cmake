@@ -43,12 +43,14 @@ set(ARA_DOM0_SOURCES
   src/heap.c
   src/interrupt.c
   src/dom0/alloc.c
+  src/dom0/app_signals.c
   src/dom0/app_access.S
   src/dom0/boot.c
   src/dom0/clone.S
   src/dom0/clone.c
   src/dom0/code_copy.c
   src/dom0/copy.c
+  src/dom0/deliver.c
   src/dom0/ctor.S
   src/dom0/dispatch.c
   src/dom0/entropy.c
@@ -72,7 +74,6 @@ set(ARA_DOM0_SOURCES
   src/dom0/seccomp.c
   src/dom0/seccomp_policy.S
   src/dom0/self.c
-  src/dom0/signal.c
   src/dom0/simd_scrub.S
   src/dom0/state.c
   src/dom0/hwcap.c
@@ -83,6 +84,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/svc_core.c
   src/dom0/svc_syscall.c
   src/dom0/thread.c
+  src/dom0/trap.c
   src/dom0/unblock.S)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
 # The loader's ELF checks, reused by execve.c on bytes DOM0 has mapped.

@@ -4,7 +4,7 @@
  * (everything outside ARA's system-call page): calls that are allowed with
  * some argument values and denied (with EPERM, unless a rule says
  * otherwise) or trapped to ARA (SIGSYS, which ARA handles:
- * libara/src/dom0/signal.c) with others, each with the reason. Every call
+ * libara/src/dom0/trap.c) with others, each with the reason. Every call
  * named here is an ARA_SYSCALL_ARGS row of the syscall table
  * (syscall_table.c), which holds the rules that do not depend on arguments.
  * Data, shared by the generator (ara_seccomp_gen.c) and the tests.

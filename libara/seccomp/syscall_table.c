@@ -54,7 +54,7 @@
 	"the process's identity: changes no POE right and no mapping; the kernel applies it to "   \
 	"later checks (ARA's open and exec checks are the kernel's own, made then)"
 #define SIGNALS                                                                                    \
-	"sends a signal: ARA's handler receives every signal first (libara/src/dom0/signal.c); a " \
+	"sends a signal: ARA's handler receives every signal first (libara/src/dom0/trap.c); a "   \
 	"SIGSYS queued with any si_code (one may forge SYS_SECCOMP for oneself) makes ARA perform " \
 	"only calls it mediates anyway, with the same checks"
 #define SOCKETS                                                                                    \

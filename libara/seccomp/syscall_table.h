@@ -26,7 +26,7 @@
 enum ara_syscall_rule {
 	ARA_SYSCALL_ALLOWED,
 	ARA_SYSCALL_DENIED,  /* the error err, EPERM if 0 */
-	ARA_SYSCALL_TRAPPED, /* SIGSYS: ARA checks and performs it (libara/src/dom0/signal.c) */
+	ARA_SYSCALL_TRAPPED, /* SIGSYS: ARA checks and performs it (libara/src/dom0/trap.c) */
 	ARA_SYSCALL_ABSENT,  /* no such call on arm64 under Linux 6.12: ENOSYS, as the kernel */
 };
 

@@ -115,7 +115,7 @@ size_t ara_sigframe_copy_size(const struct ara_rt_sigframe *f);
  * Zeroes the bytes among the fixed fields that the kernel never writes
  * (ucontext's glibc sigset tail and alignment gap, sigcontext's alignment
  * gap): in a frame the kernel wrote they hold whatever the stack held
- * before (zero: signal.c keeps that area zero between frames).
+ * before (zero: trap.c keeps that area zero between frames).
  */
 void ara_sigframe_clear_gaps(struct ara_rt_sigframe *f);
 

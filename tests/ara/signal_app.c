@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A well-behaved program's signal use works under ARA's trap path
- * (libara/src/dom0/signal.c), and ARA's documented deviations hold: SIGSYS
+ * (libara/src/dom0/trap.c, app_signals.c, deliver.c), and ARA's documented deviations hold: SIGSYS
  * is ARA's, so the App can neither handle nor block it.
  *
  * The filter traps App code's rt_sigaction, rt_sigprocmask, sigaltstack and

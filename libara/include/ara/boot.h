@@ -35,7 +35,7 @@
  * ARA ended the process because App code asked for what no correct program
  * does (rt_sigreturn on a frame the kernel would refuse, or one that puts
  * the signal stack on ARA's pages), or for more than ARA can hold (more
- * live threads taking signals than it has slots). libara/src/dom0/signal.c.
+ * live threads taking signals than it has slots). libara/src/dom0/trap.c.
  */
 #define ARA_EXIT_REFUSED 10
 /*

@@ -12,7 +12,7 @@
  * the App: it starts with every signal blocked), with DOM0's row; it binds
  * the slot, arms the signal stack, and enters the App where the kernel would have put it (after the
  * clone call, x0 = 0, sp = the stack the App asked for) with rt_sigreturn
- * on a frame of ARA's, sealed like every other (signal.c). A clone
+ * on a frame of ARA's, sealed like every other (deliver.c). A clone
  * without CLONE_VM (fork) is not trapped: the child's memory is a copy,
  * its signal stack the parent thread's copy.
  *
@@ -324,7 +324,7 @@ long ara_app_clone(const struct ara_thread *parent, const struct ara_rt_sigframe
 		return -EAGAIN; /* ARA_THREAD_SLOTS live threads */
 	ss = ara_thread_sigstack(child);
 	start = (struct ara_clone_start *)(uintptr_t)(ss.ss_sp + ss.ss_size - sizeof(*start));
-	/* The trap frame's data only: the slot's bytes beyond it are not the child's (signal.c). */
+	/* The trap frame's data only: the slot's bytes beyond it are not the child's (deliver.c). */
 	used = ara_sigframe_copy_size(trap); /* a refused list: refused in the child, by ara_signal_seal */
 	memcpy(&start->frame, trap, used);
 	memset((unsigned char *)&start->frame + used, 0, sizeof(start->frame) - used);

@@ -148,13 +148,13 @@ void ara_execve_release(struct ara_thread *t);
 struct ara_rt_sigframe;
 
 /*
- * signal.c: ARA's signal actions, and the first thread's signal stack (at
+ * trap.c: ARA's signal actions, and the first thread's signal stack (at
  * initialisation, before the filter).
  */
 void ara_signals_init(uint64_t gate);
-/* signal.c: the gate's signal landing calls it on a claimed DOM0 stack. */
+/* trap.c: the gate's signal landing calls it on a claimed DOM0 stack. */
 __attribute__((noreturn)) void ara_signal(uint64_t frame_at, uint64_t stack_index);
-/* signal.c: makes f fit for rt_sigreturn by thread t (DOM2's row, t's signal stack). */
+/* deliver.c: makes f fit for rt_sigreturn by thread t (DOM2's row, t's signal stack). */
 void ara_signal_seal(const struct ara_thread *t, struct ara_rt_sigframe *f);
 
 /*

@@ -4,7 +4,7 @@
  * blocked while a thread runs a secure_call (blocking them would cost two
  * system calls per call), so one can arrive at any instruction of the gate
  * or of DOM0's code. Its frame is on the thread's DOM0 signal stack, read
- * once and wiped (signal.c): App code can neither write nor replay it, so
+ * once and wiped (trap.c): App code can neither write nor replay it, so
  * ARA can trust where it says the thread was, and resume ARA from it.
  *
  * Where it interrupted decides (libara/src/interrupt.c, from the gate's
@@ -108,7 +108,7 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 	case ARA_INTERRUPT_WAIT:
 		/*
 		 * SIGSYS is ARA's: one that kill or tgkill sent is dropped, as
-		 * outside a call (signal.c). Made to wait, it would arrive again at
+		 * outside a call (trap.c). Made to wait, it would arrive again at
 		 * once, ARA never blocking SIGSYS, and the thread never leave.
 		 */
 		if (sig != ARA_SIGSYS)

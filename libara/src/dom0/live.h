@@ -29,7 +29,7 @@ struct ara_live {
 	uint32_t state;		 /* enum ara_live_state */
 	int heap_lock;
 	int exec_lock;	 /* exec.c: one staging at a time */
-	int signal_lock; /* signal.c: the App's handlers */
+	int signal_lock; /* app_signals.c: the App's handlers */
 	int32_t threads_pid; /* thread.c: the process whose threads the slots hold */
 	int sibling_execs;   /* clone.c: execveats of its threads in flight (vfork.h) */
 	int provision_lock;  /* services/provision: sessions and secrets */

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * App code's signal calls, checked and performed by ARA (signal.c): one
- * policy for both ways in, the filter's trap (signal.c) and the system
+ * The signal path's files and what they share: trap.c routes what reaches
+ * ARA's signal entry, app_signals.c keeps the App's signal state, deliver.c
+ * builds the frames ARA hands to rt_sigreturn and calls the App's handlers.
+ *
+ * App code's signal calls, checked and performed by ARA (app_signals.c):
+ * one policy for both ways in, the filter's trap (trap.c) and the system
  * call service (svc_syscall.c). Each takes the call's arguments as the
  * kernel would, App pointers read and written through the argument checks
  * (copy.c), and returns the call's result, -errno on failure.
@@ -12,6 +16,15 @@
 #include <stdint.h>
 
 #include "sigframe.h" /* ARA_SIGSYS */
+#include "thread.h"
+
+#define ARA_NSIG 64
+#define SIGSEGV 11
+#define SA_ONSTACK 0x08000000u
+#define SA_RESETHAND 0x80000000u
+#define SS_ONSTACK 1
+#define SS_DISABLE 2
+#define SS_AUTODISARM (1u << 31)
 
 #define ARA_SIG_BLOCK 0
 #define ARA_SIG_UNBLOCK 1
@@ -64,5 +77,66 @@ long ara_app_sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
  */
 long ara_app_sigprocmask(uint64_t how, uint64_t set, uint64_t oset, uint64_t size, uint64_t *mask,
 			 int32_t pid);
+
+/*
+ * sigaltstack for thread t of App code, whose sp is app_sp: the App's
+ * sigaltstack, kept in t's slot.
+ */
+long ara_app_sigaltstack(struct ara_thread *t, uint64_t ss, uint64_t oss, uint64_t app_sp);
+/* The App's sigaltstack set to req, as sigaltstack would (-errno, nothing set, if refused). */
+long ara_app_set_altstack(struct ara_thread *t, struct ara_sigstack req, uint64_t app_sp);
+/* The kernel's on_sig_stack: sp is on the App's sigaltstack ss. */
+int ara_app_on_altstack(const struct ara_sigstack *ss, uint64_t sp);
+
+/* struct sigaction as arm64's rt_sigaction takes it. */
+struct ara_ksigaction {
+	uint64_t handler, flags, restorer, mask;
+};
+
+/*
+ * app_signals.c: ARA's actions for SIGSYS, SIGSEGV and SIGBUS, whose
+ * handler is the gate's signal entry; at initialisation, before the filter.
+ */
+void ara_app_signals_init(uint64_t gate);
+/*
+ * The App's action for signal sig, now that it is delivered (synchronous:
+ * raised by a fault, not sent): 1 and the action in *act if it is a handler
+ * of the App's to call. 0 if there is none; for one the App left to the
+ * default (or a synchronous one it ignores), the kernel's action becomes
+ * the default and sig is sent again, to be taken once ARA's handler
+ * returns. SA_RESETHAND applied as the kernel applies it.
+ */
+int ara_app_action_take(int sig, int synchronous, struct ara_ksigaction *act);
+/* The App's handler's frame could not be written: SIGSEGV by default (as above). */
+void ara_app_segv_default(void);
+
+/*
+ * t's process ID, which ara_thread_self found equal to the kernel's for the
+ * signal being handled: ARA's copies for t need not ask again.
+ */
+static inline int32_t ara_sig_pid(const struct ara_thread *t)
+{
+	int32_t tid, pid;
+
+	ara_thread_id(t, &tid, &pid);
+	return pid;
+}
+
+/* deliver.c: at initialisation, where the gate returns from an App handler. */
+void ara_deliver_init(uint64_t gate);
+/*
+ * Turns out, the interrupted state and the kernel's siginfo for signal
+ * sig, into the call of the App's handler: the handler's frame in App
+ * memory (write_app_frame), which its rt_sigreturn hands back; DOM2's row
+ * (ara_signal_seal); and a return to ARA's trampoline unless the App gave a
+ * restorer. out unchanged if the App has no handler to call. A SEGV_PKUERR
+ * fault ends the process instead.
+ */
+void ara_deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig);
+/*
+ * Every frame ARA hands to rt_sigreturn: t's signal stack armed again,
+ * SIGSYS unblocked (ara_signal_seal, dom0.h, also sets DOM2's row).
+ */
+void ara_signal_finish(const struct ara_thread *t, struct ara_rt_sigframe *out);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * void ara_sigreturn_to(struct ara_rt_sigframe *frame, uint64_t stack_index)
  *
- * The end of the trap path (signal.c): gives back the DOM0 stack the gate
+ * The end of the trap path (trap.c): gives back the DOM0 stack the gate
  * claimed for it (none for a new thread's start, clone.c: stack_index is
  * ARA_NO_STACK, all ones), and makes rt_sigreturn on frame, a frame in the calling
  * thread's own DOM0 slot (thread.h). The system call is made on ARA's

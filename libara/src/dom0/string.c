@@ -23,7 +23,7 @@ static int word_aligned(const void *a, const void *b)
 
 /*
  * 64 bytes a step (four ldp and four stp), then 8: a trap's signal frame
- * holds about 1.2 KiB, copied in and wiped on every trapped call (signal.c). In
+ * holds about 1.2 KiB, copied in and wiped on every trapped call (trap.c). In
  * assembly: the compiler splits may_alias words into single loads and stores.
  */
 #define BLOCK 64u

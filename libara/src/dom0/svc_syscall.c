@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The system call service (ARA_FID_SYSCALL): the second way into ARA for
- * App code's mediated calls, besides the filter's trap (signal.c). The App
+ * App code's mediated calls, besides the filter's trap (trap.c). The App
  * passes the call's number and arguments; ARA copies them in once, applies
  * the trap path's checks by calling the trap path's own functions
  * (sigcalls.h, dom0.h), makes the call from DOM0 through its system-call

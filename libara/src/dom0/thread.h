@@ -28,7 +28,7 @@
  * hold DOM0's registers (ARA resuming itself, interrupted.c), so the slots
  * are zeroed in a forked child; their owners, with the App's sigaltstack a
  * child keeps, are not. Each frame fills only the slot's first bytes, its
- * fields and records (signal.c, read_frame): beyond its terminator the slot
+ * fields and records (trap.c, read_frame): beyond its terminator the slot
  * keeps an earlier, longer frame's bytes, which never leave DOM0.
  */
 #ifndef ARA_DOM0_THREAD_H
@@ -133,7 +133,7 @@ struct ara_sigstack ara_thread_sigstack(const struct ara_thread *t);
  * True if frame_at is where the kernel writes every frame of ARA's on t's
  * signal stack (get_sigframe: its top, less the 16-byte frame record, less
  * the frame; SS_AUTODISARM, so never lower): the only place a frame is the
- * kernel's. ARA keeps the rest of that area zero between frames (signal.c,
+ * kernel's. ARA keeps the rest of that area zero between frames (trap.c,
  * read_frame; clone.c, ara_thread_start), so App code that jumps into the
  * signal entry with sp anywhere else on the stack finds nothing to forge
  * with, and is refused (its sp is not App memory).
