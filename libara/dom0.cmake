@@ -49,12 +49,12 @@ set(ARA_DOM0_SOURCES
   src/dom0/clone.S
   src/dom0/clone.c
   src/dom0/code_copy.c
+  src/dom0/code_map.c
   src/dom0/copy.c
   src/dom0/deliver.c
   src/dom0/ctor.S
   src/dom0/dispatch.c
   src/dom0/entropy.c
-  src/dom0/exec.c
   src/dom0/exec_args.c
   src/dom0/exec_files.c
   src/dom0/execve.c

@@ -43,7 +43,7 @@ size_t attack_dom0_write_targets(uint64_t *at, size_t max);
  */
 const struct range *attack_dom0_arena(void);
 
-/* The staging window of code made executable at run time (ARA_EXEC_STAGE_SIZE). */
+/* The staging window of code made executable at run time (ARA_CODE_STAGE_SIZE). */
 #define ATTACK_STAGE_SIZE (UINT64_C(256) << 20)
 
 /*

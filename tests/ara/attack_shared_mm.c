@@ -27,7 +27,7 @@
  *                         (RLIMIT_MEMLOCK 0, with every future mapping
  *                         locked, and without CAP_IPC_LOCK) and makes a step
  *                         ARA documents as unable to fail fail (the exec
- *                         staging window's mmap: dom0/exec.c): ARA ends the
+ *                         staging window's mmap: dom0/code_map.c): ARA ends the
  *                         child there, holding the staging lock, and then the
  *                         whole process. Unprotected: the parent runs on.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Code made executable at run time still works under ARA
- * (libara/src/dom0/exec.c): dlopen of a library, a JIT's write-then-
+ * (libara/src/dom0/code_map.c): dlopen of a library, a JIT's write-then-
  * mprotect, anonymous executable mappings, MAP_FIXED; what ARA refuses
  * (writable and executable, shared executable) gets EACCES; POR_EL0 writes
  * in such code are NOPs by the time it can run.

@@ -2,7 +2,7 @@
 /*
  * IV1 must hold for the code mapped before the App runs (the App, ld.so,
  * libc, every library loaded with them), not only for code made executable
- * at run time (exec.c). Scanned and patched in place, such a mapping would
+ * at run time (code_map.c). Scanned and patched in place, such a mapping would
  * stay a view of its file: whatever drops a private page (madvise
  * MADV_DONTNEED) brings the file's bytes back, unpatched; whatever grows or
  * moves the mapping (mremap) reaches file bytes never scanned; and a writer
@@ -19,7 +19,7 @@
  * grown mapping reaches no bytes, only SIGBUS), and the file the range came
  * from is no longer behind it.
  *
- * Why a memfd and not anonymous memory (as exec.c makes): the copy keeps a
+ * Why a memfd and not anonymous memory (as code_map.c makes): the copy keeps a
  * name and its offsets in /proc/self/maps. The memfd is named after the
  * file: a copy of /usr/lib/libc.so.6 shows as "/memfd:/usr/lib/libc.so.6
  * (deleted)", and a copy of one of ara-loader's sealed memfds (the App's,

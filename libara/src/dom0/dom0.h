@@ -116,11 +116,11 @@ void ara_open_init(void); /* before the filter: which devices are TPMs */
 long ara_app_openat(uint64_t dirfd, uint64_t app_path, uint64_t flags, uint64_t mode);
 long ara_app_openat2(uint64_t dirfd, uint64_t app_path, uint64_t app_how, uint64_t size);
 
-/* exec.c: mmap and mprotect with PROT_EXEC for App code (IV1 at run time). */
-#define ARA_EXEC_STAGE_SIZE (UINT64_C(256) << 20) /* the largest such mapping */
-void ara_exec_init(void);
+/* code_map.c: mmap and mprotect with PROT_EXEC for App code (IV1 at run time). */
+#define ARA_CODE_STAGE_SIZE (UINT64_C(256) << 20) /* the largest such mapping */
+void ara_code_map_init(void);
 /* The staging window's start: the one ARA range DOM0 remaps at run time (seal.c). */
-uint64_t ara_exec_stage_start(void);
+uint64_t ara_code_stage_start(void);
 long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, uint64_t fd,
 		  uint64_t off);
 long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
@@ -128,10 +128,10 @@ long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot);
  * The first len bytes of file fd, read-only, in the staging window (so App
  * code cannot unmap them while DOM0 reads): their address, or 0 if len is
  * 0 or larger than the window, or the mapping failed. Holds the window
- * until ara_exec_stage_unview(len).
+ * until ara_code_stage_unview(len).
  */
-uint64_t ara_exec_stage_view(long fd, uint64_t len);
-void ara_exec_stage_unview(uint64_t len);
+uint64_t ara_code_stage_view(long fd, uint64_t len);
+void ara_code_stage_unview(uint64_t len);
 
 struct ara_thread;
 /* execve.c: execve and execveat for thread t of App code; returns only on failure (-errno). */

@@ -262,7 +262,7 @@ long ara_exec_open_program(struct ara_exec_req *r, long dirfd, uint64_t flags, u
 		ara_sys1(__NR_close, fd);
 		return -EACCES;
 	}
-	if ((uint64_t)again.st_size > ARA_EXEC_STAGE_SIZE) {
+	if ((uint64_t)again.st_size > ARA_CODE_STAGE_SIZE) {
 		ara_sys1(__NR_close, fd);
 		return -ENOMEM; /* larger than ARA can check in its staging window */
 	}

@@ -73,7 +73,7 @@ static long check_program(struct ara_exec_req *r, long fd, uint64_t size)
 		ara_exec_refuse("not an ELF file or a script", r->path);
 		return -ENOEXEC;
 	}
-	at = ara_exec_stage_view(fd, size);
+	at = ara_code_stage_view(fd, size);
 	if (!at)
 		return -ENOMEM;
 	src = (struct ara_elf_src){ .mem = (const uint8_t *)(uintptr_t)at, .fd = -1, .size = size };
@@ -90,7 +90,7 @@ static long check_program(struct ara_exec_req *r, long fd, uint64_t size)
 		else if (mbedtls_sha256(src.mem, size, r->boot.app_sha256, 0))
 			ret = -ENOMEM;
 	}
-	ara_exec_stage_unview(size);
+	ara_code_stage_unview(size);
 	if (err != ARA_ELF_OK)
 		ara_exec_refuse(ara_elf_strerror(err), r->path);
 	return ret;

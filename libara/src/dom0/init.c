@@ -294,7 +294,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 #endif
 	/* DOM2's key, but ARA's code: the scan skips it, the filter keeps it mapped. */
 	ara_protect(gate + ARA_GATE_SIG_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM2);
-	ara_exec_init(); /* its staging window is protected, so the scan skips it */
+	ara_code_map_init(); /* its staging window is protected, so the scan skips it */
 	ara_execve_init(ldso_pc); /* keeps libara and the entry object, mapped, for execve */
 	/* After ara_execve_init names ld.so's file: the scan replaces file code by copies. */
 	ara_scan_dom2();
@@ -307,7 +307,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_signals_init(gate);
 	ara_drop_privilege();
 	/* After the last change DOM0 makes to its ranges; the staging window changes at run time. */
-	ara_seal_ranges(ara_exec_stage_start());
+	ara_seal_ranges(ara_code_stage_start());
 
 	ara_seccomp_install();
 	restore_exec_mask();

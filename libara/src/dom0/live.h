@@ -28,7 +28,7 @@ struct ara_live {
 	uint64_t claimed_stacks; /* entry/gate.S, sigreturn.S: bit i set, handler stack i in use; first */
 	uint32_t state;		 /* enum ara_live_state */
 	int heap_lock;
-	int exec_lock;	 /* exec.c: one staging at a time */
+	int stage_lock;	 /* code_map.c: one staging at a time */
 	int signal_lock; /* app_signals.c: the App's handlers */
 	int32_t threads_pid; /* thread.c: the process whose threads the slots hold */
 	int sibling_execs;   /* clone.c: execveats of its threads in flight (vfork.h) */

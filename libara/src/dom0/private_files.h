@@ -6,7 +6,7 @@
  * there, and any App thread can replace it (dup3) between two of ARA's
  * system calls on that number: a check on one object and a use of
  * another. Work that must see one object across several calls (open.c:
- * probe, check, reopen; exec.c: check, then read) runs in a task of ARA's
+ * probe, check, reopen; code_map.c: check, then read) runs in a task of ARA's
  * own with a private copy of the table (private_files.S), which no App
  * thread shares, and hands back only its result.
  */

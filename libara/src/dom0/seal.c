@@ -12,7 +12,7 @@
  *
  * So it runs after the last change DOM0 makes to a range, and leaves
  * unsealed the one range DOM0 changes at run time: the staging window of
- * code made executable by App code (exec.c), which DOM0 maps into and moves
+ * code made executable by App code (code_map.c), which DOM0 maps into and moves
  * out of with every such call. Only the filter guards that window.
  *
  * Fail closed: ARA requires a kernel with mseal; if a call fails,

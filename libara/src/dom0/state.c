@@ -32,7 +32,7 @@
  *   ara_stats       what initialisation did and counts since, for
  *                   ARA_FID_INFO (svc_core.c): scanned_words and
  *                   patched_writes stored by scan_apply.c at initialisation,
- *                   added to atomically by exec.c at run time; the signal
+ *                   added to atomically by code_map.c at run time; the signal
  *                   counts added to atomically by interrupted.c, and
  *                   syscalls_served by svc_syscall.c.
  *   dom0_canary     no state: a marker in DOM0's read-only data. The attack

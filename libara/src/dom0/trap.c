@@ -4,7 +4,7 @@
  * filter traps App code's signal system calls (rt_sigreturn, rt_sigaction,
  * rt_sigprocmask, sigaltstack: app_signals.c), its opens (openat, openat2:
  * open.c) and what would make memory executable (mmap, mprotect with
- * PROT_EXEC: exec.c; shmat with SHM_EXEC) with SIGSYS, whose handler is
+ * PROT_EXEC: code_map.c; shmat with SHM_EXEC) with SIGSYS, whose handler is
  * the gate's signal entry; so is clone with CLONE_VM (clone.c). The gate
  * claims a DOM0 stack and calls ara_signal. ARA performs the call for the
  * App, after checking it, and returns to the App with rt_sigreturn, made
@@ -195,7 +195,7 @@ void ara_signal(uint64_t frame_at, uint64_t stack_index)
 	uint64_t nr, row;
 	int sig, genuine;
 
-	ara_live_ensure(); /* first entry in a forked child: its empty heap (exec.c uses it) */
+	ara_live_ensure(); /* first entry in a forked child: its empty heap (code_map.c uses it) */
 	t = ara_thread_self(frame_at);
 #ifdef ARA_TEST_VARIANT_NO_SIGNAL_STACK
 	if (!t && (t = ara_thread_reserve()) != NULL) /* Test-only: a forked child's thread */

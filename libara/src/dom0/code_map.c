@@ -48,18 +48,18 @@
 
 static uint64_t stage; /* the staging window, in ara_protected */
 
-void ara_exec_init(void)
+void ara_code_map_init(void)
 {
-	long base = ara_sys6(__NR_mmap, 0, ARA_EXEC_STAGE_SIZE, PROT_NONE,
+	long base = ara_sys6(__NR_mmap, 0, ARA_CODE_STAGE_SIZE, PROT_NONE,
 			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
 	if (ara_sys_failed(base))
 		ara_fatal("mmap of the staging window for run-time code failed", base);
 	stage = (uint64_t)base;
-	ara_protect(stage, ARA_EXEC_STAGE_SIZE, PROT_NONE, ARA_DOM0);
+	ara_protect(stage, ARA_CODE_STAGE_SIZE, PROT_NONE, ARA_DOM0);
 }
 
-uint64_t ara_exec_stage_start(void)
+uint64_t ara_code_stage_start(void)
 {
 	return stage;
 }
@@ -230,7 +230,7 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 	if ((flags & ~(uint64_t)ALLOWED_FLAGS) || len == 0 || (addr | off) % PAGE)
 		return -EINVAL;
 	len = (len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
-	if (len > ARA_EXEC_STAGE_SIZE)
+	if (len > ARA_CODE_STAGE_SIZE)
 		return -ENOMEM;
 #ifndef ARA_TEST_VARIANT_NO_TRAP_RANGE_CHECK
 	/*
@@ -242,13 +242,13 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 	if ((flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) && !ara_range_is_app(&ara_protected, addr, len))
 		return -EPERM;
 #endif
-	ara_live_lock(&ara_live->exec_lock);
+	ara_live_lock(&ara_live->stage_lock);
 	stage_fresh(len);
 	/* The file first: refused, it leaves whatever the App's address holds. */
 	r = anon ? 0 : stage_file((long)(int)fd, off, len);
 	if (r != 0) {
 		stage_release(len);
-		ara_live_unlock(&ara_live->exec_lock);
+		ara_live_unlock(&ara_live->stage_lock);
 		return r;
 	}
 	/* Then the App's address: reserved, so the kernel's choice and its refusals stand. */
@@ -258,12 +258,12 @@ long ara_app_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags, ui
 			  -1, 0);
 	if (ara_sys_failed(target)) {
 		stage_release(len);
-		ara_live_unlock(&ara_live->exec_lock);
+		ara_live_unlock(&ara_live->stage_lock);
 		return target;
 	}
 	seal(len, (int)prot);
 	r = place((uint64_t)target, len);
-	ara_live_unlock(&ara_live->exec_lock);
+	ara_live_unlock(&ara_live->stage_lock);
 	if (r < 0)
 		ara_sys2(__NR_munmap, target, len);
 	return r;
@@ -280,41 +280,41 @@ long ara_app_mprotect(uint64_t addr, uint64_t len, uint64_t prot)
 	len = (len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 	if (len == 0)
 		return 0;
-	if (len > ARA_EXEC_STAGE_SIZE)
+	if (len > ARA_CODE_STAGE_SIZE)
 		return -ENOMEM;
-	ara_live_lock(&ara_live->exec_lock);
+	ara_live_lock(&ara_live->stage_lock);
 	stage_fresh(len);
 	/* What the App's range holds now. Unmapped, or not readable: refused. */
 	if (ara_copy_from_app((void *)(uintptr_t)stage, addr, len) != ARA_OK) {
 		stage_release(len);
-		ara_live_unlock(&ara_live->exec_lock);
+		ara_live_unlock(&ara_live->stage_lock);
 		return -ENOMEM;
 	}
 	seal(len, (int)prot);
 	r = place(addr, len);
-	ara_live_unlock(&ara_live->exec_lock);
+	ara_live_unlock(&ara_live->stage_lock);
 	return r < 0 ? r : 0;
 }
 
-uint64_t ara_exec_stage_view(long fd, uint64_t len)
+uint64_t ara_code_stage_view(long fd, uint64_t len)
 {
 	long r;
 
 	len = (len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
-	if (len == 0 || len > ARA_EXEC_STAGE_SIZE)
+	if (len == 0 || len > ARA_CODE_STAGE_SIZE)
 		return 0;
-	ara_live_lock(&ara_live->exec_lock);
+	ara_live_lock(&ara_live->stage_lock);
 	r = ara_sys6(__NR_mmap, stage, len, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0);
 	if ((uint64_t)r != stage) {
 		stage_release(len);
-		ara_live_unlock(&ara_live->exec_lock);
+		ara_live_unlock(&ara_live->stage_lock);
 		return 0;
 	}
 	return stage;
 }
 
-void ara_exec_stage_unview(uint64_t len)
+void ara_code_stage_unview(uint64_t len)
 {
 	stage_release((len + PAGE - 1) & ~(uint64_t)(PAGE - 1));
-	ara_live_unlock(&ara_live->exec_lock);
+	ara_live_unlock(&ara_live->stage_lock);
 }
