@@ -14,30 +14,15 @@
  */
 #include "ara/gate.h"
 #include "dom0.h"
+#include "kernel.h"
 #include "live.h"
 #include "sigcalls.h"
 #include "sigframe.h"
 #include "sys.h"
 #include "thread.h"
 
-#define EPERM 1
-#define ENOMEM 12
-#define EFAULT 14
-#define EINVAL 22
-
-#define ARA_MINSIGSTKSZ 5120u /* arm64 MINSIGSTKSZ: do_sigaltstack's minimum */
-
-#define SIGKILL 9
-#define SIGSTOP 19
-#define SIGBUS 7
 #define UNBLOCKABLE ARA_SIG_UNBLOCKABLE /* sigcalls.h */
 
-#define SIG_DFL 0
-#define SIG_IGN 1
-#define SA_NOCLDSTOP 0x1u
-#define SA_NOCLDWAIT 0x2u
-#define SA_SIGINFO 0x4u
-#define SA_RESTART 0x10000000u
 /*
  * What the kernel still decides for a signal whose handler ARA calls. (The
  * App's SA_ONSTACK is about the App's sigaltstack, which ARA applies.)
@@ -59,8 +44,8 @@
  * inherits it as the child inherits the handlers. Its lock is on the
  * per-process page (a forked child's is free).
  */
-static struct ara_ksigaction app_action[ARA_NSIG + 1];
-static uint8_t app_owned[ARA_NSIG + 1];
+static struct ara_ksigaction app_action[_NSIG + 1];
+static uint8_t app_owned[_NSIG + 1];
 static uint64_t signal_entry;
 
 void ara_app_signals_init(uint64_t gate)
@@ -102,7 +87,8 @@ static long install(uint64_t sig, struct ara_ksigaction *req)
 	long r;
 
 	req->mask &= ~UNBLOCKABLE;
-	if ((req->handler == SIG_DFL || req->handler == SIG_IGN || sig == SIGKILL || sig == SIGSTOP) &&
+	if ((req->handler == ARA_SIG_DFL || req->handler == ARA_SIG_IGN || sig == SIGKILL ||
+	     sig == SIGSTOP) &&
 	    sig != SIGSEGV && sig != SIGBUS) {
 		r = ara_sys4(__NR_rt_sigaction, sig, req, NULL, sizeof(req->mask));
 		if (r == 0)
@@ -148,7 +134,7 @@ long ara_app_sigaction(uint64_t sig, uint64_t act, uint64_t oact, uint64_t size)
  */
 static void take_default(int sig)
 {
-	const struct ara_ksigaction dfl = { SIG_DFL, 0, 0, 0 };
+	const struct ara_ksigaction dfl = { ARA_SIG_DFL, 0, 0, 0 };
 
 	ara_sys4(__NR_rt_sigaction, sig, &dfl, NULL, sizeof(dfl.mask));
 	ara_sys3(__NR_tgkill, ara_sys0(__NR_getpid), ara_sys0(__NR_gettid), sig);
@@ -163,8 +149,8 @@ int ara_app_action_take(int sig, int synchronous, struct ara_ksigaction *act)
 	owned = app_owned[sig];
 	if (owned && (act->flags & SA_RESETHAND))
 		app_owned[sig] = 0; /* the kernel has reset its action too */
-	if (owned && (act->handler == SIG_DFL || act->handler == SIG_IGN)) {
-		if (act->handler == SIG_DFL || synchronous) {
+	if (owned && (act->handler == ARA_SIG_DFL || act->handler == ARA_SIG_IGN)) {
+		if (act->handler == ARA_SIG_DFL || synchronous) {
 			app_owned[sig] = 0;
 			take_default(sig);
 		}
@@ -239,7 +225,7 @@ long ara_app_set_altstack(struct ara_thread *t, struct ara_sigstack req, uint64_
 	if (mode == SS_DISABLE) {
 		req.ss_sp = 0;
 		req.ss_size = 0;
-	} else if (req.ss_size < ARA_MINSIGSTKSZ) {
+	} else if (req.ss_size < MINSIGSTKSZ) {
 		return -ENOMEM;
 	} else if (!ara_range_is_app(&ara_protected, req.ss_sp, req.ss_size)) {
 		return -EPERM; /* on ARA's pages, or not a user address */

@@ -7,11 +7,10 @@
  * accepted only from a memfd sealed against every change, with the exact
  * size, magic and version libara expects.
  */
-#include <linux/fcntl.h>
-
 #include "ara/boot.h"
 #include "boot.h"
 #include "dom0.h"
+#include "kernel.h"
 #include "sys.h"
 
 #define ARA_SEALS_REQUIRED (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)

@@ -57,44 +57,17 @@
  * which here is DOM0's: those addresses must be App memory.
  */
 #include "dom0.h"
+#include "kernel.h"
 #include "live.h"
 #include "mem.h"
 #include "sys.h"
 #include "thread.h"
 #include "vfork.h"
 
-#define EPERM 1
-#define EAGAIN 11
-#define EFAULT 14
-#define CLONE_VM 0x100u
-#define CLONE_PIDFD 0x1000u
-#define CLONE_VFORK 0x4000u
-#define CLONE_PARENT 0x8000u
-#define CLONE_THREAD 0x10000u
-#define CLONE_NEWUSER 0x10000000u
-#define CLONE_PARENT_SETTID 0x100000u
-#define CLONE_CHILD_CLEARTID 0x200000u
-#define CLONE_CHILD_SETTID 0x1000000u
-#define SS_DISABLE 2
-/* waitid(2) */
-#define P_PID 1
-#define WEXITED 4
-#define WNOWAIT 0x01000000
-#define WALL 0x40000000 /* __WALL: whatever signal the child sends its parent */
-#define CLD_EXITED 1
-#define SIGINFO_CODE 8
+/* si_status's offset in waitid(2)'s siginfo (sigframe.h has the others) */
 #define SIGINFO_STATUS 24
-#define P_ALL 0
-#define WNOHANG 1
-/* prctl(2), futex(2), signals */
-#define PR_SET_PDEATHSIG 1
-#define SIGKILL 9
-#define SIGNAL_MAX 64 /* the kernel's _NSIG: valid_signal */
-#define FUTEX_WAIT_PRIVATE 128
-#define FUTEX_WAKE_PRIVATE 129
+
 #define INT32_MAX_WAKE 0x7fffffff
-#define EINVAL 22
-#define ENOSYS 38
 
 /* What the child needs, at the top of the signal stack it starts on. */
 struct ara_clone_start {
@@ -252,7 +225,7 @@ long ara_app_prctl(struct ara_thread *t, uint64_t option, uint64_t sig)
 		return -ENOSYS; /* a forged SIGSYS */
 #if !defined(ARA_TEST_VARIANT_NO_CLONE_GUARD) && !defined(ARA_TEST_VARIANT_NO_PDEATH_LOCK)
 	if (in_vfork_child()) {
-		if (sig > SIGNAL_MAX)
+		if (sig > _NSIG) /* valid_signal */
 			return -EINVAL;
 		t->app_pdeath_signal = (uint32_t)sig;
 		return 0;
@@ -290,8 +263,9 @@ static void vfork_child_left(struct ara_thread *child, long pid)
 		ara_execve_release(child);
 		return;
 	}
-	r = ara_sys5(__NR_waitid, P_PID, pid, info, WEXITED | WNOWAIT | WALL, 0);
-	memcpy(&code, info + SIGINFO_CODE, sizeof(code));
+	/* __WALL: whatever signal the child sends its parent */
+	r = ara_sys5(__NR_waitid, P_PID, pid, info, WEXITED | WNOWAIT | __WALL, 0);
+	memcpy(&code, info + ARA_SI_CODE, sizeof(code));
 	memcpy(&status, info + SIGINFO_STATUS, sizeof(status));
 	if (r != 0)
 		ara_stop(ARA_EXIT_DOM0_CORRUPT,

@@ -31,20 +31,14 @@
  * are the bytes mapped. The kernel makes the instruction cache agree with
  * them when it first maps each page executable (new pages, never executed).
  */
-#include <linux/fcntl.h>
-#include <linux/memfd.h>
-#include <linux/mman.h>
-
 #include "ara/scan.h"
 #include "code_copy.h"
 #include "dom0.h"
+#include "kernel.h"
 #include "mem.h"
 #include "sys.h"
 
 /* include/uapi/linux/memfd.h from Linux 6.3; Debian 12's cross headers are 6.1. */
-#ifndef MFD_NOEXEC_SEAL
-#define MFD_NOEXEC_SEAL 0x0008u
-#endif
 
 #define COPY_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 /* The kernel's limit on a memfd name: NAME_MAX minus "memfd:". */

@@ -19,25 +19,15 @@
  * mappings (EACCES: every writer of the object would write the code), files
  * on noexec mounts (EPERM, as the kernel does).
  */
-#include <asm/statfs.h>
-#include <linux/fcntl.h>
-#include <linux/mman.h>
-
 #include "ara/boot.h"
 #include "ara/domains.h"
 #include "ara/scan.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "live.h"
 #include "private_files.h"
 #include "sys.h"
-
-#define EPERM 1
-#define EBADF 9
-#define ENOMEM 12
-#define EACCES 13
-#define EINVAL 22
-#define ST_NOEXEC 8
 
 #define PAGE 4096u
 

@@ -15,10 +15,9 @@
  * and chunks are plain loads and stores instead (ara_direct_*,
  * app_access.S): no system call, a fault resumed as ARA_E_FAULT.
  */
-#include <linux/uio.h>
-
 #include "app_access.h"
 #include "dom0.h"
+#include "kernel.h"
 #include "sys.h"
 
 _Static_assert(ARA_APP_ACCESS_OK == ARA_OK && ARA_APP_ACCESS_FAULT == ARA_E_FAULT,
@@ -109,11 +108,11 @@ long ara_copy_string_from_app(char *dst, uint64_t src, size_t max)
 		if (chunk > max - got)
 			chunk = max - got;
 		if (ara_copy_from_app(dst + got, src + got, chunk) != ARA_OK)
-			return -14; /* EFAULT */
+			return -EFAULT;
 		for (size_t i = 0; i < chunk; i++)
 			if (dst[got + i] == '\0')
 				return (long)(got + i);
 		got += chunk;
 	}
-	return -36; /* ENAMETOOLONG */
+	return -ENAMETOOLONG;
 }

@@ -13,6 +13,7 @@
 #include "ara/domains.h"
 #include "ara/gate.h"
 #include "dom0.h"
+#include "kernel.h"
 #include "mem.h"
 #include "sigcalls.h"
 #include "sigframe.h"
@@ -21,11 +22,6 @@
 
 #define BIT(sig) ARA_SIG_BIT(sig)
 #define UNBLOCKABLE ARA_SIG_UNBLOCKABLE /* sigcalls.h */
-
-#define SA_RESTORER 0x04000000u
-#define SA_NODEFER 0x40000000u
-#define PSR_BTYPE_MASK 0xc00u
-#define SEGV_PKUERR 4
 
 /* The gate's return from an App handler that gave no restorer. */
 static uint64_t handler_return;
@@ -119,7 +115,7 @@ void ara_deliver(struct ara_thread *t, struct ara_rt_sigframe *out, int sig)
 	mc->regs[30] = (act.flags & SA_RESTORER) ? act.restorer : handler_return;
 	mc->sp = frame_at;
 	mc->pc = act.handler;
-	mc->pstate &= ~PSR_BTYPE_MASK;
+	mc->pstate &= (uint32_t)~PSR_BTYPE_MASK; /* BTYPE (setup_return), and the RES0 upper half */
 	out->uc.uc_sigmask |= act.mask | ((act.flags & SA_NODEFER) ? 0 : BIT(sig));
 }
 

@@ -135,7 +135,6 @@ void ara_code_stage_unview(uint64_t len);
 
 struct ara_thread;
 /* execve.c: execve and execveat for thread t of App code; returns only on failure (-errno). */
-#define ARA_AT_FDCWD (-100)
 long ara_app_execveat(struct ara_thread *t, uint64_t stack_index, uint64_t dirfd,
 		      uint64_t app_path, uint64_t app_argv, uint64_t app_envp, uint64_t flags,
 		      uint64_t app_sigmask);

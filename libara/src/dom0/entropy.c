@@ -5,6 +5,7 @@
  * Nothing the App controls sits between the kernel and the entropy pool.
  */
 #include "dom0.h"
+#include "kernel.h"
 #include "sys.h"
 
 int mbedtls_hardware_poll(void *data, unsigned char *output, size_t len, size_t *olen);
@@ -17,7 +18,7 @@ int mbedtls_hardware_poll(void *data, unsigned char *output, size_t len, size_t 
 	while (done < len) {
 		long got = ara_sys3(__NR_getrandom, output + done, len - done, 0);
 
-		if (got == -4 /* EINTR */)
+		if (got == -EINTR)
 			continue;
 		if (got <= 0) {
 			*olen = done;

@@ -5,18 +5,11 @@
  * dynamic linker's argv and envp, as ara-loader gives them
  * (loader/launch.c).
  */
-#include <linux/fcntl.h>
-
 #include "dom0.h"
 #include "exec_req.h"
+#include "kernel.h"
 #include "mem.h"
 
-#define EPERM 1
-#define E2BIG 7
-#define ENOEXEC 8
-#define ENOMEM 12
-#define EFAULT 14
-#define ENAMETOOLONG 36
 #define SCRIPT_LINE 256u /* of a script's first line the kernel reads: BINPRM_BUF_SIZE */
 
 void ara_exec_refuse(const char *why, const char *what)

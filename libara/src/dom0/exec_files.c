@@ -17,35 +17,16 @@
  * filter's traps answered by the boot code (libara/src/region/boot.c), so
  * before ARA exists in it and with no open check.
  */
-#include <asm/stat.h>
-#include <asm/statfs.h>
-#include <linux/fcntl.h>
-#include <linux/mman.h>
-
 #include "ara/domains.h"
 #include "dom0.h"
 #include "exec_req.h"
 #include "init.h"
+#include "kernel.h"
 #include "maps_walk.h"
 #include "mem.h"
 #include "private_files.h"
 #include "sys.h"
 
-#define EPERM 1
-#define ENOENT 2
-#define EBADF 9
-#define ENOMEM 12
-#define EACCES 13
-#define EINVAL 22
-#define ENOEXEC 8
-#define X_OK 1
-#define S_IFMT 0170000u
-#define S_IFREG 0100000u
-#define ST_NOEXEC 8
-#define PROC_SUPER_MAGIC 0x9fa0
-#define MFD_CLOEXEC 0x1u
-#define MFD_ALLOW_SEALING 0x2u
-#define MFD_EXEC 0x10u
 #define ARA_SEALS (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE)
 #define READ_BACK_CHUNK 1024u
 #define LDSO_NAME_MAX 249u /* the kernel's limit on a memfd name: NAME_MAX minus "memfd:" */
@@ -336,7 +317,7 @@ static long sealed_job_run(void *arg)
 	if (ret == 0)
 		ret = seal(fd);
 	if (ret == 0 &&
-	    (ara_sys3(__NR_lseek, fd, 0, 2 /* SEEK_END */) != (long)(j->alen + j->blen) ||
+	    (ara_sys3(__NR_lseek, fd, 0, SEEK_END) != (long)(j->alen + j->blen) ||
 	     !reads_back(fd, 0, j->a, j->alen) || !reads_back(fd, j->alen, j->b, j->blen))) {
 		ara_exec_refuse("a file ARA wrote changed before it was sealed", j->name);
 		ret = -EPERM;
@@ -407,7 +388,7 @@ long ara_exec_copy_program(long fd, uint64_t size)
 	if (ret == 0)
 		ret = seal(copy);
 	/* Of the size ARA copied: another thread could reopen it (.../task/<tid>/fd) and grow it before the seal. */
-	if (ret == 0 && ara_sys3(__NR_lseek, copy, 0, 2 /* SEEK_END */) != (long)size) {
+	if (ret == 0 && ara_sys3(__NR_lseek, copy, 0, SEEK_END) != (long)size) {
 		ara_exec_refuse("ARA's copy of the program changed before it was sealed", NULL);
 		ret = -EPERM;
 	}

@@ -32,14 +32,12 @@
  * table.
  */
 #include <elf.h>
-#include <linux/fcntl.h>
-#include <linux/prctl.h>
-#include <linux/sched.h>
 
 #include <mbedtls/sha256.h>
 
 #include "dom0.h"
 #include "exec_req.h"
+#include "kernel.h"
 #include "live.h"
 #include "mem.h"
 #include "private_files.h"
@@ -48,13 +46,6 @@
 #include "thread.h"
 #include "vfork.h"
 
-#define EPERM 1
-#define E2BIG 7
-#define EBADF 9
-#define ENOEXEC 8
-#define ENOMEM 12
-#define EINVAL 22
-#define ELOOP 40
 #define SCRIPT_DEPTH 4 /* interpreters of scripts: the kernel's BINPRM_MAX_RECURSION */
 
 /*

@@ -18,11 +18,9 @@
  * on the initial stack is App memory: libara answers from the value it
  * copied at initialisation, before any App code ran.
  */
-#include <asm/hwcap.h>
-#include <linux/auxvec.h>
-
 #include "boot.h"
 #include "dom0.h"
+#include "kernel.h"
 
 static unsigned long hwcap; /* libara's data: DOM0's, written once at init */
 

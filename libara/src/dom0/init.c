@@ -30,12 +30,6 @@
  * is fatal: a message on stderr and exit status ARA_EXIT_INIT_FAILED, with no
  * App code run.
  */
-#include <asm/hwcap.h>
-#include <linux/auxvec.h>
-#include <linux/mman.h>
-#include <linux/prctl.h>
-#include <linux/rseq.h>
-
 #include <mbedtls/sha256.h>
 
 #include "ara/boot.h"
@@ -45,6 +39,7 @@
 #include "dom0.h"
 #include "init.h"
 #include "interrupted.h"
+#include "kernel.h"
 #include "live.h"
 #include "instance.h"
 #include "rtm_state.h"
@@ -54,11 +49,6 @@
 #include "thread.h"
 
 #define ARA_DOM0_HEAP_SIZE (8u << 20)
-
-/* uapi/asm/hwcap.h from Linux 6.12; Debian 12's cross headers are 6.1. */
-#ifndef HWCAP2_POE
-#define HWCAP2_POE (1UL << 63)
-#endif
 
 /*
  * Allocates every key the domain table uses, lowest first: Linux hands out
@@ -156,7 +146,7 @@ static void check_no_rseq(void)
 	const long sig = 0x41524121; /* any value: nothing runs a critical section */
 	long r = ara_sys4(__NR_rseq, &area, sizeof(area), 0, sig);
 
-	if (r == -16 /* EBUSY */)
+	if (r == -EBUSY)
 		ara_fatal("an rseq area is registered (glibc.pthread.rseq=0 missing?)", r);
 	if (r != 0)
 		ara_fatal("rseq registration probe failed", r);
@@ -206,12 +196,12 @@ static void refuse_core_dumps(void)
  */
 static void restore_exec_mask(void)
 {
-	uint64_t mask = ara_boot_block.sigmask & ~(UINT64_C(1) << (31 /* SIGSYS */ - 1));
+	uint64_t mask = ara_boot_block.sigmask & ~(UINT64_C(1) << (SIGSYS - 1));
 	long r;
 
 	if (!ara_boot_block.svc_page)
 		return;
-	r = ara_sys4(__NR_rt_sigprocmask, 2 /* SIG_SETMASK */, &mask, NULL, sizeof(mask));
+	r = ara_sys4(__NR_rt_sigprocmask, SIG_SETMASK, &mask, NULL, sizeof(mask));
 	if (r != 0)
 		ara_fatal("restoring the signal mask across execve failed", r);
 }

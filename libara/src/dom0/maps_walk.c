@@ -4,12 +4,11 @@
  * with raw system calls, then parsed (ara/maps.h) as one snapshot, so the
  * callback may change mappings without disturbing the walk.
  */
-#include <linux/fcntl.h>
-
 #include "ara/boot.h"
 #include "ara/maps.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "maps_walk.h"
 #include "mem.h"
 #include "private_files.h"

@@ -32,25 +32,12 @@
  * device 10:224; every other tpmN and every tpmrmN has the major of the one
  * "tpm" region in /proc/devices.
  */
-#include <asm/statfs.h>
-#include <linux/fcntl.h>
-#include <linux/openat2.h>
-#include <linux/stat.h>
-
 #include "dom0.h"
 #include "file_class.h"
+#include "kernel.h"
 #include "mem.h"
 #include "private_files.h"
 #include "sys.h"
-
-#define ENOENT 2
-#define EACCES 13
-#define EEXIST 17
-#define EFAULT 14
-#define EINVAL 22
-#define ELOOP 40
-#define ENAMETOOLONG 36
-#define E2BIG 7
 
 #define ARA_PATH_MAX 4096u
 /* The flags the kernel keeps with O_PATH (fs/internal.h). */

@@ -17,22 +17,9 @@
  * thread closes while the task waits in a FIFO's open: the task closes
  * all but the one it needs first.
  */
-#include <linux/fcntl.h>
-#include <linux/uio.h>
-
+#include "kernel.h"
 #include "private_files.h"
 #include "sys.h"
-
-#define EIO 5
-#define EMFILE 24
-#define AF_UNIX 1
-#define SOCK_DGRAM 2
-#define SOL_SOCKET 1
-#define SCM_RIGHTS 1
-#define MSG_CTRUNC 0x8
-#define MSG_DONTWAIT 0x40
-#define MSG_CMSG_CLOEXEC 0x40000000
-#define SIG_SETMASK 2
 
 /* The kernel's struct user_msghdr and struct cmsghdr on arm64 (no libc here). */
 struct msg {

@@ -27,14 +27,10 @@
  * any other failure, or a capability outside the kept ones left afterwards,
  * fails initialisation.
  */
-#include <linux/capability.h>
-#include <linux/prctl.h>
-
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "sys.h"
-
-#define EINVAL 22
 
 #define BIT(cap) (UINT64_C(1) << (cap))
 #define KEPT (BIT(CAP_NET_BIND_SERVICE) | BIT(CAP_IPC_LOCK))

@@ -3,11 +3,10 @@
  * Tagging ARA's ranges with their domains' keys, and recording the DOM0 and
  * DOM1 ones in ara_protected (state.c), at initialisation.
  */
-#include <linux/mman.h>
-
 #include "ara/domains.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "sys.h"
 
 void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey)

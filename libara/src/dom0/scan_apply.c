@@ -14,12 +14,11 @@
  * come back under a patched copy. Memory both writable and executable is
  * fatal: App code could write code there that no scan sees.
  */
-#include <linux/mman.h>
-
 #include "ara/scan.h"
 #include "code_copy.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "maps_walk.h"
 #include "sys.h"
 

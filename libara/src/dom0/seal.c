@@ -20,12 +20,8 @@
  */
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "sys.h"
-
-/* include/uapi/asm-generic/unistd.h from Linux 6.10; Debian 12's cross headers are 6.1. */
-#ifndef __NR_mseal
-#define __NR_mseal 462
-#endif
 
 #ifdef ARA_TEST_VARIANT_NO_SEAL
 void ara_seal_ranges(uint64_t unsealed_start)

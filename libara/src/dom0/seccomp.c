@@ -14,15 +14,12 @@
  * It is installed with raw system calls and applies to every thread and
  * every child from then on.
  */
-#include <linux/filter.h>
-#include <linux/prctl.h>
-#include <linux/seccomp.h>
-
 #include "ara/gate.h"
 #include "ara/seccomp_prefix.h"
 #include "ara/seccomp_ranges.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "mem.h"
 #include "svc_page.h"
 #include "sys.h"

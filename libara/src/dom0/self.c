@@ -12,11 +12,11 @@
  * The rest of the RELRO range keeps the read-only protection ld.so gave it.
  */
 #include <linux/elf.h>
-#include <linux/mman.h>
 
 #include "ara/gate.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 
 /* Linker-defined: the ELF header of this object, as mapped. */
 extern const Elf64_Ehdr __ehdr_start __attribute__((visibility("hidden")));

@@ -15,23 +15,14 @@
 
 #include <stdint.h>
 
+#include "kernel.h"
 #include "sigframe.h" /* ARA_SIGSYS */
 #include "thread.h"
 
-#define ARA_NSIG 64
-#define SIGSEGV 11
-#define SA_ONSTACK 0x08000000u
-#define SA_RESETHAND 0x80000000u
-#define SS_ONSTACK 1
-#define SS_DISABLE 2
-#define SS_AUTODISARM (1u << 31)
-
-#define ARA_SIG_BLOCK 0
-#define ARA_SIG_UNBLOCK 1
-#define ARA_SIG_SETMASK 2
 #define ARA_SIG_BIT(sig) (UINT64_C(1) << ((sig) - 1))
 /* Signals the App can never block: SIGSYS carries its own trapped calls. */
-#define ARA_SIG_UNBLOCKABLE (ARA_SIG_BIT(ARA_SIGSYS) | ARA_SIG_BIT(9) | ARA_SIG_BIT(19))
+#define ARA_SIG_UNBLOCKABLE                                                                        \
+	(ARA_SIG_BIT(ARA_SIGSYS) | ARA_SIG_BIT(SIGKILL) | ARA_SIG_BIT(SIGSTOP))
 
 /* A mask of the App's as ARA lets it be: without SIGSYS, SIGKILL and SIGSTOP. */
 static inline uint64_t ara_app_mask_allowed(uint64_t mask)
@@ -50,14 +41,14 @@ static inline uint64_t ara_app_mask_allowed(uint64_t mask)
  */
 static inline long ara_app_mask_apply(uint64_t how, uint64_t old, uint64_t req, uint64_t *mask)
 {
-	if (how == ARA_SIG_BLOCK)
+	if (how == SIG_BLOCK)
 		*mask = ara_app_mask_allowed(old | req);
-	else if (how == ARA_SIG_UNBLOCK)
+	else if (how == SIG_UNBLOCK)
 		*mask = ara_app_mask_allowed(old & ~req);
-	else if (how == ARA_SIG_SETMASK)
+	else if (how == SIG_SETMASK)
 		*mask = ara_app_mask_allowed(req);
 	else
-		return -22;
+		return -EINVAL;
 	return 0;
 }
 

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ARA's system-call page (svc_page.h). */
-#include <linux/mman.h>
-
 #include "ara/domains.h"
 #include "ara/gate.h"
 #include "dom0.h"
 #include "init.h"
+#include "kernel.h"
 #include "mem.h"
 #include "svc_page.h"
 #include "sys.h"

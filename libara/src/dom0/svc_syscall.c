@@ -23,12 +23,6 @@
 #include "sigcalls.h"
 #include "sys.h"
 
-#define EFAULT 14
-#define EINVAL 22
-#define SIGBUS 7
-#define SIGKILL 9
-#define SIGSEGV 11
-#define SIGSTOP 19
 /* What a fault on App memory raises: a plain copy's is ARA's to resume only if both are unblocked. */
 #define FAULTS (ARA_SIG_BIT(SIGSEGV) | ARA_SIG_BIT(SIGBUS))
 /* The request's part the service reads (nr, args); its result follows. */
@@ -72,7 +66,7 @@ static void count_served(void)
 /* The thread's mask once the kernel has applied how with set to old (its sigprocmask). */
 static uint64_t kernel_applied(uint64_t how, uint64_t old, uint64_t set)
 {
-	const uint64_t m = how == ARA_SIG_BLOCK ? old | set : how == ARA_SIG_UNBLOCK ? old & ~set : set;
+	const uint64_t m = how == SIG_BLOCK ? old | set : how == SIG_UNBLOCK ? old & ~set : set;
 
 	return m & ~(ARA_SIG_BIT(SIGKILL) | ARA_SIG_BIT(SIGSTOP));
 }
@@ -114,7 +108,7 @@ static long app_sigprocmask(struct ara_call_header *h, const uint64_t *a, uint64
 	if (set) {
 		if (ara_direct_from_app(&req, set, sizeof(req)) != ARA_OK)
 			return -EFAULT;
-		if (how > ARA_SIG_SETMASK)
+		if (how > SIG_SETMASK)
 			return -EINVAL;
 		allowed = ara_app_mask_allowed(req);
 	}
@@ -135,7 +129,7 @@ static long app_sigprocmask(struct ara_call_header *h, const uint64_t *a, uint64
 			/* SIGSYS was in the mask before (inherited), which how kept. */
 			uint64_t ignored;
 
-			if (sigmask_section(ARA_SIG_UNBLOCK, &extra, &ignored, &h->state) ==
+			if (sigmask_section(SIG_UNBLOCK, &extra, &ignored, &h->state) ==
 			    ARA_SVC_SIGMASK_WAITING)
 				h->mask &= ~extra;
 			*thread &= ~extra;

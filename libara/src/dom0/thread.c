@@ -3,12 +3,9 @@
 #include "ara/boot.h"
 #include "ara/gate.h"
 #include "dom0.h"
+#include "kernel.h"
 #include "live.h"
 #include "sys.h"
-
-#define ESRCH 3
-#define SS_DISABLE 2
-#define SS_AUTODISARM (1u << 31)
 
 #define IDS_SIZE ((ARA_THREAD_SLOTS * sizeof(struct ara_thread_id) + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1))
 

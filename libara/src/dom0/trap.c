@@ -30,6 +30,7 @@
 #include "ara/domains.h"
 #include "dom0.h"
 #include "interrupted.h"
+#include "kernel.h"
 #include "live.h"
 #include "mem.h"
 #include "sigcalls.h"
@@ -37,9 +38,6 @@
 #include "sys.h"
 #include "thread.h"
 #include "vfork.h"
-
-#define EACCES 13
-#define ENOSYS 38
 
 #ifdef ARA_TEST_VARIANT_FRAME_LEFTOVERS
 /*
@@ -103,7 +101,7 @@ static long perform(struct ara_thread *t, uint64_t nr, struct ara_rt_sigframe *o
 	case __NR_mprotect:
 		return ara_app_mprotect(a[0], a[1], a[2]);
 	case __NR_execve:
-		return ara_app_execveat(t, stack_index, (uint64_t)(int64_t)ARA_AT_FDCWD, a[0], a[1],
+		return ara_app_execveat(t, stack_index, (uint64_t)(int64_t)AT_FDCWD, a[0], a[1],
 					a[2], 0, out->uc.uc_sigmask);
 	case __NR_execveat:
 		return ara_app_execveat(t, stack_index, a[0], a[1], a[2], a[3], a[4],
@@ -171,7 +169,7 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 {
 	enum ara_interrupted r = ARA_INTERRUPTED_REFUSED;
 
-	if (genuine && row == ARA_POR_ENTER && sig > 0 && sig <= ARA_NSIG)
+	if (genuine && row == ARA_POR_ENTER && sig > 0 && sig <= _NSIG)
 		r = ara_interrupted(t, out, sig);
 	if (r == ARA_INTERRUPTED_REFUSED)
 		ara_stop(ARA_EXIT_REFUSED,
@@ -183,7 +181,7 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 	/* An App state now: the handler's frame shows the App's row, not DOM0's. */
 	if (ara_sigframe_set_por(out, ARA_POR_LEAVE) != ARA_SIGFRAME_OK)
 		ara_stop(ARA_EXIT_REFUSED, "a signal frame with records ARA does not accept", 0);
-	if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS)
+	if (sig > 0 && sig <= _NSIG && sig != ARA_SIGSYS)
 		ara_deliver(t, out, sig);
 }
 
@@ -220,7 +218,7 @@ void ara_signal(uint64_t frame_at, uint64_t stack_index)
 			app_sigreturn(t, out);
 		else
 			out->uc.uc_mcontext.regs[0] = (uint64_t)perform(t, nr, out, stack_index);
-	} else if (sig > 0 && sig <= ARA_NSIG && sig != ARA_SIGSYS) {
+	} else if (sig > 0 && sig <= _NSIG && sig != ARA_SIGSYS) {
 		ara_deliver(t, out, sig);
 	}
 	/* Anything else (a SIGSYS from kill or sigqueue, a jump into the entry): nothing to do. */

@@ -23,26 +23,17 @@
  * key, its SIGSYS handler). Freestanding: no data, no relocations
  * (region.ld), stack only.
  */
-#include <asm/unistd.h>
 #include <elf.h>
-#include <linux/auxvec.h>
-#include <linux/mman.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ara/boot.h"
 #include "ara/gate.h"
+#include "kernel.h"
 #include "sigframe.h"
 
 #define PAGE ARA_PAGE_SIZE
-#define SIGSYS 31
-#define SYS_SECCOMP 1
-#define SA_SIGINFO 0x4u
-#define SA_RESTORER 0x04000000u
-#define EEXIST 17
 #define MAX_PHDRS 16u
-#define SIGINFO_CODE 8	  /* si_code's offset in siginfo */
-#define SIGINFO_SYSCALL 24 /* si_syscall's, for SIGSYS */
 
 extern const char ara_region_head[];
 void ara_region_sigreturn(void);
@@ -153,20 +144,20 @@ static long sigprocmask_for(struct ara_ucontext *uc, long how, uint64_t set_at, 
 	uint64_t set;
 
 	if (size != sizeof(uint64_t))
-		return -22; /* EINVAL */
+		return -EINVAL;
 	if (old_at)
 		*(uint64_t *)(uintptr_t)old_at = uc->uc_sigmask;
 	if (!set_at)
 		return 0;
 	set = *(const uint64_t *)(uintptr_t)set_at;
-	if (how == 0 /* SIG_BLOCK */)
+	if (how == SIG_BLOCK)
 		uc->uc_sigmask |= set;
-	else if (how == 1 /* SIG_UNBLOCK */)
+	else if (how == SIG_UNBLOCK)
 		uc->uc_sigmask &= ~set;
-	else if (how == 2 /* SIG_SETMASK */)
+	else if (how == SIG_SETMASK)
 		uc->uc_sigmask = set;
 	else
-		return -22;
+		return -EINVAL;
 	uc->uc_sigmask &= ~sigsys;
 	return 0;
 }
@@ -184,8 +175,8 @@ static void boot_sigsys(int sig, void *info, void *ucontext)
 	int32_t code, nr;
 
 	(void)sig;
-	__builtin_memcpy(&code, si + SIGINFO_CODE, sizeof(code));
-	__builtin_memcpy(&nr, si + SIGINFO_SYSCALL, sizeof(nr));
+	__builtin_memcpy(&code, si + ARA_SI_CODE, sizeof(code));
+	__builtin_memcpy(&nr, si + ARA_SI_SYSCALL, sizeof(nr));
 	if (code != SYS_SECCOMP)
 		return;
 	if (nr == __NR_rt_sigprocmask)
@@ -208,7 +199,7 @@ static void install_boot_handler(void)
 	if (sys(__NR_rt_sigaction, SIGSYS, (long)&act, 0, sizeof(act.mask), 0, 0) != 0)
 		fail("cannot install the boot SIGSYS handler");
 	act.mask = UINT64_C(1) << (SIGSYS - 1); /* and SIGSYS must not stay blocked */
-	if (sys(__NR_rt_sigprocmask, 1 /* SIG_UNBLOCK */, (long)&act.mask, 0, 8, 0, 0) != 0)
+	if (sys(__NR_rt_sigprocmask, SIG_UNBLOCK, (long)&act.mask, 0, 8, 0, 0) != 0)
 		fail("cannot unblock SIGSYS");
 }
 
