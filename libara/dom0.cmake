@@ -51,8 +51,12 @@ set(ARA_DOM0_SOURCES
   src/dom0/code_copy.c
   src/dom0/code_map.c
   src/dom0/copy.c
-  src/dom0/deliver.c
   src/dom0/ctor.S
+  # Right after ctor.S: ara_protected (state.c) lies just above ctor.S's
+  # ara_init_stack, where tests/ara/attack_kernel.c's signal_frame_dom0 has
+  # the kernel write a frame when ARA's signal stacks are missing.
+  src/dom0/state.c
+  src/dom0/deliver.c
   src/dom0/dispatch.c
   src/dom0/entropy.c
   src/dom0/exec_args.c
@@ -75,7 +79,6 @@ set(ARA_DOM0_SOURCES
   src/dom0/seccomp_policy.S
   src/dom0/self.c
   src/dom0/simd_scrub.S
-  src/dom0/state.c
   src/dom0/hwcap.c
   src/dom0/svc_page.S
   src/dom0/svc_page.c
