@@ -13,8 +13,8 @@
  *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
  *   5. build the service table and the gate's control block, and start
- *      the service modules (modules.c: each one's start hook, such as
- *      provisioning's instance key and platform evidence);
+ *      the service modules (modules.c: each one's start hook, for what a
+ *      module must make before the filter and any App code);
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1),
  *      each mapping of a file replaced by a sealed copy (code_copy.c);
  *   7. tag DOM0 and DOM1 pages with their keys;
@@ -25,8 +25,8 @@
  *      its last change to them;
  *  10. install the seccomp filter (IV4), which from then on lets only
  *      ARA's system-call page make the system calls the policy denies;
- *  11. last, the modules' ready hooks (the RTM's code modules, as App code
- *      will find them).
+ *  11. last, the modules' ready hooks: the process as App code will find
+ *      it.
  * On success it returns the address of the gate's way out; ctor.S leaves
  * through it, so ld.so resumes with DOM2's row in POR_EL0 (IV2). Any failure
  * is fatal: a message on stderr and exit status ARA_EXIT_INIT_FAILED, with no
