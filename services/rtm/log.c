@@ -298,7 +298,6 @@ ARA_SERVICE(svc_rtm_log, .fid = ARA_FID_RTM_LOG, .flags = ARA_SVC_VALUE | ARA_SV
 ARA_SERVICE(svc_rtm_export, .fid = ARA_FID_RTM_EXPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT,
 	    .arg_size = sizeof(struct ara_rtm_export_arg), .name = "rtm_export",
 	    .module = &ara_rtm_module, .handler = rtm_export);
-/* SIMD: it calls provisioning (ara_service_call), whose functions are checked as its own. */
-ARA_SERVICE(svc_rtm_batch, .fid = ARA_FID_RTM_BATCH, .flags = ARA_SVC_IN | ARA_SVC_SIMD,
+ARA_SERVICE(svc_rtm_batch, .fid = ARA_FID_RTM_BATCH, .flags = ARA_SVC_IN,
 	    .arg_size = sizeof(struct ara_rtm_batch_arg), .name = "rtm_batch",
 	    .module = &ara_rtm_module, .handler = rtm_batch);

@@ -65,6 +65,10 @@ struct ara_module {
 	void (*forked)(void *state);
 };
 
+/* libara/check-simd-services.cmake reads the forked hooks back from libara.so. */
+_Static_assert(sizeof(struct ara_module) == 40 && offsetof(struct ara_module, forked) == 32,
+	       "libara/check-simd-services.cmake");
+
 /* ARA_MODULE(my_module, .name = "mine", ...): defines my_module, which its ARA_SERVICEs name. */
 #define ARA_MODULE(ident, ...)                                               \
 	const struct ara_module ident                                        \
@@ -95,7 +99,8 @@ struct ara_module {
  * Another module's function, never the App's: only ara_service_call()
  * reaches it; the gate answers an App's call to its ID as to an unknown one
  * (ARA_E_NOFUNC). arg is the caller's (DOM0) argument, of arg_size bytes;
- * no other flag.
+ * no other flag (a caller that reaches SIMD through it carries
+ * ARA_SVC_SIMD: check-simd-services.cmake follows the call).
  */
 #define ARA_SVC_INTERNAL 0x10u
 #define ARA_SVC_ARG_MAX 1024u /* bytes; the copy lives on the DOM0 stack */
