@@ -9,9 +9,11 @@ cmake_policy(SET CMP0057 NEW) # if(IN_LIST)
 # ara_simd_scrub to), if it makes an indirect call or branch whose target
 # is not known here (through a function pointer: it counts), or if it
 # calls or branches to a function that reaches SIMD, directly or through
-# the GOT. Each descriptor in the ara_services section
-# is read back from the section's bytes (the handler's address as linked)
-# and checked.
+# the GOT, or through the core's calls to modules' functions
+# (ara_service_call to the internal functions, ara_module_state to the
+# forked hooks, read from their sections). Each descriptor in the
+# ara_services section that the App can call is read back from the
+# section's bytes (the handler's address as linked) and checked.
 #
 # Known limit: `blr x16` counts as ARA's system-call page by register name
 # (-ffixed-x16 keeps compiled code off x16); ARA's own assembly is trusted
@@ -33,6 +35,50 @@ if(NOT got_at STREQUAL "")
     set("got_${slot}" "${v}")
   endforeach()
 endif()
+
+# The descriptors, read back from their sections' bytes (addresses as
+# linked). struct ara_service is 40 bytes (fid, flags, arg_size, pad, name,
+# module, handler), struct ara_module 40 (name, state_size, start, ready,
+# forked); ara/service.h static-asserts both.
+ara_section_hex(${LIB} ${READELF} ara_services sec_addr sec_size hex)
+if(sec_addr STREQUAL "")
+  message(FATAL_ERROR "${LIB} has no ara_services section")
+endif()
+math(EXPR count "${sec_size} / 40")
+math(EXPR whole "${count} * 40")
+if(count EQUAL 0 OR NOT sec_size EQUAL whole)
+  message(FATAL_ERROR "${LIB}: ara_services holds ${sec_size} bytes, not whole descriptors")
+endif()
+math(EXPR last "${count} - 1")
+set(internal_handlers "")
+foreach(i RANGE ${last})
+  math(EXPR at "${i} * 40 + 4")
+  ara_hex_le("${hex}" ${at} 4 flags)
+  math(EXPR flags "0x0${flags}")
+  math(EXPR internal "${flags} & 16")
+  if(NOT internal EQUAL 0)
+    math(EXPR at "${i} * 40 + 32")
+    ara_hex_le("${hex}" ${at} 8 h)
+    list(APPEND internal_handlers "${h}")
+  endif()
+endforeach()
+set(forked_hooks "")
+ara_section_hex(${LIB} ${READELF} ara_modules mod_addr mod_size mod_hex)
+if(NOT mod_addr STREQUAL "")
+  math(EXPR mods "${mod_size} / 40 - 1")
+  foreach(i RANGE ${mods})
+    math(EXPR at "${i} * 40 + 32")
+    ara_hex_le("${mod_hex}" ${at} 8 h)
+    if(NOT h STREQUAL "")
+      list(APPEND forked_hooks "${h}")
+    endif()
+  endforeach()
+endif()
+# The core's two calls through a module's function pointer have known
+# targets: ara_service_call calls the internal functions
+# (ARA_SVC_INTERNAL), ara_module_state the forked hooks (and their
+# compiler-made parts, .part.N and the like).
+set(dispatcher_re "^(ara_service_call|ara_module_state)(\\..*)?$")
 
 # Functions are keyed by address: static functions may share a name.
 set(reach "")
@@ -69,8 +115,17 @@ foreach(block IN LISTS blocks)
     set("why_${addr}" "${name} uses SIMD/FP registers")
   endif()
   # Indirect branches: through x16 (reserved, -ffixed-x16: ARA's system-call
-  # page or the gate's way out) or a GOT load are known; any other is not.
+  # page or the gate's way out) or a GOT load are known, and the core's
+  # calls to modules' functions (above); any other is not.
   string(REGEX MATCHALL "\tb(l)?r\tx[0-9]+" indirect "${block}")
+  if(name MATCHES "${dispatcher_re}")
+    if(name MATCHES "^ara_service_call")
+      list(APPEND callees ${internal_handlers})
+    else()
+      list(APPEND callees ${forked_hooks})
+    endif()
+    set(indirect "")
+  endif()
   foreach(i IN LISTS indirect)
     string(REGEX MATCH "x[0-9]+" reg "${i}")
     if(NOT reg STREQUAL "x16" AND NOT reg IN_LIST got_regs AND NOT DEFINED "why_${addr}")
@@ -102,25 +157,14 @@ while(work)
   endforeach()
 endwhile()
 
-# The descriptors: struct ara_service is 32 bytes (fid, flags, arg_size,
-# pad, name, handler); ara/service.h static-asserts it.
-ara_section_hex(${LIB} ${READELF} ara_services sec_addr sec_size hex)
-if(sec_addr STREQUAL "")
-  message(FATAL_ERROR "${LIB} has no ara_services section")
-endif()
-math(EXPR count "${sec_size} / 32")
-math(EXPR whole "${count} * 32")
-if(count EQUAL 0 OR NOT sec_size EQUAL whole)
-  message(FATAL_ERROR "${LIB}: ara_services holds ${sec_size} bytes, not whole descriptors")
-endif()
-math(EXPR last "${count} - 1")
+# Every service the App can call: flagged if its handler can reach SIMD.
 foreach(i RANGE ${last})
   # Little-endian: fid and flags (32 bits), the handler (64 bits, as linked).
-  math(EXPR at "${i} * 32")
+  math(EXPR at "${i} * 40")
   ara_hex_le("${hex}" ${at} 4 fid)
-  math(EXPR at "${i} * 32 + 4")
+  math(EXPR at "${i} * 40 + 4")
   ara_hex_le("${hex}" ${at} 4 flags)
-  math(EXPR at "${i} * 32 + 24")
+  math(EXPR at "${i} * 40 + 32")
   ara_hex_le("${hex}" ${at} 8 handler_at)
   math(EXPR fid "0x0${fid}")
   math(EXPR flags "0x0${flags}")
@@ -129,6 +173,10 @@ foreach(i RANGE ${last})
     message(FATAL_ERROR "${LIB}: service ${fid}: its handler 0x${handler_at} starts no function")
   endif()
   math(EXPR simd_flag "${flags} & 8")
+  math(EXPR internal "${flags} & 16")
+  if(NOT internal EQUAL 0)
+    continue() # its callers answer for it (the edges of ara_service_call)
+  endif()
   if(DEFINED "why_${handler_at}" AND simd_flag EQUAL 0)
     message(FATAL_ERROR "${LIB}: the service with function ID ${fid} lacks ARA_SVC_SIMD, "
       "but its handler can leave DOM0 values in the vector registers: ${why_${handler_at}}")

@@ -68,6 +68,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/live.c
   src/dom0/log.c
   src/dom0/maps_walk.c
+  src/dom0/modules.c
   src/dom0/open.c
   src/dom0/privilege.c
   src/dom0/protect.c
@@ -94,32 +95,55 @@ list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
 list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
   ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c
   ${ARA_DOM0_DIR}/../loader/elf_libs.c)
-# Service modules (services/README.md): provisioning, with the crypto it
-# shares with the provisioner.
-foreach(f hpke wire p256 binding dev_evidence instance session secret_services tpm_evidence)
-  list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/provision/${f}.c)
-endforeach()
-list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/chunk_format.c
-  ${ARA_DOM0_DIR}/../services/rts/streams.c ${ARA_DOM0_DIR}/../services/rts/slots.c)
-list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rts/cenc_sample.c ${ARA_DOM0_DIR}/../services/rts/cenc.c)
-# The RTM (docs/rtm.md): the log, its documents, the report service, the
-# code modules at initialisation.
-foreach(f log doc report modules)
-  list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../services/rtm/${f}.c)
-endforeach()
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 
-# The RTM's chain step (services/rtm/sha256_ce.c) uses the ARMv8 SHA-256
-# instructions: its own object, DOM0's code generation without
-# -mgeneral-regs-only. check-self-contained.cmake allows vector registers
-# in its functions; the gate scrubs them after the services that seal.
-set(_ara_rtm_simd_options ${ARA_DOM0_COMPILE_OPTIONS})
-list(REMOVE_ITEM _ara_rtm_simd_options -mgeneral-regs-only)
-add_library(ara_rtm_simd OBJECT ${ARA_DOM0_DIR}/../services/rtm/sha256_ce.c)
-target_compile_options(ara_rtm_simd PRIVATE ${_ara_rtm_simd_options} -march=armv8-a+crypto -fPIC)
-target_include_directories(ara_rtm_simd PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
-  ${ARA_DOM0_DIR}/../services/rtm)
-target_link_libraries(ara_rtm_simd PRIVATE ara_dom0_mbedcrypto) # its headers and configuration
+# The service modules libara.so holds: services/dom0.cmake's one list
+# (ARA_DOM0_SERVICES), each folder's own dom0.cmake naming its sources.
+include(${ARA_DOM0_DIR}/../services/dom0.cmake)
+
+# ara_dom0_service(NAME [USES service...] SOURCES file... [SIMD file...]),
+# called by services/NAME/dom0.cmake within ara_dom0_library (target: the
+# DOM0 runtime being built): the module's DOM0 sources as objects of
+# target, compiled as DOM0 (the same options, and target's definitions, so
+# a test variant's reach its services too), seeing only ARA's public
+# headers (libara/include, include), its own folder, the folders of the
+# services it USES, and mbedtls; never libara/src
+# (cmake/check-service-includes.cmake checks the sources). SIMD sources
+# (functions that use the vector registers) are compiled once, without
+# -mgeneral-regs-only; check-self-contained.cmake allows vector registers
+# only in them, and check-simd-services.cmake makes their callers scrub.
+function(ara_dom0_service name)
+  cmake_parse_arguments(PARSE_ARGV 1 svc "" "" "USES;SOURCES;SIMD")
+  set(dir ${ARA_DOM0_DIR}/../services/${name})
+  set(includes ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/../include ${dir})
+  foreach(u IN LISTS svc_USES)
+    list(APPEND includes ${ARA_DOM0_DIR}/../services/${u})
+  endforeach()
+  list(TRANSFORM svc_SOURCES PREPEND ${dir}/)
+  set(objects ${target}_svc_${name})
+  add_library(${objects} OBJECT ${svc_SOURCES})
+  set_target_properties(${objects} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(${objects} PRIVATE ${includes})
+  target_compile_options(${objects} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
+  target_compile_definitions(${objects} PRIVATE $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
+  target_link_libraries(${objects} PRIVATE ara_dom0_mbedcrypto) # its headers and configuration
+  target_sources(${target} PRIVATE $<TARGET_OBJECTS:${objects}>)
+  if(svc_SIMD)
+    set(simd ara_dom0_svc_${name}_simd)
+    if(NOT TARGET ${simd})
+      list(TRANSFORM svc_SIMD PREPEND ${dir}/)
+      set(options ${ARA_DOM0_COMPILE_OPTIONS})
+      list(REMOVE_ITEM options -mgeneral-regs-only)
+      add_library(${simd} OBJECT ${svc_SIMD})
+      set_target_properties(${simd} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+      target_compile_options(${simd} PRIVATE ${options} -march=armv8-a+crypto)
+      target_include_directories(${simd} PRIVATE ${includes})
+      target_link_libraries(${simd} PRIVATE ara_dom0_mbedcrypto)
+    endif()
+    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${simd}>)
+    set_property(TARGET ${target} APPEND PROPERTY ARA_DOM0_SIMD_OBJECTS $<TARGET_OBJECTS:${simd}>)
+  endif()
+endfunction()
 
 # ARA's system-call page (src/dom0/svc_page.h): head.S and boot.c linked as
 # one blob with nothing to relocate (region.ld), which svc_page.S embeds.
@@ -156,12 +180,14 @@ function(ara_dom0_library target output_name)
   set_source_files_properties(${ARA_DOM0_DIR}/src/dom0/svc_page.S PROPERTIES
     COMPILE_DEFINITIONS "ARA_REGION_BIN=\"${ARA_REGION_BIN}\""
     OBJECT_DEPENDS "${ARA_REGION_BIN}")
-  add_library(${target} SHARED ${ARA_DOM0_SOURCES} $<TARGET_OBJECTS:ara_rtm_simd>)
+  add_library(${target} SHARED ${ARA_DOM0_SOURCES})
+  foreach(service IN LISTS ARA_DOM0_SERVICES)
+    include(${ARA_DOM0_DIR}/../services/${service}/dom0.cmake)
+  endforeach()
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name})
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
   target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
-    ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision
-    ${ARA_DOM0_DIR}/../services/rts ${ARA_DOM0_DIR}/../services/rtm)
+    ${ARA_DOM0_DIR}/../loader)
   target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)
@@ -183,9 +209,10 @@ add_library(ara::libara ALIAS ara)
 set_target_properties(ara PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${ARA_SOVERSION})
 
 # Fail the build, not a test, if libara.so needs anything from outside.
+get_target_property(_ara_services_simd ara ARA_DOM0_SIMD_OBJECTS)
 add_custom_command(TARGET ara POST_BUILD
   COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DNM=${CMAKE_NM}
-          -DLIB=$<TARGET_FILE:ara> "-DSIMD_OBJECTS=$<TARGET_OBJECTS:ara_dom0_simd>;$<TARGET_OBJECTS:ara_rtm_simd>"
+          -DLIB=$<TARGET_FILE:ara> "-DSIMD_OBJECTS=$<TARGET_OBJECTS:ara_dom0_simd>;${_ara_services_simd}"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
   COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP}
           -DLIB=$<TARGET_FILE:ara> -P ${CMAKE_CURRENT_SOURCE_DIR}/check-simd-services.cmake

@@ -6,18 +6,21 @@
  */
 #include <linux/time.h>
 
+#include "ara/service.h"
 #include "dev_evidence.h"
-#include "dom0/boot.h"
-#include "dom0/dom0.h"
-#include "dom0/live.h"
-#include "dom0/mem.h"
-#include "dom0/sys.h"
 #include "instance.h"
 #include "tpm_evidence.h"
 
+/* The module's per-process state. */
+struct provision_state {
+	struct ara_instance *in; /* made by start, or NULL */
+};
+
 struct ara_instance *ara_instance(void)
 {
-	return ara_live->provision;
+	struct provision_state *s = ara_module_state(&ara_provision_module);
+
+	return s ? s->in : NULL;
 }
 
 static uint64_t realtime_seconds(void)
@@ -45,7 +48,7 @@ static void make_instance_key(struct ara_instance *in)
 
 static void take_digests(struct ara_wire_digests *d)
 {
-	const struct ara_boot *b = &ara_boot_block;
+	const struct ara_boot *b = ara_measured();
 
 	memcpy(d->loader, b->loader_sha256, sizeof(d->loader));
 	memcpy(d->manifest, b->manifest_sha256, sizeof(d->manifest));
@@ -69,16 +72,17 @@ static void dev_insecure_evidence(struct ara_instance *in, const uint8_t binding
 	in->evidence_len = ARA_DEV_INSECURE_EVIDENCE_BYTES;
 }
 
-void ara_provision_init(char **envp)
+static void provision_start(char **envp)
 {
 	const char *backend = ara_env_get(envp, "ARA_EVIDENCE");
+	struct provision_state *state;
 	struct ara_instance *in;
 	struct ara_wire_attest bound;
 	uint8_t binding[32];
 
 	if (!backend)
 		return;
-	if (strcmp(backend, "tpm") == 0 && ara_boot_block.svc_page) {
+	if (strcmp(backend, "tpm") == 0 && ara_measured()->svc_page) {
 		/*
 		 * An image started by execve from an ARA App keeps its
 		 * ancestors' filters, which would stop ara-tpm-quote's own
@@ -114,8 +118,13 @@ void ara_provision_init(char **envp)
 		dev_insecure_evidence(in, binding);
 	else
 		ara_tpm_evidence(envp, binding, &in->evidence, &in->evidence_len);
-	ara_live->provision = in;
+	if (!(state = ara_module_state(&ara_provision_module)))
+		ara_fatal("no DOM0 memory for the provisioning state", 0);
+	state->in = in;
 }
+
+ARA_MODULE(ara_provision_module, .name = "provision", .state_size = sizeof(struct provision_state),
+	   .start = provision_start);
 
 /* A fresh id for slot i: never 0, and a slot's ids differ between uses. */
 static uint32_t next_id(struct ara_instance *in, size_t i)
@@ -135,7 +144,7 @@ struct ara_session *ara_session_claim(struct ara_instance *in)
 	struct ara_session *found = NULL, *oldest = NULL;
 	size_t at = 0;
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	for (size_t i = 0; i < ARA_PROVISION_SESSIONS && !found; i++) {
 		struct ara_session *s = &in->sessions[i];
 
@@ -153,7 +162,7 @@ struct ara_session *ara_session_claim(struct ara_instance *in)
 		found->id = next_id(in, at);
 		found->begun = ++in->sessions_begun;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return found;
 }
 
@@ -162,13 +171,13 @@ struct ara_session *ara_session_take(struct ara_instance *in, uint32_t id)
 	struct ara_session *found = NULL;
 	size_t i = (id & 0xffu) - 1; /* wraps to a huge index for slot byte 0 */
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	if (i < ARA_PROVISION_SESSIONS && in->sessions[i].id == id &&
 	    in->sessions[i].state == ARA_SLOT_ACTIVE) {
 		found = &in->sessions[i];
 		found->state = ARA_SLOT_BUSY;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return found;
 }
 
@@ -176,10 +185,9 @@ void ara_session_release(struct ara_instance *in, struct ara_session *s, enum ar
 {
 	if (to == ARA_SLOT_FREE)
 		wipe_session(s); /* the share's key with the rest */
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	s->state = to;
-	ara_live_unlock(&ara_live->provision_lock);
-	(void)in;
+	ara_unlock(&in->lock);
 }
 
 /* The active secret with this handle, with the lock held; NULL if none. */
@@ -198,7 +206,7 @@ uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t n
 {
 	uint32_t handle = 0;
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !handle; i++) {
 		struct ara_secret *s = &in->secrets[i];
 
@@ -211,7 +219,7 @@ uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t n
 		s->handle = handle = next_id(in, i);
 		s->state = ARA_SLOT_ACTIVE;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return handle;
 }
 
@@ -220,13 +228,13 @@ int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint
 	struct ara_secret *s;
 	int r = -1;
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	if ((s = secret_locked(in, handle))) {
 		memcpy(out, s->value, s->len);
 		*len = s->len;
 		r = 0;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return r;
 }
 
@@ -234,7 +242,7 @@ uint32_t ara_secret_lookup(struct ara_instance *in, const uint8_t *name, size_t 
 {
 	uint32_t handle = 0;
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !handle; i++) {
 		const struct ara_secret *s = &in->secrets[i];
 
@@ -242,7 +250,7 @@ uint32_t ara_secret_lookup(struct ara_instance *in, const uint8_t *name, size_t 
 		    memcmp(s->name, name, name_len) == 0)
 			handle = s->handle;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return handle;
 }
 
@@ -252,14 +260,14 @@ int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
 	struct ara_secret *s;
 	int r = -1;
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	if ((s = secret_locked(in, handle))) {
 		memcpy(name, s->name, s->name_len);
 		*name_len = s->name_len;
 		*len = s->len;
 		r = 0;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return r;
 }
 
@@ -268,11 +276,11 @@ int ara_secret_destroy(struct ara_instance *in, uint32_t handle)
 	struct ara_secret *s;
 	int r = -1;
 
-	ara_live_lock(&ara_live->provision_lock);
+	ara_lock(&in->lock);
 	if ((s = secret_locked(in, handle))) {
 		ara_memzero(s, sizeof(*s)); /* state FREE with the rest */
 		r = 0;
 	}
-	ara_live_unlock(&ara_live->provision_lock);
+	ara_unlock(&in->lock);
 	return r;
 }

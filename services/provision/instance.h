@@ -4,9 +4,11 @@
  * made at initialisation, the platform evidence that binds it to the
  * measured digests, the sessions begun and the secrets received.
  *
- * It lives on the DOM0 heap and is reached through the state page
- * (ara_live->provision), which a forked child finds zeroed: a child has no
+ * It lives on the DOM0 heap and is reached through the module's state
+ * (ara_module_state), which a forked child finds new: a child has no
  * instance, no sessions and no secrets, and PROVISION_BEGIN says so.
+ * Other modules reach it only through provisioning's internal functions
+ * (provision_calls.h).
  */
 #ifndef ARA_PROVISION_INSTANCE_H
 #define ARA_PROVISION_INSTANCE_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "ara/provision.h"
+#include "ara/service.h"
 #include "binding.h"
 #include "hpke.h"
 #include "wire.h"
@@ -45,6 +48,7 @@ struct ara_secret {
 };
 
 struct ara_instance {
+	int lock; /* the session and secret tables' */
 	uint8_t sk[ARA_HPKE_NSK];
 	uint8_t pub[ARA_HPKE_NPK];
 	uint8_t backend; /* enum ara_evidence_backend */
@@ -59,11 +63,12 @@ struct ara_instance {
 };
 
 /*
- * At initialisation, before the filter: makes the instance if ARA_EVIDENCE
- * names a backend (dev-insecure or tpm); fatal if it names another or the
- * evidence cannot be made (no App code has run, nothing is lost).
+ * The module (instance.c). Its start hook, before the filter, makes the
+ * instance if ARA_EVIDENCE names a backend (dev-insecure or tpm); fatal if
+ * it names another or the evidence cannot be made (no App code has run,
+ * nothing is lost).
  */
-void ara_provision_init(char **envp);
+extern const struct ara_module ara_provision_module;
 
 /* This process's instance, or NULL (none configured, or a forked child). */
 struct ara_instance *ara_instance(void);

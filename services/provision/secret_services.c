@@ -8,7 +8,6 @@
 #include <mbedtls/md.h>
 
 #include "ara/service.h"
-#include "dom0/dom0.h"
 #include "instance.h"
 
 #define HMAC_CHUNK 4096u
@@ -81,9 +80,9 @@ static enum ara_status destroy(void *arg)
 }
 
 ARA_SERVICE(svc_secret_info, .fid = ARA_FID_SECRET_INFO, .flags = ARA_SVC_IN | ARA_SVC_OUT,
-	    .arg_size = sizeof(struct ara_secret_info_arg), .name = "secret_info", .handler = info);
+	    .arg_size = sizeof(struct ara_secret_info_arg), .name = "secret_info", .module = &ara_provision_module, .handler = info);
 ARA_SERVICE(svc_secret_hmac, .fid = ARA_FID_SECRET_HMAC, .flags = ARA_SVC_IN | ARA_SVC_OUT,
-	    .arg_size = sizeof(struct ara_secret_hmac_arg), .name = "secret_hmac", .handler = hmac);
+	    .arg_size = sizeof(struct ara_secret_hmac_arg), .name = "secret_hmac", .module = &ara_provision_module, .handler = hmac);
 ARA_SERVICE(svc_secret_destroy, .fid = ARA_FID_SECRET_DESTROY, .flags = ARA_SVC_IN,
 	    .arg_size = sizeof(struct ara_secret_destroy_arg), .name = "secret_destroy",
-	    .handler = destroy);
+	    .module = &ara_provision_module, .handler = destroy);

@@ -13,7 +13,6 @@
  * never opened, let alone kept.
  */
 #include "ara/service.h"
-#include "dom0/dom0.h"
 #include "instance.h"
 #include "p256.h"
 
@@ -133,8 +132,8 @@ static enum ara_status open_delivery(struct ara_instance *in, const struct ara_s
 	if (ara_wire_decode_deliver(reply, len, &d) != ARA_WIRE_OK)
 		return ARA_E_BADMSG;
 #ifndef ARA_TEST_VARIANT_NO_PROVISIONER_CHECK /* test-only (tests/variants): no check */
-	if (ara_boot_block.provisioner_pub[0] &&
-	    ara_provision_verify_deliver(ara_boot_block.provisioner_pub, s->info, reply, &d))
+	if (ara_measured()->provisioner_pub[0] &&
+	    ara_provision_verify_deliver(ara_measured()->provisioner_pub, s->info, reply, &d))
 		return ARA_E_PROVISIONER;
 #endif
 	secret_len = d.ct_len - ARA_HPKE_NT;
@@ -179,7 +178,7 @@ static enum ara_status finish(void *arg)
 
 ARA_SERVICE(svc_provision_begin, .fid = ARA_FID_PROVISION_BEGIN,
 	    .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD, .arg_size = sizeof(struct ara_provision_begin_arg),
-	    .name = "provision_begin", .handler = begin);
+	    .name = "provision_begin", .module = &ara_provision_module, .handler = begin);
 ARA_SERVICE(svc_provision_finish, .fid = ARA_FID_PROVISION_FINISH,
 	    .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD, .arg_size = sizeof(struct ara_provision_finish_arg),
-	    .name = "provision_finish", .handler = finish);
+	    .name = "provision_finish", .module = &ara_provision_module, .handler = finish);

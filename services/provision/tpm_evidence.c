@@ -3,10 +3,7 @@
 #include <linux/fcntl.h>
 #include <linux/signal.h>
 
-#include "dom0/boot.h"
-#include "dom0/dom0.h"
-#include "dom0/mem.h"
-#include "dom0/sys.h"
+#include "ara/service.h"
 #include "tpm_evidence.h"
 #include "wire.h"
 

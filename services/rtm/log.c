@@ -20,12 +20,7 @@
 #include "ara/gate.h"
 #include "ara/rtm.h"
 #include "ara/service.h"
-#include "dom0/dom0.h"
-#include "dom0/live.h"
-#include "dom0/mem.h"
-#include "dom0/sys.h"
-#include "instance.h"
-#include "regions.h"
+#include "provision_calls.h"
 #include "rtm_state.h"
 
 #include <mbedtls/sha256.h>
@@ -38,8 +33,17 @@ _Static_assert(ARA_FID_RTM_LOG == ARA_GATE_FID_RTM_LOG, "ara/gate.h");
 _Static_assert(ARA_RTM_KIND_SHIFT == ARA_GATE_RTM_ENTRY_SHIFT + 8 &&
 		       (ARA_GATE_RTM_ENTRY_MASK | ((ARA_RTM_ICALL | ARA_RTM_RET | ARA_RTM_IJMP) << 8)) ==
 			       0xffff &&
-		       ARA_USER_ADDR_LIMIT == UINT64_C(1) << ARA_GATE_RTM_ENTRY_SHIFT,
+		       ARA_RTM_USER_ADDR_LIMIT == UINT64_C(1) << ARA_GATE_RTM_ENTRY_SHIFT,
 	       "ara/gate.h: the gate's entry check is entry_valid's");
+
+/* The module's per-process state: a forked child starts a run of its own. */
+struct rtm_live {
+	int lock;
+	struct ara_rtm *rtm; /* made at the first use, never freed */
+};
+
+ARA_MODULE(ara_rtm_module, .name = "rtm", .state_size = sizeof(struct rtm_live),
+	   .ready = ara_rtm_modules_init);
 
 static int start_run(struct ara_rtm *r)
 {
@@ -60,27 +64,31 @@ static int start_run(struct ara_rtm *r)
 
 struct ara_rtm *ara_rtm_lock(void)
 {
+	struct rtm_live *l = ara_module_state(&ara_rtm_module);
 	struct ara_rtm *r;
 
-	ara_live_lock(&ara_live->rtm_lock);
-	if (ara_live->rtm)
-		return ara_live->rtm;
+	if (!l)
+		return NULL;
+	ara_lock(&l->lock);
+	if (l->rtm)
+		return l->rtm;
 	/* The first use in this process: 2 MiB of log, made once, never freed. */
 	r = ara_dom0_calloc(1, sizeof(*r));
 	if (!r || start_run(r)) {
 		ara_dom0_free(r);
-		ara_live_unlock(&ara_live->rtm_lock);
+		ara_unlock(&l->lock);
 		return NULL;
 	}
-	ara_live->rtm = r;
-	/* From now on appenders take seg[0] without the lock. */
-	__atomic_store_n(&ara_live->rtm_open, &r->seg[0], __ATOMIC_RELEASE);
+	l->rtm = r;
+	/* From now on appenders, the gate's too, take seg[0] without the lock. */
+	ara_append_lane_set(&r->seg[0]);
 	return r;
 }
 
 void ara_rtm_unlock(void)
 {
-	ara_live_unlock(&ara_live->rtm_lock);
+	/* Made by ara_rtm_lock, which the caller holds. */
+	ara_unlock(&((struct rtm_live *)ara_module_state(&ara_rtm_module))->lock);
 }
 
 static int entry_valid(uint64_t entry)
@@ -88,7 +96,7 @@ static int entry_valid(uint64_t entry)
 	unsigned int kind = (unsigned int)(entry >> ARA_RTM_KIND_SHIFT);
 
 	return (kind == ARA_RTM_ICALL || kind == ARA_RTM_RET || kind == ARA_RTM_IJMP) &&
-	       (entry & ARA_RTM_ADDR_MASK) < ARA_USER_ADDR_LIMIT;
+	       (entry & ARA_RTM_ADDR_MASK) < ARA_RTM_USER_ADDR_LIMIT;
 }
 
 /*
@@ -182,7 +190,7 @@ static enum ara_status seal(struct ara_rtm *r)
 	 * second: no slot is reserved in a segment that is not yet the open one
 	 * (a signal in the gate's append checks that, libara/src/interrupt.c).
 	 */
-	__atomic_store_n(&ara_live->rtm_open, next, __ATOMIC_RELEASE);
+	ara_append_lane_set(next);
 	__atomic_store_n(&next->fill, 0, __ATOMIC_RELEASE);
 	/* Signed now: its chain and counts are the state at this seal. */
 	if (r->batch &&
@@ -223,7 +231,7 @@ static enum ara_status log_locked(uint64_t entry)
 
 static enum ara_status rtm_log(void *arg)
 {
-	struct ara_rtm_segment *s = __atomic_load_n(&ara_live->rtm_open, __ATOMIC_ACQUIRE);
+	struct ara_rtm_segment *s = ara_append_lane();
 	uint64_t entry;
 
 	memcpy(&entry, arg, sizeof(entry));
@@ -267,9 +275,10 @@ static enum ara_status rtm_export(void *arg)
 static enum ara_status rtm_batch(void *arg)
 {
 	struct ara_rtm_batch_arg *a = arg;
+	struct ara_provision_instance_arg instance;
 	struct ara_rtm *r;
 
-	if (!ara_instance())
+	if (ara_service_call(ARA_FID_PROVISION_INSTANCE, &instance) != ARA_OK)
 		return ARA_E_NO_EVIDENCE; /* no key to sign checkpoints with */
 	if (!(r = ara_rtm_lock()))
 		return ARA_E_NOMEM;
@@ -285,10 +294,14 @@ static enum ara_status rtm_batch(void *arg)
 }
 
 ARA_SERVICE(svc_rtm_log, .fid = ARA_FID_RTM_LOG, .flags = ARA_SVC_VALUE | ARA_SVC_SIMD, .arg_size = 8,
-	    .name = "rtm_log", .handler = rtm_log);
+	    .name = "rtm_log", .module = &ara_rtm_module, .handler = rtm_log);
 ARA_SERVICE(svc_rtm_export, .fid = ARA_FID_RTM_EXPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT,
 	    .arg_size = sizeof(struct ara_rtm_export_arg), .name = "rtm_export",
-	    .handler = rtm_export);
-ARA_SERVICE(svc_rtm_batch, .fid = ARA_FID_RTM_BATCH, .flags = ARA_SVC_IN,
+	    .module = &ara_rtm_module, .handler = rtm_export);
+/*
+ * SIMD: check-simd-services.cmake takes its ara_service_call to reach every
+ * internal function, provisioning's signature (mbedtls's DRBG callback) too.
+ */
+ARA_SERVICE(svc_rtm_batch, .fid = ARA_FID_RTM_BATCH, .flags = ARA_SVC_IN | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rtm_batch_arg), .name = "rtm_batch",
-	    .handler = rtm_batch);
+	    .module = &ara_rtm_module, .handler = rtm_batch);

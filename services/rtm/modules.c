@@ -12,9 +12,7 @@
  * The snapshot is in libara's data (DOM0's, not wiped by fork: a child has
  * the same mappings).
  */
-#include "dom0/dom0.h"
-#include "dom0/maps_walk.h"
-#include "dom0/mem.h"
+#include "ara/service.h"
 #include "rtm_state.h"
 
 struct snapshot {

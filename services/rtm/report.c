@@ -6,7 +6,6 @@
  */
 #include "ara/rtm.h"
 #include "ara/service.h"
-#include "dom0/dom0.h"
 #include "rtm_state.h"
 
 static enum ara_status rtm_report(void *arg)
@@ -35,4 +34,4 @@ static enum ara_status rtm_report(void *arg)
 
 ARA_SERVICE(svc_rtm_report, .fid = ARA_FID_RTM_REPORT, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rtm_report_arg), .name = "rtm_report",
-	    .handler = rtm_report);
+	    .module = &ara_rtm_module, .handler = rtm_report);

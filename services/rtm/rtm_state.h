@@ -2,9 +2,9 @@
 /*
  * The RTM's state in DOM0 (docs/rtm.md): the log of the current run, its
  * chain and counts. One per process, on the DOM0 heap, reached through the
- * state page (ara_live->rtm): a forked child finds none and starts a run of
- * its own. Every field of struct ara_rtm is read and written under
- * ara_live->rtm_lock, but the open segment's fill and slots, which appenders
+ * module's state (log.c): a forked child finds none and starts a run of its
+ * own. Every field of struct ara_rtm is read and written under the RTM lock
+ * (ara_rtm_lock), but the open segment's fill and slots, which appenders
  * take without it (struct ara_rtm_segment).
  */
 #ifndef ARA_RTM_STATE_H
@@ -13,7 +13,14 @@
 #include <stdint.h>
 
 #include "ara/rtm.h"
+#include "ara/service.h"
 #include "rtm_format.h"
+
+/* The module (log.c). */
+extern const struct ara_module ara_rtm_module;
+
+/* A logged address is a user one: below arm64's 48-bit user address space's end. */
+#define ARA_RTM_USER_ADDR_LIMIT (UINT64_C(1) << 48)
 
 struct ara_rtm_module {
 	uint64_t start, end, offset;
@@ -23,7 +30,10 @@ struct ara_rtm_module {
 	char path[ARA_RTM_MODULE_PATH_MAX];
 };
 
-/* modules.c: the code modules at initialisation (before the filter, once). */
+/*
+ * modules.c: the code modules at initialisation (the module's ready hook,
+ * last: the mappings as App code finds them).
+ */
 void ara_rtm_modules_init(void);
 /* The snapshot and its count; NULL if it did not fit the format. */
 const struct ara_rtm_module *ara_rtm_modules(uint32_t *count);
@@ -51,7 +61,7 @@ struct ara_rtm {
 	uint8_t chain[ARA_RTM_HASH_BYTES]; /* H over the sealed segments */
 	uint64_t sealed, refused;
 	uint64_t sequence; /* documents written in the run */
-	uint32_t active;   /* seg[active] fills (ara_live->rtm_open); seg[!active] is the sealed one */
+	uint32_t active;   /* seg[active] fills (the append lane); seg[!active] is the sealed one */
 	int waiting;	   /* seg[!active] waits for RTM_EXPORT */
 	uint64_t waiting_index;
 	int batch;

@@ -12,14 +12,10 @@
  * copies out only the whole clear sample; the buffers are wiped before they
  * are freed.
  */
-#include "ara/provision.h"
 #include "ara/rts.h"
 #include "ara/service.h"
 #include "cenc_sample.h"
-#include "dom0/dom0.h"
-#include "dom0/live.h"
-#include "dom0/mem.h"
-#include "instance.h"
+#include "provision_calls.h"
 #include "slots.h"
 
 struct ara_cenc_session {
@@ -27,63 +23,74 @@ struct ara_cenc_session {
 	mbedtls_aes_context aes;
 };
 
-static struct ara_cenc_session *table(void)
+/* The open sessions; NULL if there are none (made by the first OPEN). */
+static struct ara_cenc_session *sessions(struct ara_rts_state *rts)
 {
-	return ara_rts_slots(&ara_live->cenc, ARA_RTS_CENC_SESSIONS, sizeof(struct ara_cenc_session));
+	return rts ? rts->cenc : NULL;
 }
 
 /* Claims a free session (id 0), or takes an open one by id. */
-static struct ara_cenc_session *grab(struct ara_cenc_session *t, uint32_t id)
+static struct ara_cenc_session *grab(struct ara_rts_state *rts, struct ara_cenc_session *t,
+				     uint32_t id)
 {
 	static uint32_t generation;
 
-	return (struct ara_cenc_session *)ara_rts_slot_grab(t, ARA_RTS_CENC_SESSIONS, sizeof(*t), id,
-							    &generation);
+	return (struct ara_cenc_session *)ara_rts_slot_grab(rts, t, ARA_RTS_CENC_SESSIONS, sizeof(*t),
+							    id, &generation);
 }
 
-static void release(struct ara_cenc_session *s, enum ara_slot_state to)
+static void release(struct ara_rts_state *rts, struct ara_cenc_session *s,
+		    enum ara_rts_slot_state to)
 {
-	if (to == ARA_SLOT_FREE) {
+	if (to == ARA_RTS_SLOT_FREE) {
 		mbedtls_aes_free(&s->aes); /* zeroizes the key schedule */
 		s->slot.id = 0;
 	}
-	ara_rts_slot_set(&s->slot, to);
+	ara_rts_slot_set(rts, &s->slot, to);
+}
+
+/* Opens a session under k's key (16 bytes); the caller wipes k. */
+static enum ara_status open_session(struct ara_rts_state *rts, struct ara_cenc_session *t,
+				    const struct ara_provision_key_arg *k, uint32_t *id)
+{
+	struct ara_cenc_session *s;
+	int r;
+
+	if (!(s = grab(rts, t, 0)))
+		return ARA_E_BUSY;
+	mbedtls_aes_init(&s->aes);
+	/* 'cenc' is AES-128; CTR runs the cipher forwards, so decryption uses the encryption key. */
+	r = k->key_len == 16 && mbedtls_aes_setkey_enc(&s->aes, k->key, 128) == 0;
+	if (!r) {
+		release(rts, s, ARA_RTS_SLOT_FREE);
+		return ARA_E_INVAL; /* a secret of that name that is no AES-128 key */
+	}
+	*id = s->slot.id;
+	release(rts, s, ARA_RTS_SLOT_ACTIVE);
+	return ARA_OK;
 }
 
 static enum ara_status cenc_open(void *arg)
 {
 	struct ara_rts_cenc_open_arg *a = arg;
-	struct ara_instance *in = ara_instance();
-	uint8_t key[ARA_WIRE_SECRET_MAX];
-	char name[ARA_CENC_KEY_NAME_BYTES];
-	struct ara_cenc_session *t, *s;
-	uint32_t key_len = 0;
-	int r;
+	struct ara_provision_key_arg k = { .name_len = ARA_CENC_KEY_NAME_BYTES };
+	struct ara_provision_instance_arg instance;
+	struct ara_rts_state *rts;
+	struct ara_cenc_session *t;
+	enum ara_status st;
 
-	if (!in)
-		return ARA_E_NO_EVIDENCE;
-	if (!(t = table()))
+	_Static_assert(ARA_CENC_KEY_NAME_BYTES <= sizeof(k.name), "a key's name");
+	if ((st = ara_service_call(ARA_FID_PROVISION_INSTANCE, &instance)) != ARA_OK)
+		return st; /* no instance: no secrets (ARA_E_NO_EVIDENCE) */
+	if (!(rts = ara_rts_state()) ||
+	    !(t = ara_rts_slots(rts, &rts->cenc, ARA_RTS_CENC_SESSIONS, sizeof(struct ara_cenc_session))))
 		return ARA_E_NOMEM;
-	ara_cenc_key_name(a->key_id, name);
-	/* A secret destroyed between the two calls is simply not found. */
-	if (ara_secret_copy(in, ara_secret_lookup(in, (const uint8_t *)name, sizeof(name)), key,
-			    &key_len))
-		return ARA_E_NOENT;
-	if (!(s = grab(t, 0))) {
-		ara_memzero(key, sizeof(key));
-		return ARA_E_BUSY;
-	}
-	mbedtls_aes_init(&s->aes);
-	/* 'cenc' is AES-128; CTR runs the cipher forwards, so decryption uses the encryption key. */
-	r = key_len == 16 && mbedtls_aes_setkey_enc(&s->aes, key, 128) == 0;
-	ara_memzero(key, sizeof(key));
-	if (!r) {
-		release(s, ARA_SLOT_FREE);
-		return ARA_E_INVAL; /* a secret of that name that is no AES-128 key */
-	}
-	a->session = s->slot.id;
-	release(s, ARA_SLOT_ACTIVE);
-	return ARA_OK;
+	ara_cenc_key_name(a->key_id, (char *)k.name);
+	/* Provisioning's copy of the key (provision_calls.h); ARA_E_NOENT if it holds none. */
+	if ((st = ara_service_call(ARA_FID_PROVISION_KEY, &k)) == ARA_OK)
+		st = open_session(rts, t, &k, &a->session);
+	ara_memzero(&k, sizeof(k));
+	return st;
 }
 
 /* Decrypts the sample a names under s's key and copies it out; ARA_OK or why not. */
@@ -127,33 +134,35 @@ static enum ara_status decrypt_sample(struct ara_cenc_session *s, struct ara_rts
 static enum ara_status cenc_decrypt(void *arg)
 {
 	struct ara_rts_cenc_decrypt_arg *a = arg;
-	struct ara_cenc_session *t = ara_live->cenc, *s;
+	struct ara_rts_state *rts = ara_rts_state();
+	struct ara_cenc_session *t = sessions(rts), *s;
 	enum ara_status st;
 
-	if (!t || a->session == 0 || !(s = grab(t, a->session)))
+	if (!t || a->session == 0 || !(s = grab(rts, t, a->session)))
 		return ARA_E_NOENT;
 	st = decrypt_sample(s, a);
-	release(s, ARA_SLOT_ACTIVE);
+	release(rts, s, ARA_RTS_SLOT_ACTIVE);
 	return st;
 }
 
 static enum ara_status cenc_close(void *arg)
 {
 	struct ara_rts_cenc_close_arg *a = arg;
-	struct ara_cenc_session *t = ara_live->cenc, *s;
+	struct ara_rts_state *rts = ara_rts_state();
+	struct ara_cenc_session *t = sessions(rts), *s;
 
-	if (!t || a->session == 0 || !(s = grab(t, a->session)))
+	if (!t || a->session == 0 || !(s = grab(rts, t, a->session)))
 		return ARA_E_NOENT;
-	release(s, ARA_SLOT_FREE);
+	release(rts, s, ARA_RTS_SLOT_FREE);
 	return ARA_OK;
 }
 
 ARA_SERVICE(svc_rts_cenc_open, .fid = ARA_FID_RTS_CENC_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_cenc_open_arg), .name = "rts_cenc_open",
-	    .handler = cenc_open);
+	    .module = &ara_rts_module, .handler = cenc_open);
 ARA_SERVICE(svc_rts_cenc_decrypt, .fid = ARA_FID_RTS_CENC_DECRYPT,
 	    .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD, .arg_size = sizeof(struct ara_rts_cenc_decrypt_arg),
-	    .name = "rts_cenc_decrypt", .handler = cenc_decrypt);
+	    .name = "rts_cenc_decrypt", .module = &ara_rts_module, .handler = cenc_decrypt);
 ARA_SERVICE(svc_rts_cenc_close, .fid = ARA_FID_RTS_CENC_CLOSE, .flags = ARA_SVC_IN | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_cenc_close_arg), .name = "rts_cenc_close",
-	    .handler = cenc_close);
+	    .module = &ara_rts_module, .handler = cenc_close);

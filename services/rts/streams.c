@@ -8,14 +8,10 @@
  * failed once stays failed. The content key lives only in the stream's GCM
  * context, which closing wipes.
  */
-#include "ara/provision.h"
 #include "ara/rts.h"
 #include "ara/service.h"
 #include "chunk_format.h"
-#include "dom0/dom0.h"
-#include "dom0/live.h"
-#include "dom0/mem.h"
-#include "instance.h"
+#include "provision_calls.h"
 #include "slots.h"
 
 struct ara_rts_stream {
@@ -28,71 +24,84 @@ struct ara_rts_stream {
 	uint8_t out[ARA_RTS_CHUNK_MAX];
 };
 
-static struct ara_rts_stream *table(void)
+/* The open streams; NULL if there are none (made by the first OPEN). */
+static struct ara_rts_stream *streams(struct ara_rts_state *rts)
 {
-	return ara_rts_slots(&ara_live->rts, ARA_RTS_STREAMS, sizeof(struct ara_rts_stream));
+	return rts ? rts->streams : NULL;
 }
 
 /* Claims a free stream (id 0), or takes an open one by id. */
-static struct ara_rts_stream *grab(struct ara_rts_stream *t, uint32_t id)
+static struct ara_rts_stream *grab(struct ara_rts_state *rts, struct ara_rts_stream *t, uint32_t id)
 {
 	static uint32_t generation;
 
-	return (struct ara_rts_stream *)ara_rts_slot_grab(t, ARA_RTS_STREAMS, sizeof(*t), id,
+	return (struct ara_rts_stream *)ara_rts_slot_grab(rts, t, ARA_RTS_STREAMS, sizeof(*t), id,
 							  &generation);
 }
 
-static void release(struct ara_rts_stream *s, enum ara_slot_state to)
+static void release(struct ara_rts_state *rts, struct ara_rts_stream *s, enum ara_rts_slot_state to)
 {
-	if (to == ARA_SLOT_FREE) {
+	if (to == ARA_RTS_SLOT_FREE) {
 		mbedtls_gcm_free(&s->gcm); /* zeroizes the key schedule */
 		ara_memzero((uint8_t *)s + sizeof(s->slot.state), sizeof(*s) - sizeof(s->slot.state));
 	}
-	ara_rts_slot_set(&s->slot, to);
+	ara_rts_slot_set(rts, &s->slot, to);
+}
+
+/*
+ * The stream's key, from provisioning (provision_calls.h), as s's GCM
+ * context. ARA_OK, or why not.
+ */
+static enum ara_status set_key(struct ara_rts_stream *s)
+{
+	struct ara_provision_key_arg k = { .name_len = ARA_RTS_KEY_NAME_BYTES };
+	enum ara_status st;
+	int r;
+
+	_Static_assert(ARA_RTS_KEY_NAME_BYTES <= sizeof(k.name), "a key's name");
+	ara_rts_key_name(s->header.key_id, (char *)k.name);
+	/* ARA_E_INVAL: a secret of that name that is too long for a content key. */
+	if ((st = ara_service_call(ARA_FID_PROVISION_KEY, &k)) == ARA_OK) {
+		mbedtls_gcm_init(&s->gcm);
+		r = (k.key_len == 16 || k.key_len == 32) &&
+		    mbedtls_gcm_setkey(&s->gcm, MBEDTLS_CIPHER_ID_AES, k.key, k.key_len * 8) == 0;
+		if (!r)
+			st = ARA_E_INVAL; /* a secret of that name that is no AES key */
+	}
+	ara_memzero(&k, sizeof(k));
+	return st;
 }
 
 static enum ara_status stream_open(void *arg)
 {
 	struct ara_rts_open_arg *a = arg;
-	struct ara_instance *in = ara_instance();
-	uint8_t header[ARA_RTS_HEADER_BYTES], key[ARA_WIRE_SECRET_MAX];
-	char name[ARA_RTS_KEY_NAME_BYTES];
+	struct ara_provision_instance_arg instance;
+	uint8_t header[ARA_RTS_HEADER_BYTES];
+	struct ara_rts_state *rts;
 	struct ara_rts_stream *t, *s;
-	uint32_t key_len = 0;
 	enum ara_status st;
-	int r;
 
-	if (!in)
-		return ARA_E_NO_EVIDENCE;
+	if ((st = ara_service_call(ARA_FID_PROVISION_INSTANCE, &instance)) != ARA_OK)
+		return st; /* no instance: no secrets (ARA_E_NO_EVIDENCE) */
 	if (a->header_len != sizeof(header))
 		return ARA_E_BADMSG;
 	if ((st = ara_copy_from_app(header, a->header, sizeof(header))) != ARA_OK)
 		return st;
-	if (!(t = table()))
+	if (!(rts = ara_rts_state()) ||
+	    !(t = ara_rts_slots(rts, &rts->streams, ARA_RTS_STREAMS, sizeof(struct ara_rts_stream))))
 		return ARA_E_NOMEM;
-	if (!(s = grab(t, 0)))
+	if (!(s = grab(rts, t, 0)))
 		return ARA_E_BUSY;
 	if (ara_rts_header_decode(header, sizeof(header), &s->header)) {
-		release(s, ARA_SLOT_FREE);
+		release(rts, s, ARA_RTS_SLOT_FREE);
 		return ARA_E_BADMSG;
 	}
-	ara_rts_key_name(s->header.key_id, name);
-	/* A secret destroyed between the two calls is simply not found. */
-	if (ara_secret_copy(in, ara_secret_lookup(in, (const uint8_t *)name, sizeof(name)), key,
-			    &key_len)) {
-		release(s, ARA_SLOT_FREE);
-		return ARA_E_NOENT;
-	}
-	mbedtls_gcm_init(&s->gcm);
-	r = (key_len == 16 || key_len == 32) &&
-	    mbedtls_gcm_setkey(&s->gcm, MBEDTLS_CIPHER_ID_AES, key, key_len * 8) == 0;
-	ara_memzero(key, sizeof(key));
-	if (!r) {
-		release(s, ARA_SLOT_FREE);
-		return ARA_E_INVAL; /* a secret of that name that is no AES key */
+	if ((st = set_key(s)) != ARA_OK) {
+		release(rts, s, ARA_RTS_SLOT_FREE);
+		return st;
 	}
 	a->stream = s->slot.id;
-	release(s, ARA_SLOT_ACTIVE);
+	release(rts, s, ARA_RTS_SLOT_ACTIVE);
 	return ARA_OK;
 }
 
@@ -128,37 +137,39 @@ static enum ara_status open_chunk(struct ara_rts_stream *s, struct ara_rts_chunk
 static enum ara_status stream_chunk(void *arg)
 {
 	struct ara_rts_chunk_arg *a = arg;
-	struct ara_rts_stream *t = ara_live->rts, *s;
+	struct ara_rts_state *rts = ara_rts_state();
+	struct ara_rts_stream *t = streams(rts), *s;
 	enum ara_status st;
 
-	if (!t || a->stream == 0 || !(s = grab(t, a->stream)))
+	if (!t || a->stream == 0 || !(s = grab(rts, t, a->stream)))
 		return ARA_E_NOENT;
 	st = open_chunk(s, a);
 	if (st == ARA_E_BADMSG)
 		s->failed = 1;
-	release(s, ARA_SLOT_ACTIVE);
+	release(rts, s, ARA_RTS_SLOT_ACTIVE);
 	return st;
 }
 
 static enum ara_status stream_close(void *arg)
 {
 	struct ara_rts_close_arg *a = arg;
-	struct ara_rts_stream *t = ara_live->rts, *s;
+	struct ara_rts_state *rts = ara_rts_state();
+	struct ara_rts_stream *t = streams(rts), *s;
 	int whole;
 
-	if (!t || a->stream == 0 || !(s = grab(t, a->stream)))
+	if (!t || a->stream == 0 || !(s = grab(rts, t, a->stream)))
 		return ARA_E_NOENT;
 	whole = s->ended && !s->failed;
-	release(s, ARA_SLOT_FREE);
+	release(rts, s, ARA_RTS_SLOT_FREE);
 	return whole ? ARA_OK : ARA_E_BADMSG;
 }
 
 ARA_SERVICE(svc_rts_open, .fid = ARA_FID_RTS_STREAM_OPEN, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_open_arg), .name = "rts_stream_open",
-	    .handler = stream_open);
+	    .module = &ara_rts_module, .handler = stream_open);
 ARA_SERVICE(svc_rts_chunk, .fid = ARA_FID_RTS_STREAM_CHUNK, .flags = ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_chunk_arg), .name = "rts_stream_chunk",
-	    .handler = stream_chunk);
+	    .module = &ara_rts_module, .handler = stream_chunk);
 ARA_SERVICE(svc_rts_close, .fid = ARA_FID_RTS_STREAM_CLOSE, .flags = ARA_SVC_IN | ARA_SVC_SIMD,
 	    .arg_size = sizeof(struct ara_rts_close_arg), .name = "rts_stream_close",
-	    .handler = stream_close);
+	    .module = &ara_rts_module, .handler = stream_close);

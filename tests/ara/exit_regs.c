@@ -145,7 +145,7 @@ static const struct {
 	{ "secret_destroy", ARA_FID_SECRET_DESTROY, 0 },
 	{ "rtm_export", ARA_FID_RTM_EXPORT, 0 },
 	{ "rtm_report", ARA_FID_RTM_REPORT, 1 },
-	{ "rtm_batch", ARA_FID_RTM_BATCH, 0 },
+	{ "rtm_batch", ARA_FID_RTM_BATCH, 1 }, /* its internal call reaches a signature */
 	{ "rts_stream_open", ARA_FID_RTS_STREAM_OPEN, 1 },
 	{ "rts_stream_chunk", ARA_FID_RTS_STREAM_CHUNK, 1 },
 	{ "rts_stream_close", ARA_FID_RTS_STREAM_CLOSE, 1 },

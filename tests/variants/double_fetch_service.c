@@ -11,7 +11,6 @@
  * (tests/ara/attack_race.c) wins where the copy is missing.
  */
 #include "ara/service.h"
-#include "dom0/mem.h"
 #include "double_fetch.h"
 
 /* Iterations between the check and the use: the window the race must hit. */
@@ -41,6 +40,8 @@ static enum ara_status double_fetch(void *arg)
 	return ARA_OK;
 }
 
+ARA_MODULE(double_fetch_module, .name = "double-fetch");
+
 ARA_SERVICE(svc_double_fetch, .fid = DOUBLE_FETCH_FID, .flags = ARA_SVC_IN | ARA_SVC_OUT,
 	    .arg_size = sizeof(struct double_fetch_arg), .name = "double-fetch",
-	    .handler = double_fetch);
+	    .module = &double_fetch_module, .handler = double_fetch);

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The service registration interface: how a module in services/ plugs into
- * libara without touching the core.
+ * The service interface: everything a service module in services/ may use
+ * of ARA's DOM0 core, and all it may include of it (cmake/
+ * check-service-includes.cmake refuses an include of libara/src/). OP-TEE's
+ * libutee is the model: a service sees its API, never the core's internals.
  *
- * A module defines its services with ARA_SERVICE() in a source file linked
- * into libara.so. At initialisation libara collects them, checks them (a
- * function ID is registered once, argument sizes are bounded) and builds a
- * dispatch table that the gate indexes by function ID. The dispatcher copies
+ * A module is a folder of services/ named in the build's one list
+ * (ARA_DOM0_SERVICES, services/CMakeLists.txt). It describes itself with
+ * ARA_MODULE() (its hooks and the size of its per-process state) and
+ * defines its functions with ARA_SERVICE(), each naming its module. At
+ * initialisation libara collects both sections, checks them (a function ID
+ * is registered once, argument sizes are bounded) and builds a dispatch
+ * table that the gate indexes by function ID. The dispatcher copies
  * arg_size bytes of the App's argument into DOM0 (ARA_SVC_IN), calls the
  * handler on that copy, and copies the copy back (ARA_SVC_OUT) if the
  * handler returned ARA_OK. A service with no argument, or a value argument
@@ -14,17 +19,62 @@
  * DOM0 copy of the App's 64-bit argument (ignored if arg_size is 0).
  * Handlers that need variable-length App buffers take (address, length)
  * pairs in their argument and use ara_copy_from_app / ara_copy_to_app
- * (libara/src/dom0/dom0.h), which refuse ranges that reach into DOM0/DOM1.
+ * below, which refuse ranges that reach into DOM0/DOM1.
  *
  * Handlers run in DOM0 on a DOM0 stack: no libc, no App pointers followed
- * directly, secrets wiped (ara_memzero) before returning.
+ * directly, secrets wiped (ara_memzero) before returning. A module keeps
+ * what must not outlive a fork in its state (ara_module_state), and reaches
+ * another module only through the core (ara_service_call), never through
+ * its memory: the next step gives each module a protection domain of its
+ * own (issue 20).
  */
 #ifndef ARA_SERVICE_H
 #define ARA_SERVICE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ara/ara.h"
+#include "ara/boot.h"
+#include "ara/maps.h"
+#include "ara/mem.h"
+#include "ara/sys.h"
+
+/* ---- Registration ------------------------------------------------------ */
+
+/*
+ * A module: name, per-process state and hooks, each optional.
+ *   start(envp)    at initialisation, before the seccomp filter and before
+ *                  any App code runs (files, devices, keys: ara_fatal on
+ *                  failure, no App code has run);
+ *   ready()        last in initialisation, after the filter, with every
+ *                  domain tagged: what App code will find;
+ *   forked(state)  in a forked child, at the first use of the module's
+ *                  state there (its state is new and zeroed: the parent's
+ *                  is gone with the rest of the per-process DOM0 state);
+ *                  before any thread sees the state, with the modules'
+ *                  lock held: it calls no ara_module_state().
+ * Modules run their hooks in the order of their section.
+ */
+struct ara_module {
+	const char *name;
+	size_t state_size; /* bytes of ara_module_state(); 0: none */
+	void (*start)(char **envp);
+	void (*ready)(void);
+	void (*forked)(void *state);
+};
+
+/* libara/check-simd-services.cmake reads the forked hooks back from libara.so. */
+_Static_assert(sizeof(struct ara_module) == 40 && offsetof(struct ara_module, forked) == 32,
+	       "libara/check-simd-services.cmake");
+
+/* ARA_MODULE(my_module, .name = "mine", ...): defines my_module, which its ARA_SERVICEs name. */
+#define ARA_MODULE(ident, ...)                                               \
+	const struct ara_module ident                                        \
+		__attribute__((used, section("ara_modules"), aligned(8))) = { \
+			__VA_ARGS__                                          \
+		}
 
 #define ARA_SVC_IN 0x1u
 #define ARA_SVC_OUT 0x2u
@@ -45,21 +95,149 @@
  * reach a SIMD function lacks the flag.
  */
 #define ARA_SVC_SIMD 0x8u
+/*
+ * Another module's function, never the App's: only ara_service_call()
+ * reaches it; the gate answers an App's call to its ID as to an unknown one
+ * (ARA_E_NOFUNC). arg is the caller's (DOM0) argument, of arg_size bytes;
+ * no other flag (a caller that reaches SIMD through it carries
+ * ARA_SVC_SIMD: check-simd-services.cmake follows the call).
+ */
+#define ARA_SVC_INTERNAL 0x10u
 #define ARA_SVC_ARG_MAX 1024u /* bytes; the copy lives on the DOM0 stack */
 
 struct ara_service {
 	uint32_t fid;
-	uint32_t flags;    /* ARA_SVC_IN | ARA_SVC_OUT, or ARA_SVC_VALUE; | ARA_SVC_SIMD */
+	uint32_t flags;	   /* ARA_SVC_IN | ARA_SVC_OUT, or ARA_SVC_VALUE; | ARA_SVC_SIMD; or ARA_SVC_INTERNAL */
 	uint32_t arg_size; /* 0: arg is ignored */
 	const char *name;
+	const struct ara_module *module; /* whose function it is */
 	/* arg: DOM0 copy of the App's argument (arg_size bytes, zeroed if not IN) */
 	enum ara_status (*handler)(void *arg);
 };
+
+/* libara/check-simd-services.cmake reads the descriptors back from libara.so. */
+_Static_assert(sizeof(struct ara_service) == 40 && offsetof(struct ara_service, flags) == 4 &&
+		       offsetof(struct ara_service, handler) == 32,
+	       "libara/check-simd-services.cmake");
 
 #define ARA_SERVICE(ident, ...)                                               \
 	static const struct ara_service ident                                 \
 		__attribute__((used, section("ara_services"), aligned(8))) = { \
 			__VA_ARGS__                                           \
 		}
+
+/*
+ * Calls the ARA_SVC_INTERNAL function fid of another module with arg (its
+ * arg_size bytes, the caller's memory, in and out). Everything passes
+ * through arg: nothing of the callee's state comes back but copies. The
+ * handler's status; ARA_E_NOFUNC if no internal function has this ID.
+ */
+enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_unused_result));
+
+/* ---- The module's own state ------------------------------------------- */
+
+/*
+ * The module's per-process state: state_size bytes on the DOM0 heap, zeroed
+ * when made at its first use in the process (a forked child's first use
+ * makes a new one, then runs forked). NULL if the heap cannot hold it, or
+ * the module has no state.
+ */
+void *ara_module_state(const struct ara_module *m);
+
+/*
+ * Spin locks for a module's state: DOM0 has no futex of its own (and a
+ * fork child finds them free, with its state new).
+ */
+static inline void ara_lock(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			__asm__ volatile("yield");
+}
+
+static inline void ara_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * The append lane: one segment that the gate's stackless append
+ * (ara_rtm_append, entry/gate.S) fills without entering DOM0's C code, its
+ * layout ara/gate.h's (a fill word, then ARA_GATE_RTM_ENTRIES slots). One
+ * owner, the module serving ARA_GATE_FID_RTM_LOG (the append's regular
+ * path), publishes it (release) and reads it (acquire); NULL: none (the
+ * gate takes the regular path). Per process: a forked child has none.
+ */
+void ara_append_lane_set(void *segment);
+void *ara_append_lane(void);
+
+/* ---- The DOM0 heap ----------------------------------------------------- */
+
+/* Zeroed memory, or NULL; also mbedtls's calloc/free. */
+void *ara_dom0_calloc(size_t n, size_t size);
+void ara_dom0_free(void *p);
+
+/* ---- App memory -------------------------------------------------------- */
+
+/* The only way DOM0 reads or writes App memory, through the kernel. */
+enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
+	__attribute__((warn_unused_result));
+enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
+	__attribute__((warn_unused_result));
+/*
+ * The same with plain loads and stores (app_access.S): no system call, a
+ * fault resumed as ARA_E_FAULT, where the thread leaves SIGSEGV and SIGBUS
+ * unblocked; where it blocks one, a fault ends the process (the kernel's
+ * rule for a blocked fault). For the large or frequent copies of a call
+ * (the dispatcher's argument copies, the RTS's samples and chunks); never
+ * in ARA's signal handler, which runs with every signal blocked.
+ */
+enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)
+	__attribute__((warn_unused_result));
+enum ara_status ara_direct_to_app(uint64_t app_dst, const void *src, size_t len)
+	__attribute__((warn_unused_result));
+
+/* ---- Secrets and randomness ------------------------------------------- */
+
+void ara_memzero(void *p, size_t n);
+int ara_ct_eq(const void *a, const void *b, size_t n) __attribute__((warn_unused_result));
+/* len bytes from the kernel's getrandom; 0, or -1. */
+int ara_random_bytes(void *out, size_t len);
+
+/* ---- Messages and ending ----------------------------------------------- */
+
+/* Messages to the process's stderr, formatted in a DOM0 buffer. */
+struct ara_msg {
+	char buf[512];
+	size_t len;
+};
+void ara_msg_str(struct ara_msg *m, const char *s);
+void ara_msg_mem(struct ara_msg *m, const char *s, size_t n);
+void ara_msg_hex(struct ara_msg *m, uint64_t v);
+void ara_msg_dec(struct ara_msg *m, long v);
+void ara_msg_emit(struct ara_msg *m);
+/* During initialisation (start): "initialisation failed", exit ARA_EXIT_INIT_FAILED. */
+__attribute__((noreturn)) void ara_fatal(const char *what, long value);
+/* Later: ends the process with status (ara/boot.h's ARA_EXIT_*). */
+__attribute__((noreturn)) void ara_stop(int status, const char *what, long value);
+
+/* ---- The process ------------------------------------------------------- */
+
+/* The boot block initialisation accepted: the measured digests of this run. */
+const struct ara_boot *ara_measured(void);
+
+/* The value of name in the environment (start's envp), or NULL. */
+const char *ara_env_get(char **envp, const char *name);
+
+/* Calls fn for every mapping of a snapshot of /proc/self/maps; fatal on error. */
+typedef void (*ara_map_fn)(const struct ara_mapping *m, void *ctx);
+void ara_maps_foreach(ara_map_fn fn, void *ctx);
+/*
+ * The same for a service, which must not end the process: 0, or -1 with
+ * *why and *value saying what failed (fn may have seen some mappings).
+ */
+int ara_maps_try_foreach(ara_map_fn fn, void *ctx, const char **why, long *value);
+/* True if the mapping's path is exactly path. */
+bool ara_mapping_is(const struct ara_mapping *m, const char *path);
 
 #endif

@@ -3,12 +3,10 @@
 #define ARA_DOM0_BOOT_H
 
 #include "ara/boot.h"
+#include "ara/service.h" /* ara_env_get, the services' too */
 
 /* Reads and checks the boot block named by ARA_BOOT_ENV; fatal on error. */
 void ara_boot_load(char **envp, struct ara_boot *out);
-
-/* The value of name in the environment, or NULL. */
-const char *ara_env_get(char **envp, const char *name);
 
 /* True if the environment holds name=value exactly. */
 int ara_env_is(char **envp, const char *name, const char *value);

@@ -14,7 +14,9 @@
  *     handler on the copy, copies the result out, wipes the copy, and
  *     clears the vector registers after a SIMD service.
  * The gate lets only documented statuses leave (anything else becomes
- * ARA_E_INTERNAL).
+ * ARA_E_INTERNAL). A module's internal functions (ARA_SVC_INTERNAL) are
+ * in the slots' services but not in the gate's table: only
+ * ara_service_call, below, reaches them.
  */
 #include "ara/gate.h"
 #include "ara/service.h"
@@ -35,7 +37,7 @@ extern const struct ara_service __stop_ara_services[] __attribute__((visibility(
 /* The service in each slot of the gate's table; written once at initialisation. */
 static const struct ara_service *by_slot[ARA_GATE_SLOTS];
 
-#define ARA_SVC_KNOWN (ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE | ARA_SVC_SIMD)
+#define ARA_SVC_KNOWN (ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE | ARA_SVC_SIMD | ARA_SVC_INTERNAL)
 
 static void check_service(const struct ara_service *s)
 {
@@ -47,6 +49,15 @@ static void check_service(const struct ara_service *s)
 		ara_fatal("a service has no handler; function ID", s->fid);
 	if (s->flags & ~ARA_SVC_KNOWN)
 		ara_fatal("a service has unknown flags; function ID", s->fid);
+	(void)ara_module_index(s->module); /* fatal if it names none */
+	if (s->flags & ARA_SVC_INTERNAL) {
+		/* The caller's own memory: no copy, no App, no SIMD of its own. */
+		if (s->flags != ARA_SVC_INTERNAL || s->arg_size > ARA_SVC_ARG_MAX)
+			ara_fatal("an internal service has other flags, or too large an argument; "
+				  "function ID",
+				  s->fid);
+		return;
+	}
 	if ((shape & ARA_SVC_VALUE) && (shape != ARA_SVC_VALUE || s->arg_size != 8))
 		ara_fatal("a by-value service has other flags, or a size other than 8; function ID",
 			  s->fid);
@@ -126,6 +137,15 @@ enum ara_status ara_gate_wrapped(uint64_t *arg)
 	return st;
 }
 
+enum ara_status ara_service_call(uint32_t fid, void *arg)
+{
+	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+
+	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
+		return ARA_E_NOFUNC;
+	return s->handler(arg);
+}
+
 void ara_services_init(struct ara_gate_cb *cb)
 {
 	for (uint64_t i = 0; i < ARA_GATE_SLOTS; i++)
@@ -144,6 +164,11 @@ void ara_services_init(struct ara_gate_cb *cb)
 					    "(ara/gate.h: ARA_GATE_HASH_SHIFT); function ID",
 				  s->fid);
 		by_slot[slot] = s;
+		/* Not in the gate's table: the App's call finds the slot empty, as for an unknown fid. */
+#ifndef ARA_TEST_VARIANT_INTERNAL_EXPOSED /* test-only (tests/variants): the App reaches them */
+		if (s->flags & ARA_SVC_INTERNAL)
+			continue;
+#endif
 		cb->table[slot].fid = s->fid;
 		cb->table[slot].fn = direct ? (uint64_t)(uintptr_t)s->handler
 					    : (uint64_t)(uintptr_t)ara_gate_wrapped;

@@ -12,6 +12,7 @@
 
 #include "ara/ara.h"
 #include "ara/boot.h"
+#include "ara/service.h" /* what the services use of the core is declared there */
 #include "regions.h"
 
 /* string.c */
@@ -21,25 +22,6 @@
  * Returns the length.
  */
 size_t ara_put_fd(char *out, const char *prefix, long fd);
-void ara_memzero(void *p, size_t n);
-/* entropy.c: len bytes from the kernel's getrandom; 0, or -1. */
-int ara_random_bytes(void *out, size_t len);
-int ara_ct_eq(const void *a, const void *b, size_t n) __attribute__((warn_unused_result));
-
-/* log.c: messages to the process's stderr, formatted in a DOM0 buffer. */
-struct ara_msg {
-	char buf[512];
-	size_t len;
-};
-void ara_msg_str(struct ara_msg *m, const char *s);
-void ara_msg_mem(struct ara_msg *m, const char *s, size_t n);
-void ara_msg_hex(struct ara_msg *m, uint64_t v);
-void ara_msg_dec(struct ara_msg *m, long v);
-void ara_msg_emit(struct ara_msg *m);
-/* During initialisation: "initialisation failed", exit ARA_EXIT_INIT_FAILED. */
-__attribute__((noreturn)) void ara_fatal(const char *what, long value);
-/* Later: ends the process with status (ara/boot.h's ARA_EXIT_*). */
-__attribute__((noreturn)) void ara_stop(int status, const char *what, long value);
 
 /*
  * state.c: the core's process-wide state (who writes each, and when).
@@ -62,41 +44,22 @@ extern struct ara_boot ara_boot_block;
 /* The DOM0 and DOM1 ranges: arguments must not point into them. */
 extern struct ara_region_set ara_protected;
 
-/* copy.c: the only way DOM0 reads or writes App memory. */
-enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
-	__attribute__((warn_unused_result));
-enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
-	__attribute__((warn_unused_result));
 /*
- * The same for a caller that has the process's ID from the kernel for the
- * call it serves (the trap path: ara_thread_self asked for it): one system
- * call fewer.
+ * copy.c: ara_copy_from_app / ara_copy_to_app (ara/service.h) for a caller
+ * that has the process's ID from the kernel for the call it serves (the
+ * trap path: ara_thread_self asked for it): one system call fewer.
  */
 enum ara_status ara_copy_from_app_as(int32_t pid, void *dst, uint64_t app_src, size_t len)
 	__attribute__((warn_unused_result));
 enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *src, size_t len)
 	__attribute__((warn_unused_result));
 /*
- * The same with plain loads and stores (app_access.S): no system call, a
- * fault resumed as ARA_E_FAULT, where the thread leaves SIGSEGV and SIGBUS
- * unblocked; where it blocks one, a fault ends the process (the kernel's
- * rule for a blocked fault). The dispatcher's argument copies
- * (dispatch.c), the system call service's (svc_syscall.c) and the RTS's
- * samples and chunks (services/rts); never in ARA's signal handler, which
- * runs with every signal blocked.
+ * ara_direct_from_app / _to_app's range check alone (ara/service.h):
+ * [app, app + len) is App memory (or len is 0).
  */
-enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)
-	__attribute__((warn_unused_result));
-enum ara_status ara_direct_to_app(uint64_t app_dst, const void *src, size_t len)
-	__attribute__((warn_unused_result));
-/* Their range check alone: [app, app + len) is App memory (or len is 0). */
 int ara_direct_range(uint64_t app, size_t len) __attribute__((warn_unused_result));
 /* A NUL-terminated string of at most max bytes: its length, -EFAULT or -ENAMETOOLONG. */
 long ara_copy_string_from_app(char *dst, uint64_t src, size_t max);
-
-/* alloc.c: the DOM0 heap (also mbedtls's calloc/free), set up by live.c. */
-void *ara_dom0_calloc(size_t n, size_t size);
-void ara_dom0_free(void *p);
 
 /* icache.c: data and instruction caches agree on [p, p + len). */
 void ara_sync_icache(uint64_t p, uint64_t len);
@@ -105,6 +68,17 @@ void ara_sync_icache(uint64_t p, uint64_t len);
 struct ara_gate_cb;
 void ara_services_init(struct ara_gate_cb *cb);
 enum ara_status ara_gate_wrapped(uint64_t *arg);
+/*
+ * modules.c: the service modules (ara/service.h). At initialisation, after
+ * ara_services_init: checks them and runs each start hook (before the
+ * filter); last, each ready hook.
+ */
+void ara_modules_start(char **envp);
+void ara_modules_ready(void);
+/* svc_core.c: the module of the core's own services. */
+extern const struct ara_module ara_core_module;
+/* The module's index in its section; fatal if m is not in it. */
+uint32_t ara_module_index(const struct ara_module *m);
 /* simd_scrub.S: zeroes what DOM0's AES code may leave in the vector registers. */
 void ara_simd_scrub(void);
 /* hwcap.c: refuses a CPU without the AES and PMULL instructions DOM0's crypto runs on;

@@ -12,9 +12,9 @@
  *   2. allocate the domains' keys (and tag the page DOM0);
  *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
- *   5. build the service table and the gate's control block, and, if
- *      ARA_EVIDENCE names a backend, make the provisioning instance key
- *      and its platform evidence (services/provision/instance.c);
+ *   5. build the service table and the gate's control block, and start
+ *      the service modules (modules.c: each one's start hook, for what a
+ *      module must make before the filter and any App code);
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1),
  *      each mapping of a file replaced by a sealed copy (code_copy.c);
  *   7. tag DOM0 and DOM1 pages with their keys;
@@ -24,7 +24,9 @@
  *      and seal ARA's ranges with mseal (seal.c), now that DOM0 has made
  *      its last change to them;
  *  10. install the seccomp filter (IV4), which from then on lets only
- *      ARA's system-call page make the system calls the policy denies.
+ *      ARA's system-call page make the system calls the policy denies;
+ *  11. last, the modules' ready hooks: the process as App code will find
+ *      it.
  * On success it returns the address of the gate's way out; ctor.S leaves
  * through it, so ld.so resumes with DOM2's row in POR_EL0 (IV2). Any failure
  * is fatal: a message on stderr and exit status ARA_EXIT_INIT_FAILED, with no
@@ -41,8 +43,6 @@
 #include "interrupted.h"
 #include "kernel.h"
 #include "live.h"
-#include "instance.h"
-#include "rtm_state.h"
 #include "mem.h"
 #include "svc_page.h"
 #include "sys.h"
@@ -267,8 +267,8 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	check_gate(gate);
 	ara_interrupted_init(gate, cb.stack_base, cb.stack_stride);
 	ara_services_init(&cb);
-	ara_provision_init(envp); /* the instance key and its evidence, if configured */
-	ara_open_init();	  /* from now on App code opens no TPM */
+	ara_modules_start(envp); /* before the filter and any App code */
+	ara_open_init();	 /* from now on App code opens no TPM */
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
 
 	/* The protected set must be complete before the scan skips it. */
@@ -302,8 +302,8 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_seccomp_install();
 	restore_exec_mask();
 	name_process();
-	/* Last: the code mappings as App code will find them (domains tagged). */
-	ara_rtm_modules_init();
+	/* Last: the modules see the process as App code will find it (domains tagged). */
+	ara_modules_ready();
 	ara_simd_scrub(); /* as after a service: nothing of initialisation's crypto stays */
 	return gate + ARA_GATE_LEAVE_OFFSET;
 }

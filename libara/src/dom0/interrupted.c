@@ -60,7 +60,7 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.stacks = ARA_DOM0_STACKS,
 		.deferred_point = ara_svc_page() + ARA_SVC_DEFERRED_POINT,
 		.deferred_ret = (uint64_t)(uintptr_t)ara_unblock_deferred_ret,
-		.rtm_open = (const uint64_t *)(void *)&ara_live->rtm_open,
+		.rtm_open = (const uint64_t *)(void *)&ara_live->append_lane,
 		.access = (uint64_t)(uintptr_t)ara_app_access,
 		.access_end = (uint64_t)(uintptr_t)ara_app_access_end,
 		.access_fault = (uint64_t)(uintptr_t)ara_app_access_fault,

@@ -30,6 +30,7 @@ void ara_live_ensure(void)
 	if (__atomic_compare_exchange_n(&ara_live->state, &unset, ARA_LIVE_BUILDING, 0,
 					__ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
 		ara_heap_init(&ara_live->heap, heap_base, heap_size);
+		ara_live->forked = 1; /* the modules' forked hooks (modules.c) */
 		__atomic_store_n(&ara_live->state, ARA_LIVE_READY, __ATOMIC_RELEASE);
 		return;
 	}

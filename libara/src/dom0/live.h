@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ara/gate.h"
+#include "ara/service.h"
 #include "heap.h"
 
 enum ara_live_state {
@@ -23,6 +24,9 @@ enum ara_live_state {
 	ARA_LIVE_BUILDING,
 	ARA_LIVE_READY,
 };
+
+/* Service modules a libara.so holds at most (ara/service.h's ARA_MODULE). */
+#define ARA_MODULES_MAX 16u
 
 struct ara_live {
 	uint64_t claimed_stacks; /* entry/gate.S, sigreturn.S: bit i set, handler stack i in use; first */
@@ -32,34 +36,21 @@ struct ara_live {
 	int signal_lock; /* app_signals.c: the App's handlers */
 	int32_t threads_pid; /* thread.c: the process whose threads the slots hold */
 	int sibling_execs;   /* clone.c: execveats of its threads in flight (vfork.h) */
-	int provision_lock;  /* services/provision: sessions and secrets */
-	void *provision;     /* services/provision/instance.c: this process's instance, on the heap */
-	void *rts;	     /* services/rts/streams.c: the stream table, on the heap */
-	void *cenc;	     /* services/rts/cenc.c: the CENC session table, on the heap */
-	int rtm_lock;	     /* services/rtm: the log */
-	void *rtm;	     /* services/rtm/log.c: the log and its chain, on the heap */
-	void *rtm_open;	     /* services/rtm/log.c: its open segment (appenders, the gate's too, take no lock); or NULL */
+	int modules_lock;    /* modules.c: a module's state is made once */
+	int forked;	     /* live.c: this page was rebuilt, in a forked child */
+	/* The gate reads append_lane at the offset it was assembled with (ara/gate.h). */
+	uint8_t to_append_lane[ARA_GATE_LIVE_RTM_OPEN - 40];
+	void *append_lane; /* modules.c: a segment the gate appends to without a lock; or NULL */
+	void *module_state[ARA_MODULES_MAX]; /* modules.c: each module's state, by its index */
 	struct ara_heap heap;
 };
 
-/* entry/gate.S's RTM append loads rtm_open through the control block's live. */
-_Static_assert(offsetof(struct ara_live, rtm_open) == ARA_GATE_LIVE_RTM_OPEN, "ara/gate.h");
+/* entry/gate.S's RTM append loads the lane through the control block's live. */
+_Static_assert(offsetof(struct ara_live, append_lane) == ARA_GATE_LIVE_RTM_OPEN, "ara/gate.h");
 
-/*
- * The locks on this page: spin locks, for DOM0 has no futex of its own
- * (and a fork child finds them free, with the page wiped).
- */
-static inline void ara_live_lock(int *l)
-{
-	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(l, __ATOMIC_RELAXED))
-			__asm__ volatile("yield");
-}
-
-static inline void ara_live_unlock(int *l)
-{
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
-}
+/* The core's name for the locks on this page (ara/service.h's, the one implementation). */
+#define ara_live_lock ara_lock
+#define ara_live_unlock ara_unlock
 
 /* This process's state; the pointer itself (state.c) is set once at initialisation. */
 extern struct ara_live *ara_live;

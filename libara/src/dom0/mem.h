@@ -1,18 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/*
- * The memory primitives DOM0 defines itself (string.c), under the names the
- * compiler calls on its own. No libc header: DOM0 links no libc.
- */
+/* The core's name for DOM0's memory primitives: declared once, for the services too. */
 #ifndef ARA_DOM0_MEM_H
 #define ARA_DOM0_MEM_H
 
-#include <stddef.h>
-
-void *memcpy(void *restrict dst, const void *restrict src, size_t n);
-void *memmove(void *dst, const void *src, size_t n);
-void *memset(void *dst, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-size_t strlen(const char *s);
-int strcmp(const char *a, const char *b);
+#include "ara/mem.h"
 
 #endif

@@ -54,10 +54,16 @@ static enum ara_status info(void *arg)
 	return ARA_OK;
 }
 
-ARA_SERVICE(svc_null, .fid = ARA_FID_NULL, .name = "null", .handler = null_call);
+/* The core's own services' module: no state, no hooks. */
+ARA_MODULE(ara_core_module, .name = "core");
+
+ARA_SERVICE(svc_null, .fid = ARA_FID_NULL, .name = "null", .module = &ara_core_module,
+	    .handler = null_call);
 ARA_SERVICE(svc_echo, .fid = ARA_FID_ECHO, .flags = ARA_SVC_IN | ARA_SVC_OUT,
-	    .arg_size = sizeof(struct ara_echo_arg), .name = "echo", .handler = echo);
+	    .arg_size = sizeof(struct ara_echo_arg), .name = "echo", .module = &ara_core_module,
+	    .handler = echo);
 ARA_SERVICE(svc_info, .fid = ARA_FID_INFO, .flags = ARA_SVC_OUT,
-	    .arg_size = sizeof(struct ara_info_arg), .name = "info", .handler = info);
+	    .arg_size = sizeof(struct ara_info_arg), .name = "info", .module = &ara_core_module,
+	    .handler = info);
 ARA_SERVICE(svc_value, .fid = ARA_FID_VALUE, .flags = ARA_SVC_VALUE, .arg_size = 8, .name = "value",
-	    .handler = value);
+	    .module = &ara_core_module, .handler = value);

@@ -16,8 +16,8 @@
 #ifndef ARA_DOM0_SVC_PAGE_H
 #define ARA_DOM0_SVC_PAGE_H
 
-/* Byte offsets in the page (svc_page.S lays them out). */
-#define ARA_SVC_CALL 0		 /* svc #0; ret: every system call */
+/* Byte offsets in the page (svc_page.S lays them out); ARA_SVC_CALL, every system call's, is ara/sys.h's. */
+#include "ara/sys.h"
 #define ARA_SVC_DEFERRED 8	 /* svc #0; ret: unblock.S's rt_sigprocmask only */
 #define ARA_SVC_DEFERRED_POINT 12 /* the ret after it: interrupted.c knows this pc */
 #define ARA_SVC_BOOT 16		 /* an exec'd image's entry (libara/src/region/boot.c) */
@@ -35,13 +35,6 @@
 
 #ifndef __ASSEMBLER__
 #include <stdint.h>
-
-/*
- * Where DOM0's system calls go: libara's own `svc #0; ret` until the page
- * is mapped, the page from then on (before the filter exists). DOM0 data
- * (state.c).
- */
-extern uint64_t ara_svc_entry;
 
 /*
  * Maps the page (or, after an App's execve, checks the inherited one) and

@@ -181,4 +181,4 @@ static enum ara_status syscall_service(void *arg)
 }
 
 ARA_SERVICE(svc_syscall, .fid = ARA_FID_SYSCALL, .flags = ARA_SVC_VALUE, .arg_size = 8,
-	    .name = "syscall", .handler = syscall_service);
+	    .name = "syscall", .module = &ara_core_module, .handler = syscall_service);

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The service modules (ara/service.h): their hooks at initialisation, their
+ * per-process state, the append lane, and what else the core gives them.
+ *
+ * A module's state pointer sits on the per-process state page (live.h) at
+ * the module's index in its section: a forked child finds it NULL and makes
+ * a new one at its first use, which runs the module's forked hook. The
+ * core knows no module by name; init.c calls the hooks of all.
+ */
+#include "dom0.h"
+#include "live.h"
+
+/* Linker-provided bounds of the ara_modules section (ARA_MODULE). */
+extern const struct ara_module __start_ara_modules[] __attribute__((visibility("hidden")));
+extern const struct ara_module __stop_ara_modules[] __attribute__((visibility("hidden")));
+
+static uint32_t modules_count(void)
+{
+	return (uint32_t)(__stop_ara_modules - __start_ara_modules);
+}
+
+uint32_t ara_module_index(const struct ara_module *m)
+{
+	if (m < __start_ara_modules || m >= __stop_ara_modules)
+		ara_fatal("a service names no module (ARA_MODULE)", 0);
+	return (uint32_t)(m - __start_ara_modules);
+}
+
+void ara_modules_start(char **envp)
+{
+	if (modules_count() > ARA_MODULES_MAX)
+		ara_fatal("more service modules than ARA_MODULES_MAX", modules_count());
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
+		if (!m->name)
+			ara_fatal("a service module has no name; index", m - __start_ara_modules);
+		if (m->start)
+			m->start(envp);
+	}
+}
+
+void ara_modules_ready(void)
+{
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
+		if (m->ready)
+			m->ready();
+}
+
+void *ara_module_state(const struct ara_module *m)
+{
+	const uint32_t i = (uint32_t)(m - __start_ara_modules);
+	void *s;
+
+	if (m < __start_ara_modules || m >= __stop_ara_modules || m->state_size == 0)
+		return NULL;
+	if ((s = __atomic_load_n(&ara_live->module_state[i], __ATOMIC_ACQUIRE)))
+		return s;
+	/*
+	 * The first use in this process. ara_live_ensure tells a forked child
+	 * (it rebuilds the page there). The forked hook runs before the state
+	 * is published, under the lock: no thread sees the state before it.
+	 */
+	ara_live_ensure();
+	ara_lock(&ara_live->modules_lock);
+	if (!(s = ara_live->module_state[i]) && (s = ara_dom0_calloc(1, m->state_size))) {
+		if (ara_live->forked && m->forked)
+			m->forked(s);
+		__atomic_store_n(&ara_live->module_state[i], s, __ATOMIC_RELEASE);
+	}
+	ara_unlock(&ara_live->modules_lock);
+	return s;
+}
+
+void ara_append_lane_set(void *segment)
+{
+	__atomic_store_n(&ara_live->append_lane, segment, __ATOMIC_RELEASE);
+}
+
+void *ara_append_lane(void)
+{
+	return __atomic_load_n(&ara_live->append_lane, __ATOMIC_ACQUIRE);
+}
+
+const struct ara_boot *ara_measured(void)
+{
+	return &ara_boot_block;
+}

@@ -1,0 +1,6 @@
+# The RTM's DOM0 part (docs/rtm.md): the log, its documents, signed by
+# provisioning's instance key (provision_calls.h), the report service, the
+# code modules at initialisation; the chain step with the ARMv8 SHA-256
+# instructions (sha256_ce.c), the gate scrubbing the vector registers after
+# its services.
+ara_dom0_service(rtm USES provision SOURCES log.c doc.c report.c modules.c SIMD sha256_ce.c)
