@@ -32,6 +32,10 @@ set(ARA_DOM0_DIR ${CMAKE_CURRENT_SOURCE_DIR} CACHE INTERNAL "")
 set(ARA_DOM0_SOURCES
   src/boot_comm.c
   src/domains.c
+  src/elf/elf_app.c
+  src/elf/elf_early.c
+  src/elf/elf_file.c
+  src/elf/elf_libs.c
   src/file_class.c
   src/maps.c
   src/procpath.c
@@ -83,10 +87,6 @@ set(ARA_DOM0_SOURCES
   src/dom0/thread.c
   src/dom0/unblock.S)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
-# The loader's ELF checks, reused by execve.c on bytes DOM0 has mapped.
-list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
-  ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c
-  ${ARA_DOM0_DIR}/../loader/elf_libs.c)
 # Service modules (services/README.md): provisioning, with the crypto it
 # shares with the provisioner.
 foreach(f hpke wire p256 binding dev_evidence instance session secret_services tpm_evidence)
@@ -153,9 +153,8 @@ function(ara_dom0_library target output_name)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name})
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
   target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
-    ${ARA_DOM0_DIR}/../loader ${ARA_DOM0_DIR}/../services/provision
+    ${ARA_DOM0_DIR}/../services/provision
     ${ARA_DOM0_DIR}/../services/rts ${ARA_DOM0_DIR}/../services/rtm)
-  target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)
   target_link_options(${target} PRIVATE

@@ -24,7 +24,7 @@
 
 #include "ara_cli.h"
 #include "digest.h"
-#include "elf_check.h"
+#include "elf_fd.h"
 #include "manifest.h"
 #include "p256_pem.h"
 #include "policy.h"
@@ -138,6 +138,7 @@ static void hex(const uint8_t *b, size_t n, char *out)
 static void loader_digest(const char *path, uint8_t out[ARA_SHA256_BYTES])
 {
 	struct stat st;
+	struct ara_elf_src src;
 	Elf64_Ehdr eh;
 	enum ara_elf_err err;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -146,7 +147,8 @@ static void loader_digest(const char *path, uint8_t out[ARA_SHA256_BYTES])
 		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	if (!S_ISREG(st.st_mode))
 		ara_die(EXIT_INPUT, "%s: not a regular file", path);
-	err = ara_elf_header(&(struct ara_elf_src){ .fd = fd, .size = (uint64_t)st.st_size }, &eh);
+	src = ara_elf_fd_src(fd, (uint64_t)st.st_size);
+	err = ara_elf_header(&src, &eh);
 	if (err == ARA_ELF_E_IO)
 		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	if (err != ARA_ELF_OK)
