@@ -45,6 +45,7 @@ set(ARA_DOM0_SOURCES
   src/seccomp_ranges.c
   src/sigframe.c
   src/heap.c
+  src/hex.c
   src/interrupt.c
   src/dom0/alloc.c
   src/dom0/app_access.S

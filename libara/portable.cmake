@@ -11,6 +11,7 @@ add_library(ara_core STATIC
   src/elf/elf_libs.c
   src/file_class.c
   src/heap.c
+  src/hex.c
   src/interrupt.c
   src/maps.c
   src/por.c

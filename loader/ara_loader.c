@@ -25,7 +25,7 @@
 #include "elf_fd.h"
 #include "elf_gate.h"
 #include "exit_status.h"
-#include "hex.h"
+#include "ara/hex.h"
 #include "launch.h"
 #include "manifest.h"
 #include "relpath.h"

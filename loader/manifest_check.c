@@ -14,7 +14,7 @@
 #include "elf_fd.h"
 #include "elf_role.h"
 #include "exit_status.h"
-#include "hex.h"
+#include "ara/hex.h"
 #include "manifest.h"
 #include "relpath.h"
 
