@@ -46,15 +46,18 @@
  * A signal can arrive at any instruction of page 0 with DOM0's row:
  * libara/src/interrupt.c turns such an interruption into an App state (the
  * call rolled back to secure_call, or forward to its return) using the
- * window offsets of ara/gate.h, asserted below; inside a service, the
+ * window offsets this object names for C (for_c below): the build writes
+ * them from the object into ara/gate_offsets.h; inside a service, the
  * signal waits for the way out.
  *
  * Page 0's layout: the side exits and slow paths at its start, then the
  * signal landing, the zeroes, the RTM append's landing, then (ending at
  * the page's last word) the landing of secure_call and its fast path, one
  * straight line through the call to the way out. Each entry has its
- * straight line, its offsets in ara/gate.h checked here with at_offset,
- * and its windows in interrupt.c.
+ * straight line, its offsets named with for_c, and its windows in
+ * interrupt.c. What places code (the landing, the RTM append's entry, the
+ * zeroes, the sigreturn trampoline, the way out at the page's end) are
+ * constants of ara/gate.h, and .org puts the code there or fails.
  */
 #include <asm/unistd.h>
 
@@ -92,14 +95,15 @@
 .endm
 
 /*
- * Fails the build unless label is at offset off of page 0 (ara/gate.h),
- * measured from base, a label at offset base_off in the same stretch of
- * code (the assembler cannot measure across an .org).
+ * Names label's offset in its page (from base, the page's start) for C:
+ * the absolute symbol ara_gate_offset_<name> of this object, which
+ * entry/gate-offsets.cmake writes into ara/gate_offsets.h as
+ * ARA_GATE_<NAME>, and checks the checked-in header against at every
+ * arm64 build. The assembler resolves it once the code is laid out, so it
+ * can measure across an .org.
  */
-.macro at_offset label, off, base=ara_gate_dom0, base_off=0
-	.ifne	(\label - \base) - ((\off) - (\base_off))
-	.error	"entry/gate.S and ara/gate.h disagree on a window offset"
-	.endif
+.macro for_c label, name, base=ara_gate_dom0
+	.set	ara_gate_offset_\name, \label - \base
 .endm
 
 	.section .ara_gate, "ax", %progbits
@@ -181,8 +185,10 @@ ara_gate_sig_landing:
 
 	/*
 	 * What the way out loads into the caller-saved registers: zeroes in
-	 * this read-only page, which no DOM0 write can reach.
+	 * this read-only page, which no DOM0 write can reach. Its ldp use
+	 * the offset, so .org places them (zero fill up to them: UDF).
 	 */
+	.org	ara_gate_dom0 + ARA_GATE_ZEROES
 .Lzeroes:				// 16-byte aligned (ara/gate.h); udf #0 is the zero word
 	.rept	32
 	udf	#0
@@ -237,20 +243,20 @@ ara_gate_rtm_landing:
 	b	ara_gate_landing
 .Lrtm_end:
 
-	at_offset .Lnull, ARA_GATE_NULL
-	at_offset .Lwrong_row, ARA_GATE_WRONG_ROW
-	at_offset .Lbusy, ARA_GATE_BUSY
-	at_offset .Ltaken, ARA_GATE_TAKEN
-	at_offset .Lmiss, ARA_GATE_MISS
-	at_offset .Ldeferred, ARA_GATE_DEFERRED
-	at_offset ara_gate_sig_landing, ARA_GATE_SIG_LANDING
-	at_offset .Lzeroes, ARA_GATE_ZEROES
-	at_offset ara_gate_rtm_landing, ARA_GATE_RTM_LANDING
-	at_offset .Lrtm_reserved, ARA_GATE_RTM_RESERVED
-	at_offset .Lrtm_store, ARA_GATE_RTM_STORE
-	at_offset .Lrtm_stored, ARA_GATE_RTM_STORED
-	at_offset .Lrtm_regular, ARA_GATE_RTM_REGULAR
-	at_offset .Lrtm_end, ARA_GATE_RTM_END
+	/* Page 0's windows before the landing (libara/src/interrupt.c). */
+	for_c	.Lnull, null			// the null call's answer
+	for_c	.Lwrong_row, wrong_row		// entered with another row than DOM0's
+	for_c	.Lbusy, busy			// no stack was free
+	for_c	.Ltaken, taken			// a stack was taken: try the next
+	for_c	.Lmiss, miss			// no service has the fid: ara_gate_nofunc
+	for_c	.Ldeferred, deferred		// the way out through ara_unblock_deferred
+	for_c	ara_gate_sig_landing, sig_landing	// the signal landing, to the fast path
+	for_c	ara_gate_rtm_landing, rtm_landing	// the RTM append's landing: nothing done yet
+	for_c	.Lrtm_reserved, rtm_reserved	// after the ldadd: x17 = the slot, x16 = the segment
+	for_c	.Lrtm_store, rtm_store		// the str: x16 = the slot - ARA_GATE_RTM_SLOTS
+	for_c	.Lrtm_stored, rtm_stored	// the entry is in its slot
+	for_c	.Lrtm_regular, rtm_regular	// to secure_call's landing: x0 = the entry, then x1
+	for_c	.Lrtm_end, rtm_end		// after the branch to secure_call's landing
 
 	/* Zero fill up to the landing: 0x00000000 is UDF. */
 	.org	ara_gate_dom0 + ARA_GATE_LANDING
@@ -315,14 +321,17 @@ ara_gate_landing:
 	 */
 	.org	ara_gate_dom0 + ARA_PAGE_SIZE
 
-	/* The landing is where the first .org put it; the rest relative to it. */
-	at_offset .Lclaim_check, ARA_GATE_CLAIM_CHECK, ara_gate_landing, ARA_GATE_LANDING
-	at_offset .Lclaimed, ARA_GATE_CLAIMED, ara_gate_landing, ARA_GATE_LANDING
-	at_offset .Lon_stack, ARA_GATE_ON_STACK, ara_gate_landing, ARA_GATE_LANDING
-	at_offset .Lexit, ARA_GATE_EXIT, ara_gate_landing, ARA_GATE_LANDING
-	at_offset .Lrestore, ARA_GATE_RESTORE, ara_gate_landing, ARA_GATE_LANDING
-	at_offset .Lreleased, ARA_GATE_RELEASED, ara_gate_landing, ARA_GATE_LANDING
-	at_offset .Lleave, ARA_GATE_LEAVE_OFFSET, ara_gate_landing, ARA_GATE_LANDING
+	/* The msr is the page's last word (the landing is where the first .org
+	 * put it; the assembler cannot measure across an .org here). */
+	.ifne	(.Lleave - ara_gate_landing) - (ARA_GATE_LEAVE_OFFSET - ARA_GATE_LANDING)
+	.error	"the way out no longer ends at the last word of page 0 (ARA_GATE_LEAVE_OFFSET)"
+	.endif
+	/* The fast path's windows (libara/src/interrupt.c). */
+	for_c	.Lclaim_check, claim_check	// the cbnz after the claim's ldsetal
+	for_c	.Lclaimed, claimed		// the stack is the call's
+	for_c	.Lon_stack, on_stack		// sp is the header: fid and arg are in it
+	for_c	.Lexit, exit			// the service has returned
+	for_c	.Lreleased, released		// the stack is given back; sp next
 
 /* ---- page 1: DOM1 ---------------------------------------------------- */
 ara_gate_dom1:
@@ -341,15 +350,9 @@ secure_call:
 	isb
 	b	ara_gate_landing	// the only branch from DOM1 into DOM0
 .Ldom1_entered_end:
-	.ifne	(secure_call - ara_gate_dom1) - ARA_GATE_SECURE_CALL
-	.error	"entry/gate.S and ara/gate.h disagree on secure_call's offset"
-	.endif
-	.ifne	(.Ldom1_entered - ara_gate_dom1) - ARA_GATE_DOM1_ENTERED
-	.error	"entry/gate.S and ara/gate.h disagree on the DOM1 window"
-	.endif
-	.ifne	(.Ldom1_entered_end - ara_gate_dom1) - ARA_GATE_DOM1_ENTERED_END
-	.error	"entry/gate.S and ara/gate.h disagree on the DOM1 window"
-	.endif
+	for_c	secure_call, secure_call, ara_gate_dom1
+	for_c	.Ldom1_entered, dom1_entered, ara_gate_dom1	// the isb after secure_call's msr
+	for_c	.Ldom1_entered_end, dom1_entered_end, ara_gate_dom1	// after its branch to the landing
 .Lnot_ready:
 	mov	x0, #ARA_GATE_STATUS_NOT_READY
 	ret
@@ -376,12 +379,8 @@ ara_rtm_append:
 	b	ara_gate_rtm_landing	// its only branch into DOM0
 .Lrtm_entered_end:
 	/* The .org above placed ara_rtm_append (it fails if secure_call ends past it). */
-	.ifne	(.Lrtm_entered - ara_rtm_append) - (ARA_GATE_RTM_ENTERED - ARA_GATE_RTM_APPEND)
-	.error	"entry/gate.S and ara/gate.h disagree on the RTM append's DOM1 window"
-	.endif
-	.ifne	(.Lrtm_entered_end - ara_rtm_append) - (ARA_GATE_RTM_ENTERED_END - ARA_GATE_RTM_APPEND)
-	.error	"entry/gate.S and ara/gate.h disagree on the RTM append's DOM1 window"
-	.endif
+	for_c	.Lrtm_entered, rtm_entered, ara_gate_dom1	// the isb after its msr
+	for_c	.Lrtm_entered_end, rtm_entered_end, ara_gate_dom1	// after its branch to the landing
 .Lrtm_not_ready:
 	mov	x0, #ARA_GATE_STATUS_NOT_READY
 	ret

@@ -32,6 +32,10 @@ set(ARA_DOM0_DIR ${CMAKE_CURRENT_SOURCE_DIR} CACHE INTERNAL "")
 set(ARA_DOM0_SOURCES
   src/boot_comm.c
   src/domains.c
+  src/elf/elf_app.c
+  src/elf/elf_early.c
+  src/elf/elf_file.c
+  src/elf/elf_libs.c
   src/file_class.c
   src/maps.c
   src/procpath.c
@@ -41,6 +45,7 @@ set(ARA_DOM0_SOURCES
   src/seccomp_ranges.c
   src/sigframe.c
   src/heap.c
+  src/hex.c
   src/interrupt.c
   src/dom0/alloc.c
   src/dom0/app_signals.c
@@ -91,10 +96,6 @@ set(ARA_DOM0_SOURCES
   src/dom0/trap.c
   src/dom0/unblock.S)
 list(TRANSFORM ARA_DOM0_SOURCES PREPEND ${ARA_DOM0_DIR}/)
-# The loader's ELF checks, reused by execve.c on bytes DOM0 has mapped.
-list(APPEND ARA_DOM0_SOURCES ${ARA_DOM0_DIR}/../loader/elf_file.c
-  ${ARA_DOM0_DIR}/../loader/elf_app.c ${ARA_DOM0_DIR}/../loader/elf_early.c
-  ${ARA_DOM0_DIR}/../loader/elf_libs.c)
 set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 
 # The service modules libara.so holds: services/dom0.cmake's one list
@@ -186,9 +187,7 @@ function(ara_dom0_library target output_name)
   endforeach()
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${output_name})
   add_dependencies(${target} ara_seccomp_policy ara_region_bin)
-  target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src
-    ${ARA_DOM0_DIR}/../loader)
-  target_compile_definitions(${target} PRIVATE ARA_ELF_MEM_ONLY)
+  target_include_directories(${target} PRIVATE ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/src)
   target_compile_options(${target} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
   target_link_libraries(${target} PRIVATE ara_dom0_mbedcrypto)
   target_link_options(${target} PRIVATE

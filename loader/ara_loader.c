@@ -22,9 +22,10 @@
 #include "ara/boot.h"
 #include "ara_cli.h"
 #include "digest.h"
-#include "elf_check.h"
+#include "elf_fd.h"
+#include "elf_gate.h"
 #include "exit_status.h"
-#include "hex.h"
+#include "ara/hex.h"
 #include "launch.h"
 #include "manifest.h"
 #include "relpath.h"
@@ -247,7 +248,7 @@ static void load_object(struct object *o,
 
 static struct ara_elf_src elf_src(const struct object *o)
 {
-	return (struct ara_elf_src){ .mem = NULL, .fd = o->fd, .size = o->size };
+	return ara_elf_fd_src(o->fd, o->size);
 }
 
 static void elf_fail(const struct object *o, enum ara_elf_err err,

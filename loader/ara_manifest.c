@@ -19,6 +19,7 @@
 
 #include "ara_cli.h"
 #include "digest.h"
+#include "elf_fd.h"
 #include "elf_role.h"
 #include "exit_status.h"
 #include "manifest.h"
@@ -142,8 +143,8 @@ static void check_role(enum ara_role role, const char *path, int fd,
 		       uint64_t size)
 {
 	const char *section = NULL;
-	enum ara_elf_err err = ara_elf_role_check(
-		&(struct ara_elf_src){ .fd = fd, .size = size }, role, &section);
+	const struct ara_elf_src src = ara_elf_fd_src(fd, size);
+	enum ara_elf_err err = ara_elf_role_check(&src, role, &section);
 
 	if (err == ARA_ELF_E_IO)
 		ara_die(ARA_MANIFEST_EXIT_IO, "%s %s: cannot read: %s",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The entry object's gate sections: found by name, checked for layout. */
-#include "elf_check.h"
+#include "elf_gate.h"
 
 #include <string.h>
 

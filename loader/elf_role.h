@@ -9,7 +9,7 @@
 #ifndef ARA_LOADER_ELF_ROLE_H
 #define ARA_LOADER_ELF_ROLE_H
 
-#include "elf_check.h"
+#include "elf_gate.h"
 #include "manifest.h"
 
 /*

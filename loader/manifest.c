@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hex.h"
+#include "ara/hex.h"
 
 #define HEX_LEN (2u * ARA_SHA256_BYTES)
 

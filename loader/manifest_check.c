@@ -11,9 +11,10 @@
 
 #include "ara_cli.h"
 #include "digest.h"
+#include "elf_fd.h"
 #include "elf_role.h"
 #include "exit_status.h"
-#include "hex.h"
+#include "ara/hex.h"
 #include "manifest.h"
 #include "relpath.h"
 
@@ -106,8 +107,9 @@ static void check_object(enum ara_role role, const uint8_t expected[ARA_SHA256_B
 		f->verdict = MISMATCH;
 		snprintf(f->error, sizeof(f->error), "digest mismatch");
 	} else {
-		err = ara_elf_role_check(&(struct ara_elf_src){ .fd = fd, .size = size },
-					 role, &section);
+		const struct ara_elf_src src = ara_elf_fd_src(fd, size);
+
+		err = ara_elf_role_check(&src, role, &section);
 		if (err == ARA_ELF_E_IO) {
 			unreadable(f, "cannot read");
 		} else if (err != ARA_ELF_OK) {

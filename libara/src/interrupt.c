@@ -2,7 +2,8 @@
 /*
  * Where a signal that interrupted a secure_call or an RTM append leaves
  * the call (interrupt.h; libara/src/dom0/interrupted.c says why and what
- * follows). The gate's windows are offsets in ara/gate.h, asserted by entry/gate.S.
+ * follows). The gate's windows are offsets in ara/gate_offsets.h, written
+ * from entry/gate.S's object (ara/gate.h).
  */
 #include "interrupt.h"
 

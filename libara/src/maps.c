@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "ara/maps.h"
 
+#include "ara/hex.h"
+
 /*
  * Field widths: addresses and offsets are at most 64 bits (16 hex digits),
  * device numbers 32 (the kernel's are 12 and 20 bits), and the inode a
@@ -15,25 +17,17 @@ struct line {
 	const char *end;
 };
 
-static int hex_digit(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1; /* the kernel prints lower case only */
-}
-
 static enum ara_maps_status parse_hex(struct line *l, unsigned int max_digits,
 				      uint64_t *value)
 {
 	uint64_t v = 0;
 	unsigned int digits = 0;
 
-	for (; l->p < l->end && hex_digit(*l->p) >= 0; l->p++, digits++) {
+	/* The kernel prints lower case only. */
+	for (; l->p < l->end && ara_hex_digit(*l->p, ARA_HEX_LOWER) >= 0; l->p++, digits++) {
 		if (digits == max_digits)
 			return ARA_MAPS_E_RANGE;
-		v = (v << 4) | (uint64_t)hex_digit(*l->p);
+		v = (v << 4) | (uint64_t)ara_hex_digit(*l->p, ARA_HEX_LOWER);
 	}
 	if (digits == 0)
 		return ARA_MAPS_E_SYNTAX;

@@ -1,31 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "sigframe.h"
 
+#include "ara/bytes.h"
+
 struct record_head {
 	uint32_t magic, size;
 };
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* A record is a head (magic, size) followed by size - 8 bytes. */
 static struct record_head head_at(const uint8_t *r)
 {
-	struct record_head h = { get32(r), get32(r + 4) };
+	struct record_head h = { ara_get_le32(r), ara_get_le32(r + 4) };
 
 	return h;
 }
@@ -121,11 +106,11 @@ enum ara_sigframe_result ara_sigframe_set_por(struct ara_rt_sigframe *f, uint64_
 		if (limit - off < ARA_POE_RECORD_SIZE + 16)
 			return ARA_SIGFRAME_FULL;
 		poe = res + off;
-		put32(poe, ARA_POE_MAGIC);
-		put32(poe + 4, ARA_POE_RECORD_SIZE);
+		ara_put_le32(poe, ARA_POE_MAGIC);
+		ara_put_le32(poe + 4, ARA_POE_RECORD_SIZE);
 		for (unsigned int i = 0; i < 16; i++)
 			poe[ARA_POE_RECORD_SIZE + i] = 0;
 	}
-	put64(poe + 8, por);
+	ara_put_le64(poe + 8, por);
 	return ARA_SIGFRAME_OK;
 }

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ara/bytes.h"
+
 #define ARA_SIGINFO_SIZE 128u
 #define ARA_SIGCONTEXT_RESERVED 4096u
 
@@ -74,10 +76,7 @@ _Static_assert(sizeof(struct ara_rt_sigframe) == 4688, "struct rt_sigframe");
 /* The 32-bit siginfo field at off (ARA_SI_*), little-endian as arm64 writes it. */
 static inline int32_t ara_sigframe_info_i32(const struct ara_rt_sigframe *f, unsigned int off)
 {
-	const uint8_t *b = f->info + off;
-
-	return (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-			 (uint32_t)b[3] << 24);
+	return (int32_t)ara_get_le32(f->info + off);
 }
 
 enum ara_sigframe_result {

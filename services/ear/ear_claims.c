@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "ara/hex.h"
 #include "ear.h"
 #include "jws.h"
 
@@ -32,12 +33,12 @@ static int put(json_t *o, const char *key, json_t *v)
 	return v == NULL || json_object_set_new(o, key, v) ? -1 : 0;
 }
 
+/* n is at most 65 (a P-256 point). */
 static json_t *hex(const uint8_t *b, size_t n)
 {
 	char s[2 * 65 + 1];
 
-	for (size_t i = 0; i < n; i++)
-		snprintf(s + 2 * i, 3, "%02x", b[i]);
+	ara_hex_encode(b, n, s);
 	return json_stringn(s, 2 * n);
 }
 

@@ -2,6 +2,8 @@
 /* The IMA binary log parser and SHA-256 PCR replay (ima_log.h). */
 #include "ima_log.h"
 
+#include "ara/bytes.h"
+
 #include <mbedtls/sha256.h>
 
 #include <stdarg.h>
@@ -50,17 +52,12 @@ __attribute__((format(printf, 2, 3))) static int fail(struct ara_ima_iter *it, c
 	return -1;
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* A u32 at *at of the len bytes at p, advancing *at; -1 if it is not there. */
 static int take_u32(const uint8_t *p, size_t len, size_t *at, uint32_t *v)
 {
 	if (len - *at < 4)
 		return -1;
-	*v = le32(p + *at);
+	*v = ara_get_le32(p + *at);
 	*at += 4;
 	return 0;
 }

@@ -15,6 +15,7 @@
  * Exit statuses: tpm_enrol.h (enum ara_tpm_quote_exit); on failure one line
  * on stderr names what failed. docs/man/ara-tpm-quote.1.
  */
+#include "ara/bytes.h"
 #include "tpm_blob.h"
 #include "tpm_client.h"
 #include "tpm_enrol.h"
@@ -53,14 +54,6 @@ static const char usage_text[] =
 	"Exit status: 0 done; 1 the TPM failed or refused; 2 usage error, or a\n"
 	"  binding that is not 32 bytes; 3 I/O error (stdin, stdout, the IMA log\n"
 	"  or PEMFILE).\n";
-
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
 
 /* TPM2_Quote of SHA-256 PCR 10 by the AK, qualifyingData = binding:
  * the attest bytes as the TPM returned them, and the signature marshalled. */
@@ -175,13 +168,13 @@ static int cmd_quote(const char *tcti, const char *log_path)
 	blob[5] = ARA_TPM_BLOB_VERSION;
 	blob[6] = blob[7] = 0;
 	at = ARA_TPM_BLOB_HEADER;
-	put_be32(blob + at, attest.size);
+	ara_put_be32(blob + at, attest.size);
 	memcpy(blob + at + 4, attest.attestationData, attest.size);
 	at += 4 + attest.size;
-	put_be32(blob + at, (uint32_t)sig_len);
+	ara_put_be32(blob + at, (uint32_t)sig_len);
 	memcpy(blob + at + 4, sig, sig_len);
 	at += 4 + sig_len;
-	put_be32(blob + at, (uint32_t)log_len);
+	ara_put_be32(blob + at, (uint32_t)log_len);
 	at += 4 + log_len;
 	r = ara_write_all(1, blob, at);
 	free(blob);

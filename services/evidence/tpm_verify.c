@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tpm evidence verifier (tpm_verify.h); checks in docs/evidence-tpm.md's order. */
 #include "tpm_verify.h"
+#include "ara/bytes.h"
 #include "ara_cli.h"
 #include "tpm_ak_template.h"
 
@@ -26,11 +27,6 @@ struct blob {
 	uint32_t attest_len, sig_len, log_len;
 };
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
-}
-
 /* One u32-length-prefixed field at *at, at most max bytes. */
 static int field(const uint8_t *ev, size_t len, size_t *at, uint32_t max, const char *name,
 		 const uint8_t **out, uint32_t *out_len, char *why, size_t cap)
@@ -39,7 +35,7 @@ static int field(const uint8_t *ev, size_t len, size_t *at, uint32_t max, const 
 
 	if (len - *at < ARA_TPM_BLOB_PREFIX)
 		return ara_why(why, cap, "blob: truncated before the %s length", name);
-	n = be32(ev + *at);
+	n = ara_get_be32(ev + *at);
 	*at += ARA_TPM_BLOB_PREFIX;
 	if (n > max)
 		return ara_why(why, cap, "blob: %s length %u exceeds %u", name, n, max);
@@ -63,9 +59,9 @@ static int frame(const uint8_t *ev, size_t len, struct blob *b, char *why, size_
 			       ARA_TPM_BLOB_HEADER);
 	if (memcmp(ev, ARA_TPM_BLOB_MAGIC, 4) != 0)
 		return ara_why(why, cap, "blob: magic is not ARAT");
-	if ((unsigned)(ev[4] << 8 | ev[5]) != ARA_TPM_BLOB_VERSION)
-		return ara_why(why, cap, "blob: version %u is not %u",
-			       (unsigned)(ev[4] << 8 | ev[5]), ARA_TPM_BLOB_VERSION);
+	if (ara_get_be16(ev + 4) != ARA_TPM_BLOB_VERSION)
+		return ara_why(why, cap, "blob: version %u is not %u", ara_get_be16(ev + 4),
+			       ARA_TPM_BLOB_VERSION);
 	if (ev[6] || ev[7])
 		return ara_why(why, cap, "blob: reserved field is not zero");
 	if (field(ev, len, &at, ARA_TPM_ATTEST_MAX, "attest", &b->attest, &b->attest_len, why,

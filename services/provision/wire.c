@@ -4,6 +4,8 @@
 
 #include "wire.h"
 
+#include "ara/bytes.h"
+
 /* A bounded reader: every take checks the bytes left first. */
 struct rd {
 	const uint8_t *p;
@@ -37,7 +39,7 @@ static int take_u16(struct rd *r, uint16_t *v)
 
 	if (!p)
 		return -1;
-	*v = (uint16_t)(p[0] << 8 | p[1]);
+	*v = ara_get_be16(p);
 	return 0;
 }
 
@@ -47,7 +49,7 @@ static int take_u32(struct rd *r, uint32_t *v)
 
 	if (!p)
 		return -1;
-	*v = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	*v = ara_get_be32(p);
 	return 0;
 }
 
@@ -95,15 +97,17 @@ static void put_u8(struct wr *w, uint8_t v)
 
 static void put_u16(struct wr *w, uint16_t v)
 {
-	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t b[2];
 
+	ara_put_be16(b, v);
 	put(w, b, sizeof(b));
 }
 
 static void put_u32(struct wr *w, uint32_t v)
 {
-	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t b[4];
 
+	ara_put_be32(b, v);
 	put(w, b, sizeof(b));
 }
 
@@ -129,10 +133,7 @@ static int finish(struct wr *w, size_t *written)
 
 	if (w->bad)
 		return ARA_WIRE_E_SPACE;
-	w->p[8] = (uint8_t)(body >> 24);
-	w->p[9] = (uint8_t)(body >> 16);
-	w->p[10] = (uint8_t)(body >> 8);
-	w->p[11] = (uint8_t)body;
+	ara_put_be32(w->p + 8, (uint32_t)body);
 	*written = w->len;
 	return ARA_WIRE_OK;
 }

@@ -17,6 +17,7 @@
 #include <linux/auxvec.h>
 #include <mbedtls/sha256.h>
 
+#include "ara/bytes.h"
 #include "rtm_state.h"
 
 unsigned long getauxval(unsigned long type); /* DOM0's own (libara/src/dom0/hwcap.c) */
@@ -97,14 +98,6 @@ static void blocks(uint32_t state[8], const uint8_t *p, size_t n)
 	vst1q_u32(state + 4, efgh);
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
 /*
  * The message is H (32 bytes) then the segment (2^20): one block of H and
  * the segment's first 32 bytes, 16383 blocks of segment, and a last block
@@ -126,11 +119,10 @@ static void chain_ce(uint8_t chain[ARA_RTM_HASH_BYTES], const uint8_t *seg)
 	block[HALF] = 0x80;
 	for (int i = HALF + 1; i < 56; i++)
 		block[i] = 0;
-	put_be32(block + 56, (uint32_t)(bits >> 32));
-	put_be32(block + 60, (uint32_t)bits);
+	ara_put_be64(block + 56, bits);
 	blocks(state, block, 1);
 	for (int i = 0; i < 8; i++)
-		put_be32(chain + 4 * i, state[i]);
+		ara_put_be32(chain + 4 * i, state[i]);
 }
 
 static int chain_mbedtls(uint8_t chain[ARA_RTM_HASH_BYTES], const uint8_t *seg)

@@ -9,6 +9,8 @@
 
 #include <mbedtls/platform_util.h>
 
+#include "ara/hex.h"
+
 int ara_cenc_map_check(const struct ara_cenc_subsample *map, uint32_t count, uint32_t len)
 {
 	uint64_t sum = 0; /* at most 1024 * 2 * (2^32 - 1): no overflow */
@@ -54,11 +56,6 @@ int ara_cenc_decrypt(mbedtls_aes_context *aes, const uint8_t *iv, uint32_t iv_le
 
 void ara_cenc_key_name(const uint8_t key_id[16], char out[ARA_CENC_KEY_NAME_BYTES])
 {
-	static const char hex[] = "0123456789abcdef";
-
 	memcpy(out, "cenc-", 5);
-	for (unsigned i = 0; i < 16; i++) {
-		out[5 + 2 * i] = hex[key_id[i] >> 4];
-		out[6 + 2 * i] = hex[key_id[i] & 15];
-	}
+	ara_hex_write(key_id, 16, out + 5);
 }

@@ -4,17 +4,14 @@
 
 #include "chunk_format.h"
 
+#include "ara/bytes.h"
+#include "ara/hex.h"
+
 #define LABEL "ARA-RTS-CHUNK-v1"
 /* label and NUL, key ID, prefix, index (u64), length (u32), final (u8) */
 #define AD_BYTES (sizeof(LABEL) + ARA_RTS_KEY_ID_BYTES + ARA_RTS_PREFIX_BYTES + 8u + 4u + 1u)
 
 static const uint8_t magic[8] = { 'A', 'R', 'A', 'S', 1, 0, 0, 0 };
-
-static void be(uint8_t *p, uint64_t v, int bytes)
-{
-	for (int i = bytes - 1; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
 
 int ara_rts_header_decode(const uint8_t *p, size_t len, struct ara_rts_header *h)
 {
@@ -22,7 +19,7 @@ int ara_rts_header_decode(const uint8_t *p, size_t len, struct ara_rts_header *h
 		return -1;
 	memcpy(h->key_id, p + 8, ARA_RTS_KEY_ID_BYTES);
 	memcpy(h->prefix, p + 24, ARA_RTS_PREFIX_BYTES);
-	h->chunk_size = (uint32_t)p[32] << 24 | (uint32_t)p[33] << 16 | (uint32_t)p[34] << 8 | p[35];
+	h->chunk_size = ara_get_be32(p + 32);
 	return h->chunk_size == 0 || h->chunk_size > ARA_RTS_CHUNK_MAX ? -1 : 0;
 }
 
@@ -31,7 +28,7 @@ void ara_rts_header_encode(const struct ara_rts_header *h, uint8_t out[ARA_RTS_H
 	memcpy(out, magic, sizeof(magic));
 	memcpy(out + 8, h->key_id, ARA_RTS_KEY_ID_BYTES);
 	memcpy(out + 24, h->prefix, ARA_RTS_PREFIX_BYTES);
-	be(out + 32, h->chunk_size, 4);
+	ara_put_be32(out + 32, h->chunk_size);
 }
 
 /* The nonce and associated data of one chunk. */
@@ -41,16 +38,16 @@ static void chunk_params(const struct ara_rts_header *h, uint32_t index, int fin
 	size_t at = 0;
 
 	memcpy(nonce, h->prefix, ARA_RTS_PREFIX_BYTES);
-	be(nonce + ARA_RTS_PREFIX_BYTES, index, 4);
+	ara_put_be32(nonce + ARA_RTS_PREFIX_BYTES, index);
 	memcpy(ad, LABEL, sizeof(LABEL));
 	at += sizeof(LABEL);
 	memcpy(ad + at, h->key_id, ARA_RTS_KEY_ID_BYTES);
 	at += ARA_RTS_KEY_ID_BYTES;
 	memcpy(ad + at, h->prefix, ARA_RTS_PREFIX_BYTES);
 	at += ARA_RTS_PREFIX_BYTES;
-	be(ad + at, index, 8);
+	ara_put_be64(ad + at, index);
 	at += 8;
-	be(ad + at, len, 4);
+	ara_put_be32(ad + at, (uint32_t)len); /* at most ARA_RTS_CHUNK_MAX */
 	at += 4;
 	ad[at] = final ? 1 : 0;
 }
@@ -92,11 +89,6 @@ int ara_rts_open(mbedtls_gcm_context *gcm, const struct ara_rts_header *h, uint3
 void ara_rts_key_name(const uint8_t key_id[ARA_RTS_KEY_ID_BYTES],
 		      char out[ARA_RTS_KEY_NAME_BYTES])
 {
-	static const char hex[] = "0123456789abcdef";
-
 	memcpy(out, "kid-", 4);
-	for (unsigned i = 0; i < ARA_RTS_KEY_ID_BYTES; i++) {
-		out[4 + 2 * i] = hex[key_id[i] >> 4];
-		out[5 + 2 * i] = hex[key_id[i] & 15];
-	}
+	ara_hex_write(key_id, ARA_RTS_KEY_ID_BYTES, out + 4);
 }

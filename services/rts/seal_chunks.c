@@ -25,7 +25,7 @@
 
 #include "ara_cli.h"
 #include "chunk_format.h"
-#include "hex.h"
+#include "ara/hex.h"
 
 /* Exit statuses (docs/man/ara-seal-chunks.1), beside ARA_CLI_OK and
  * ARA_CLI_USAGE (also a malformed key or key ID, an empty IN, OUT is IN). */

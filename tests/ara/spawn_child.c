@@ -26,13 +26,8 @@
 
 #include "ara/ara.h"
 #include "ara/domains.h"
+#include "ara/hex.h"
 #include "por_sysreg.h"
-
-static void hex(const uint8_t *d, char out[65])
-{
-	for (int i = 0; i < 32; i++)
-		sprintf(out + 2 * i, "%02x", d[i]);
-}
 
 static int under_ara(const char *parent_hex)
 {
@@ -51,7 +46,7 @@ static int under_ara(const char *parent_hex)
 		printf("FAIL: spawn-child: secure_call(INFO): %s\n", ara_strerror(status));
 		return 0;
 	}
-	hex(info.exec_parent_sha256, parent);
+	ara_hex_encode(info.exec_parent_sha256, 32, parent);
 	if (memcmp(info.manifest_sha256, zero, 32) != 0 || memcmp(info.app_sha256, zero, 32) == 0 ||
 	    strcmp(parent, parent_hex) != 0) {
 		printf("FAIL: spawn-child: identity: no manifest expected, parent %s, expected %s\n",
@@ -118,7 +113,7 @@ int main(int argc, char **argv)
 
 		if (secure_call(ARA_FID_INFO, &info) != ARA_OK)
 			return 1;
-		hex(info.app_sha256, self_hex);
+		ara_hex_encode(info.app_sha256, 32, self_hex);
 		execl(argv[0], argv[0], "nest", next, self_hex, (char *)NULL);
 		printf("FAIL: spawn-child: exec of itself: %s\n", strerror(errno));
 		return 1;
@@ -135,7 +130,7 @@ int main(int argc, char **argv)
 
 		if (por_el0_read() != ARA_POR_DOM2 || secure_call(ARA_FID_INFO, &info) != ARA_OK)
 			return 1;
-		hex(info.exec_parent_sha256, parent);
+		ara_hex_encode(info.exec_parent_sha256, 32, parent);
 		return memcmp(info.exec_parent_sha256, zero, 32) && strcmp(parent, argv[2]) ? 0 : 1;
 	}
 	if (!strcmp(argv[1], "comm") && argc == 3) {

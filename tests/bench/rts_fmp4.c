@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ara/bytes.h"
 #include "rts_study.h"
 
 #define MAX_TRACKS 8
@@ -20,16 +21,6 @@ struct box {
 	size_t len;
 	char type[5];
 };
-
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 /* The box at *at in [0, len), if whole; moves *at past it. 1 a box, 0 the end, -1 malformed. */
 static int next_box(const uint8_t *buf, size_t len, size_t *at, struct box *b)
@@ -41,11 +32,11 @@ static int next_box(const uint8_t *buf, size_t len, size_t *at, struct box *b)
 		return 0;
 	if (left < 8)
 		return -1;
-	size = be32(buf + *at);
+	size = ara_get_be32(buf + *at);
 	if (size == 1) {
 		if (left < 16)
 			return -1;
-		size = be64(buf + *at + 8);
+		size = ara_get_be64(buf + *at + 8);
 		head = 16;
 	} else if (size == 0) {
 		size = left;
@@ -90,7 +81,7 @@ static int read_trak(const struct box *trak, struct tracks *t)
 	id_at = tkhd.p[0] == 1 ? 20 : 12; /* version 1: 64-bit times */
 	if (tkhd.len < id_at + 4)
 		return -1;
-	t->id[t->n] = be32(tkhd.p + id_at);
+	t->id[t->n] = ara_get_be32(tkhd.p + id_at);
 	t->video[t->n++] = !memcmp(hdlr.p + 8, "vide", 4);
 	return 0;
 }
@@ -113,8 +104,8 @@ static int read_traf(struct fmp4 *f, const struct tracks *t, const struct box *t
 
 	if (child(traf, "tfhd", &tfhd) != 1 || tfhd.len < 8)
 		return -1;
-	tf = be32(tfhd.p) & 0xffffff;
-	id = be32(tfhd.p + 4);
+	tf = ara_get_be32(tfhd.p) & 0xffffff;
+	id = ara_get_be32(tfhd.p + 4);
 	p = tfhd.p + 8;
 	end = tfhd.p + tfhd.len;
 	for (k = 0; k < t->n; k++)
@@ -126,7 +117,7 @@ static int read_traf(struct fmp4 *f, const struct tracks *t, const struct box *t
 	if (tf & 0x1) {
 		if (end - p < 8)
 			return -1;
-		base = be64(p);
+		base = ara_get_be64(p);
 		p += 8;
 	} else if (!(tf & 0x20000)) {
 		return -1; /* neither an explicit base nor default-base-is-moof */
@@ -135,17 +126,17 @@ static int read_traf(struct fmp4 *f, const struct tracks *t, const struct box *t
 	if (tf & 0x10) {
 		if (end - p < 4)
 			return -1;
-		default_size = be32(p);
+		default_size = ara_get_be32(p);
 	}
 	if (child(traf, "trun", &trun) != 1 || trun.len < 8)
 		return -1;
-	flags = be32(trun.p) & 0xffffff;
-	count = be32(trun.p + 4);
+	flags = ara_get_be32(trun.p) & 0xffffff;
+	count = ara_get_be32(trun.p + 4);
 	p = trun.p + 8;
 	end = trun.p + trun.len;
 	if (!(flags & 0x1) || end - p < 4)
 		return -1; /* FFmpeg always writes the data offset */
-	at = base + (uint64_t)(int64_t)(int32_t)be32(p);
+	at = base + (uint64_t)(int64_t)(int32_t)ara_get_be32(p);
 	p += 4 + (flags & 0x4 ? 4 : 0);
 	for (uint32_t i = 0; i < count; i++) {
 		uint32_t size = default_size;
@@ -154,7 +145,7 @@ static int read_traf(struct fmp4 *f, const struct tracks *t, const struct box *t
 		if (flags & 0x200) {
 			if (end - p < 4)
 				return -1;
-			size = be32(p);
+			size = ara_get_be32(p);
 			p += 4;
 		}
 		p += (flags & 0x400 ? 4 : 0) + (flags & 0x800 ? 4 : 0);

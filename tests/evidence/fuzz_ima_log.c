@@ -14,17 +14,13 @@
 #include <mbedtls/sha256.h>
 #include <string.h>
 
+#include "ara/bytes.h"
 #include "fuzz_check.h"
 #include "ima_log.h"
 
 static int within(const uint8_t *p, size_t n, const uint8_t *base, size_t len)
 {
 	return p >= base && (size_t)(p - base) <= len && n <= len - (size_t)(p - base);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(e.template_digest == log + expect_at + 4);
 		FUZZ_CHECK(within(e.data, e.data_len, log, size));
 		FUZZ_CHECK(e.data_len == 4 + algo_len + 2 + e.digest_len + 4 + e.name_len + 1);
-		FUZZ_CHECK(le32(e.data) == algo_len + 2 + e.digest_len);
+		FUZZ_CHECK(ara_get_le32(e.data) == algo_len + 2 + e.digest_len);
 		FUZZ_CHECK(memcmp(e.data + 4, e.algo, algo_len) == 0);
 		FUZZ_CHECK(e.digest == e.data + 4 + algo_len + 2);
 		FUZZ_CHECK((const uint8_t *)e.name == e.digest + e.digest_len + 4);

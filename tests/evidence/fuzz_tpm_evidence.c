@@ -15,6 +15,7 @@
 #include <mbedtls/sha256.h>
 #include <string.h>
 
+#include "ara/hex.h"
 #include "fuzz_check.h"
 #include "tpm_verify.h"
 
@@ -32,15 +33,7 @@ static const char attest_sha256_hex[] =
 
 static void unhex(const char *hex, uint8_t *out, size_t n)
 {
-	size_t i;
-
-	FUZZ_CHECK(strlen(hex) == 2 * n);
-	for (i = 0; i < n; i++) {
-		unsigned v;
-
-		FUZZ_CHECK(sscanf(hex + 2 * i, "%2x", &v) == 1);
-		out[i] = (uint8_t)v;
-	}
+	FUZZ_CHECK(ara_hex_decode_lower(hex, strlen(hex), out, n) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

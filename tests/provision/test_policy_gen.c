@@ -24,6 +24,7 @@
 
 #include <mbedtls/sha256.h>
 
+#include "ara/hex.h"
 #include "policy.h"
 
 #define D1 "1111111111111111111111111111111111111111111111111111111111111111"
@@ -66,8 +67,7 @@ static int run(const char *args)
 
 static void digest(const char *hex, uint8_t out[32])
 {
-	for (int i = 0; i < 32; i++)
-		assert_int_equal(sscanf(hex + 2 * i, "%2hhx", &out[i]), 1);
+	assert_int_equal(ara_hex_decode_lower(hex, 64, out, 32), 0);
 }
 
 static void test_generated_policy_loads(void **state)

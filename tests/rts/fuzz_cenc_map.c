@@ -14,13 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ara/bytes.h"
 #include "cenc_sample.h"
 #include "fuzz_check.h"
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -44,11 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	map = malloc(count ? count * sizeof(*map) : 1);
 	FUZZ_CHECK(map);
 	for (uint32_t i = 0; i < count; i++) {
-		map[i].clear_bytes = le32(data + 5 + 8 * i);
-		map[i].protected_bytes = le32(data + 9 + 8 * i);
+		map[i].clear_bytes = ara_get_le32(data + 5 + 8 * i);
+		map[i].protected_bytes = ara_get_le32(data + 9 + 8 * i);
 		sum += (uint64_t)map[i].clear_bytes + map[i].protected_bytes;
 	}
-	len = le32(data + 1);
+	len = ara_get_le32(data + 1);
 	if ((data[0] & 1) && count && sum <= UINT32_MAX)
 		len = (uint32_t)sum;
 	iv_len = data[0] & 2 ? 16 : 8;

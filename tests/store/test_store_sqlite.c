@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "ara/hex.h"
 #include "kek.h"
 #include "store.h"
 
@@ -831,8 +832,7 @@ struct rule1 {
 
 static void hex_to(const char *hex, uint8_t *out, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(sscanf(hex + 2 * i, "%2hhx", &out[i]), 1);
+	assert_int_equal(ara_hex_decode_lower(hex, 2 * n, out, n), 0);
 }
 
 static void read_rule1(struct rule1 *f)

@@ -65,8 +65,7 @@ void elf_fixture_init(struct elf_fixture *f)
 	f->eh = (Elf64_Ehdr *)f->bytes;
 	f->ph = (Elf64_Phdr *)(f->bytes + PHOFF);
 	f->sh = (Elf64_Shdr *)(f->bytes + SHOFF);
-	f->src = (struct ara_elf_src){ .mem = f->bytes, .fd = -1,
-				       .size = FIX_SIZE };
+	f->src = (struct ara_elf_src){ .mem = f->bytes, .size = FIX_SIZE };
 
 	header(f->eh);
 	segment(&f->ph[FIX_PH_TEXT], PT_LOAD, PF_R | PF_X, 0, GATE_DATA);

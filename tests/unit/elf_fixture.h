@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An arm64 ELF image built in memory, laid out like a small linked shared
- * object, for tests (and fuzz seeds) of loader/elf_check.h. File offsets
+ * object, for tests (and fuzz seeds) of ara/elf.h and loader/elf_gate.h. File offsets
  * equal virtual addresses:
  *
  *   0x0000  ELF header; program headers at 0x40
@@ -19,7 +19,7 @@
 #include <elf.h>
 #include <stdint.h>
 
-#include "elf_check.h"
+#include "ara/elf.h"
 
 #define FIX_SIZE 0x4000u
 #define FIX_INTERP "/lib/ld-linux-aarch64.so.1"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Unit tests of the loader's ELF checks (loader/elf_*.c) on images built in
+ * Unit tests of the shared ELF reader (ara/elf.h) and the loader's ELF
+ * checks (loader/elf_gate.h, elf_fd.h, elf_role.h) on images built in
  * memory (elf_fixture.h); hostile images first.
  */
 #include <setjmp.h>
@@ -15,8 +16,9 @@
 #include <unistd.h>
 
 #include "ara/boot.h"
-#include "elf_check.h"
+#include "elf_fd.h"
 #include "elf_fixture.h"
+#include "elf_gate.h"
 #include "elf_role.h"
 
 static struct elf_fixture fx;
@@ -592,7 +594,7 @@ static void reads_from_a_descriptor(void **state)
 	int fd = fixture_file();
 
 	(void)state;
-	fx.src = (struct ara_elf_src){ .mem = NULL, .fd = fd, .size = FIX_SIZE };
+	fx.src = ara_elf_fd_src(fd, FIX_SIZE);
 	assert_int_equal(ara_elf_gate(&fx.src, &g, &section), ARA_ELF_OK);
 	assert_int_equal(g.text.vaddr, 0x1000);
 	assert_int_equal(app(), ARA_ELF_OK);
@@ -610,7 +612,7 @@ static void reports_a_short_descriptor_as_io_error(void **state)
 
 	(void)state;
 	assert_int_equal(ftruncate(fd, 0x450), 0); /* cuts the section headers */
-	fx.src = (struct ara_elf_src){ .mem = NULL, .fd = fd, .size = FIX_SIZE };
+	fx.src = ara_elf_fd_src(fd, FIX_SIZE);
 	errno = 0;
 	assert_int_equal(ara_elf_gate(&fx.src, &g, &section), ARA_ELF_E_IO);
 	assert_int_equal(errno, EIO);

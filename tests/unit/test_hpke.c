@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "ara/hex.h"
 #include "hpke.h"
 
 /* hpke.c takes at most 512 bytes of keying material, info or context. */
@@ -69,13 +70,8 @@ static size_t unhex(const char *hex, uint8_t *out, size_t max)
 {
 	size_t n = strlen(hex) / 2;
 
-	assert_true(n <= max && strlen(hex) % 2 == 0);
-	for (size_t i = 0; i < n; i++) {
-		unsigned int b;
-
-		assert_int_equal(sscanf(hex + 2 * i, "%2x", &b), 1);
-		out[i] = (uint8_t)b;
-	}
+	assert_true(n <= max);
+	assert_int_equal(ara_hex_decode_lower(hex, strlen(hex), out, n), 0);
 	return n;
 }
 

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "ara/hex.h"
 #include "p256.h"
 
 /* RFC 6979 A.2.5: the private key x, the public key (Ux, Uy). */
@@ -35,13 +36,7 @@
 
 static void unhex(const char *hex, uint8_t *out, size_t n)
 {
-	assert_int_equal(strlen(hex), 2 * n);
-	for (size_t i = 0; i < n; i++) {
-		unsigned int b;
-
-		assert_int_equal(sscanf(hex + 2 * i, "%2x", &b), 1);
-		out[i] = (uint8_t)b;
-	}
+	assert_int_equal(ara_hex_decode_lower(hex, strlen(hex), out, n), 0);
 }
 
 static void test_backend_linked(void **state)

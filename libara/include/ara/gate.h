@@ -12,6 +12,20 @@
  *   page 2 (DOM2)  the signal entry (the handler of every signal ARA owns)
  *                  and the return trampoline of the App's handlers.
  * .ara_gate_data is one DOM0 page holding the control block below.
+ *
+ * Two kinds of offsets into those pages. Inputs, here: where gate.S places
+ * code (the landing, the RTM append's entry, the zeroes, the sigreturn
+ * trampoline, the way out at the end of page 0), with .org, which fails
+ * the build if the code before does not fit; gate.S's own instructions use
+ * some of them. Outputs, in ara/gate_offsets.h (included below, for C):
+ * where labels inside that code fell, the windows libara/src/interrupt.c
+ * tells apart when a signal interrupts the gate. gate.S names each with
+ * for_c (an absolute symbol in its object), and entry/gate-offsets.cmake
+ * writes the header from the object's symbols. The header is checked in,
+ * and every arm64 build regenerates it and fails, with the command that
+ * updates it, if the two differ: the host tree, which unit-tests
+ * interrupt.c, assembles no gate, and a changed window is worth a look at
+ * interrupt.c before its numbers are taken.
  */
 #ifndef ARA_GATE_H
 #define ARA_GATE_H
@@ -36,6 +50,12 @@
  *   movz x16, #ARA_POR_LEAVE; msr POR_EL0, x16
  */
 #define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 8)
+/* Page 0: secure_call's landing and fast path, which end at the way out. */
+#define ARA_GATE_LANDING 0xf60
+/* Page 0: 128 zero bytes, what the way out loads into x1-x15 and x17. */
+#define ARA_GATE_ZEROES 0xe0
+/* Page 1: ara_rtm_append, after secure_call. */
+#define ARA_GATE_RTM_APPEND 0x30
 
 /* Statuses the gate itself returns (static-asserted against enum ara_status). */
 #define ARA_GATE_STATUS_OK 0
@@ -120,33 +140,6 @@
 #define ARA_CALL_DEFERRED 2 /* signals arrived and wait for the way out */
 
 /*
- * Where a signal can interrupt the gate with DOM0's row, as offsets in page
- * 0 (page 1 for the DOM1 ones); gate.S fails to assemble if its code does
- * not match. libara/src/interrupt.c says what each window means.
- */
-#define ARA_GATE_SECURE_CALL 0x08      /* page 1: secure_call */
-#define ARA_GATE_DOM1_ENTERED 0x1c     /* page 1: the isb after secure_call's msr */
-#define ARA_GATE_DOM1_ENTERED_END 0x24 /* page 1: after its branch to the landing */
-/* The side exits at the start of page 0: each a status, then the way out. */
-#define ARA_GATE_NULL 0x00	       /* the null call's answer */
-#define ARA_GATE_WRONG_ROW 0x08	       /* entered with another row than DOM0's */
-#define ARA_GATE_BUSY 0x14	       /* no stack was free */
-#define ARA_GATE_TAKEN 0x28	       /* a stack was taken: try the next */
-#define ARA_GATE_MISS 0x3c	       /* no service has the fid: ara_gate_nofunc */
-#define ARA_GATE_DEFERRED 0x48	       /* the way out through ara_unblock_deferred */
-#define ARA_GATE_SIG_LANDING 0x64      /* the signal landing, to the fast path */
-/* 128 zero bytes after the signal landing: what the way out loads into x1-x15 and x17. */
-#define ARA_GATE_ZEROES 0xe0
-/* The fast path, straight to the way out at the end of page 0. */
-#define ARA_GATE_LANDING 0xf60	       /* secure_call's landing */
-#define ARA_GATE_CLAIM_CHECK 0xf7c     /* the cbnz after the claim's ldsetal */
-#define ARA_GATE_CLAIMED 0xf80	       /* the stack is the call's */
-#define ARA_GATE_ON_STACK 0xf94	       /* sp is the header: fid and arg are in it */
-#define ARA_GATE_EXIT 0xfb0	       /* the service has returned */
-#define ARA_GATE_RESTORE 0xfbc	       /* the header's App state back into registers */
-#define ARA_GATE_RELEASED 0xfec	       /* the stack is given back; sp next */
-
-/*
  * The RTM's append entry (ara_rtm_append, ara/rtm.h), the one entry of a
  * service: what its landing reads of the RTM's state in DOM0, asserted
  * against services/rtm (log.c) and libara/src/dom0/live.h. The open
@@ -160,17 +153,6 @@
 /* An entry's top 16 bits: its kind (1..3) above 8 zero bits (a user address). */
 #define ARA_GATE_RTM_ENTRY_SHIFT 48
 #define ARA_GATE_RTM_ENTRY_MASK 0xfcff  /* bits that must be 0 there (kind bits 0-1 aside) */
-
-/* The RTM append's windows: page 1 (its trampoline), then page 0 (its landing). */
-#define ARA_GATE_RTM_APPEND 0x30        /* page 1: ara_rtm_append */
-#define ARA_GATE_RTM_ENTERED 0x44       /* page 1: the isb after its msr */
-#define ARA_GATE_RTM_ENTERED_END 0x4c   /* page 1: after its branch to the landing */
-#define ARA_GATE_RTM_LANDING 0x160      /* its landing: nothing done yet */
-#define ARA_GATE_RTM_RESERVED 0x190     /* after the ldadd: x17 = the slot, x16 = the segment */
-#define ARA_GATE_RTM_STORE 0x19c        /* the str: x16 = the slot - ARA_GATE_RTM_SLOTS */
-#define ARA_GATE_RTM_STORED 0x1a0       /* the entry is in its slot */
-#define ARA_GATE_RTM_REGULAR 0x1ac      /* to secure_call's landing: x0 = the entry, then x1 */
-#define ARA_GATE_RTM_END 0x1c0          /* after the branch to secure_call's landing */
 
 #ifdef __ASSEMBLER__
 /*
@@ -195,6 +177,8 @@
 #else
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ara/gate_offsets.h"
 
 static inline uint64_t ara_gate_slot(uint64_t fid)
 {

@@ -15,7 +15,7 @@
 
 #include "ara/boot.h"
 #include "ara/gate.h"
-#include "elf_check.h"
+#include "ara/elf.h"
 
 #define ARA_EXEC_PATH_BYTES 4096u
 #define ARA_EXEC_STRINGS_MAX (256u << 10) /* path, arguments, environment, NULs included */

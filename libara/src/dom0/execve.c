@@ -67,7 +67,7 @@ static long check_program(struct ara_exec_req *r, long fd, uint64_t size)
 	at = ara_code_stage_view(fd, size);
 	if (!at)
 		return -ENOMEM;
-	src = (struct ara_elf_src){ .mem = (const uint8_t *)(uintptr_t)at, .fd = -1, .size = size };
+	src = (struct ara_elf_src){ .mem = (const uint8_t *)(uintptr_t)at, .size = size };
 	if (src.mem[0] == '#' && src.mem[1] == '!') {
 		ret = ara_exec_parse_script(r, src.mem, size);
 	} else {

@@ -8,7 +8,7 @@
  * ARA can trust where it says the thread was, and resume ARA from it.
  *
  * Where it interrupted decides (libara/src/interrupt.c, from the gate's
- * window offsets in ara/gate.h, asserted by entry/gate.S):
+ * window offsets in ara/gate_offsets.h, generated from entry/gate.S):
  *   - secure_call after its msr, or the landing before the dispatcher is
  *     called: the call is rolled back. The App state becomes "about to
  *     call secure_call" (x0, x1: the App's fid and arg, untouched so far);

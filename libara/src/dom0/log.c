@@ -5,6 +5,7 @@
  */
 #include "dom0.h"
 #include "ara/boot.h"
+#include "ara/hex.h"
 #include "sys.h"
 
 void ara_msg_mem(struct ara_msg *m, const char *s, size_t n)
@@ -28,7 +29,7 @@ void ara_msg_hex(struct ara_msg *m, uint64_t v)
 		shift -= 4;
 	size_t n = 2;
 	for (; shift >= 0; shift -= 4)
-		digits[n++] = "0123456789abcdef"[(v >> shift) & 0xf];
+		digits[n++] = ara_hex_char((unsigned int)(v >> shift));
 	ara_msg_mem(m, digits, n);
 }
 

@@ -20,6 +20,7 @@
 #include <mbedtls/platform_util.h>
 
 #include "admin.h"
+#include "ara/hex.h"
 #include "ara_cli.h"
 #include "kek.h"
 #include "policy.h"
@@ -229,8 +230,12 @@ static long read_file(const char *path, char *buf, size_t max, const char *what)
 
 static void print_hex(const uint8_t *b, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		printf("%02x", b[i]);
+	char s[3];
+
+	for (size_t i = 0; i < len; i++) {
+		ara_hex_encode(b + i, 1, s);
+		fputs(s, stdout);
+	}
 }
 
 /* "name":"value" in a JSON object; first: no comma before it. */

@@ -22,9 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ara/hex.h"
 #include "ara_cli.h"
 #include "digest.h"
-#include "elf_check.h"
+#include "elf_fd.h"
 #include "manifest.h"
 #include "p256_pem.h"
 #include "policy.h"
@@ -128,16 +129,11 @@ static size_t read_input(const char *path, const char *what, char *buf, size_t c
 	return len;
 }
 
-static void hex(const uint8_t *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
 /* The loader's digest; it must be an arm64 ELF (PIE), not any file. */
 static void loader_digest(const char *path, uint8_t out[ARA_SHA256_BYTES])
 {
 	struct stat st;
+	struct ara_elf_src src;
 	Elf64_Ehdr eh;
 	enum ara_elf_err err;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -146,7 +142,8 @@ static void loader_digest(const char *path, uint8_t out[ARA_SHA256_BYTES])
 		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	if (!S_ISREG(st.st_mode))
 		ara_die(EXIT_INPUT, "%s: not a regular file", path);
-	err = ara_elf_header(&(struct ara_elf_src){ .fd = fd, .size = (uint64_t)st.st_size }, &eh);
+	src = ara_elf_fd_src(fd, (uint64_t)st.st_size);
+	err = ara_elf_header(&src, &eh);
 	if (err == ARA_ELF_E_IO)
 		ara_die_file(EXIT_IO, path, "cannot read the loader");
 	if (err != ARA_ELF_OK)
@@ -209,11 +206,11 @@ static size_t policy_text(const struct options *o, char *text, size_t cap)
 	if (o->provisioner_key)
 		check_pinned_key(o->manifest, &m, o->provisioner_key);
 	loader_digest(o->loader, loader);
-	hex(loader, ARA_SHA256_BYTES, h[0]);
-	hex(m.obj[ARA_ROLE_LIBARA].sha256, ARA_SHA256_BYTES, h[1]);
-	hex(m.obj[ARA_ROLE_ENTRY].sha256, ARA_SHA256_BYTES, h[2]);
-	hex(m.obj[ARA_ROLE_APP].sha256, ARA_SHA256_BYTES, h[3]);
-	hex(manifest, ARA_SHA256_BYTES, h[4]);
+	ara_hex_encode(loader, ARA_SHA256_BYTES, h[0]);
+	ara_hex_encode(m.obj[ARA_ROLE_LIBARA].sha256, ARA_SHA256_BYTES, h[1]);
+	ara_hex_encode(m.obj[ARA_ROLE_ENTRY].sha256, ARA_SHA256_BYTES, h[2]);
+	ara_hex_encode(m.obj[ARA_ROLE_APP].sha256, ARA_SHA256_BYTES, h[3]);
+	ara_hex_encode(manifest, ARA_SHA256_BYTES, h[4]);
 	if (o->tpm_ak)
 		policy_path(o->out, o->tpm_ak, ak);
 	if (o->secrets)

@@ -14,7 +14,7 @@
 
 #include <mbedtls/platform_util.h>
 
-#include "hex.h"
+#include "ara/hex.h"
 #include "policy.h"
 #include "read_whole.h"
 #include "text_lines.h"

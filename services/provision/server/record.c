@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ara/hex.h"
 #include "ara_cli.h"
 #include "check.h"
 #include "record.h"
@@ -43,9 +44,13 @@ static void put_string(struct out *o, const char *name, const char *s)
 
 static void put_hex(struct out *o, const char *name, const uint8_t *b, size_t n)
 {
+	char s[3];
+
 	put(o, ",\"%s\":\"", name);
-	for (size_t i = 0; i < n; i++)
-		put(o, "%02x", b[i]);
+	for (size_t i = 0; i < n; i++) {
+		ara_hex_encode(b + i, 1, s);
+		put(o, "%s", s);
+	}
 	put(o, "\"");
 }
 

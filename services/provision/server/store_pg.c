@@ -24,7 +24,7 @@
 
 #include <libpq-fe.h>
 
-#include "hex.h"
+#include "ara/hex.h"
 #include "store_pg.h"
 #include "store_pg_schema.h"
 

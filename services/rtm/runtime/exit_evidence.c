@@ -30,7 +30,7 @@
 #include "ara/rtm.h"
 #include "ara/rtm_runtime.h"
 #include "runtime_internal.h"
-#include "hex.h"
+#include "ara/hex.h"
 #include "wire.h"
 
 static int parse_nonce(const char *hex, uint8_t nonce[ARA_RTM_NONCE_BYTES])

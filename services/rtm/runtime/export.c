@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ara/bytes.h"
 #include "ara/ara.h"
 #include "ara/rtm.h"
 #include "ara/rtm_runtime.h"
@@ -139,15 +140,6 @@ int ara_rtm_flush_segments(void)
 	return status;
 }
 
-static uint64_t load_le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
 static int report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t cap,
 		  uint32_t *len, uint32_t flags)
 {
@@ -171,7 +163,7 @@ static int report(const uint8_t nonce[ARA_RTM_NONCE_BYTES], void *out, uint32_t 
 			return status;
 		if (arg.out_len < ARA_RTM_HEADER_BYTES)
 			return ARA_E_INTERNAL; /* DOM0 wrote less than a header */
-		sealed = load_le64((const uint8_t *)out + ARA_RTM_OFF_SEALED);
+		sealed = ara_get_le64((const uint8_t *)out + ARA_RTM_OFF_SEALED);
 		if (sealed <= __atomic_load_n(&exported, __ATOMIC_ACQUIRE))
 			return ARA_OK;
 	}

@@ -26,7 +26,7 @@
 #include "bounds.h"
 #include "ear_out.h"
 #include "elf_image.h"
-#include "hex.h"
+#include "ara/hex.h"
 #include "p256.h"
 #include "verdict_out.h"
 #include "verify.h"

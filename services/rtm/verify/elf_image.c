@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "le.h"
+#include "ara/bytes.h"
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "ELF structures are copied in host byte order");
@@ -160,7 +160,7 @@ static uint64_t word_at(const struct ara_rtm_elf *elf, uint64_t vaddr)
 		const Elf64_Phdr *ph = &elf->loads[i];
 
 		if (vaddr >= ph->p_vaddr && ph->p_filesz >= 8 && vaddr - ph->p_vaddr <= ph->p_filesz - 8)
-			return ara_rtm_le64(elf->mem + ph->p_offset + (vaddr - ph->p_vaddr));
+			return ara_get_le64(elf->mem + ph->p_offset + (vaddr - ph->p_vaddr));
 	}
 	return 0;
 }
@@ -177,7 +177,7 @@ static int relr(const struct ara_rtm_elf *elf, const Elf64_Shdr *sh,
 	uint64_t base = 0;
 
 	for (uint64_t off = 0; off < sh->sh_size; off += 8) {
-		uint64_t w = ara_rtm_le64(elf->mem + sh->sh_offset + off);
+		uint64_t w = ara_get_le64(elf->mem + sh->sh_offset + off);
 
 		if ((w & 1) == 0) {
 			if (fn(ctx, word_at(elf, w)))

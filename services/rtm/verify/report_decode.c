@@ -5,7 +5,7 @@
 #include <mbedtls/sha256.h>
 #include <string.h>
 
-#include "le.h"
+#include "ara/bytes.h"
 #include "p256.h"
 
 /* The 2 zero bytes between the flags and pending_count. */
@@ -38,8 +38,8 @@ static enum ara_rtm_doc_err walk(const uint8_t *buf, size_t len, size_t *doc_len
 		return ARA_RTM_DOC_E_SHORT;
 	if (memcmp(buf, ARA_RTM_MAGIC, 8) != 0)
 		return ARA_RTM_DOC_E_MAGIC;
-	modules = ara_rtm_le32(buf + ARA_RTM_OFF_MODULES);
-	pending = ara_rtm_le32(buf + ARA_RTM_OFF_PENDING);
+	modules = ara_get_le32(buf + ARA_RTM_OFF_MODULES);
+	pending = ara_get_le32(buf + ARA_RTM_OFF_PENDING);
 	if (modules > ARA_RTM_MODULES_MAX)
 		return ARA_RTM_DOC_E_MODULES;
 	/* Bounded before any arithmetic: the sums below cannot overflow. */
@@ -50,7 +50,7 @@ static enum ara_rtm_doc_err walk(const uint8_t *buf, size_t len, size_t *doc_len
 
 		if (len - off < ARA_RTM_MODULE_FIXED_BYTES)
 			return ARA_RTM_DOC_E_SHORT;
-		path_len = ara_rtm_le32(buf + off + 24);
+		path_len = ara_get_le32(buf + off + 24);
 		if (path_len == 0 || path_len > ARA_RTM_MODULE_PATH_MAX)
 			return ARA_RTM_DOC_E_MODULE;
 		if (len - off - ARA_RTM_MODULE_FIXED_BYTES < padded_path(path_len))
@@ -59,9 +59,9 @@ static enum ara_rtm_doc_err walk(const uint8_t *buf, size_t len, size_t *doc_len
 			struct ara_rtm_module *m = &doc->modules[i];
 			const uint8_t *path = buf + off + ARA_RTM_MODULE_FIXED_BYTES;
 
-			m->start = ara_rtm_le64(buf + off);
-			m->end = ara_rtm_le64(buf + off + 8);
-			m->offset = ara_rtm_le64(buf + off + 16);
+			m->start = ara_get_le64(buf + off);
+			m->end = ara_get_le64(buf + off + 8);
+			m->offset = ara_get_le64(buf + off + 16);
 			m->path = path;
 			m->path_len = path_len;
 			if (!all_zero(buf + off + 28, 4) ||
@@ -103,17 +103,17 @@ enum ara_rtm_doc_err ara_rtm_doc_decode(const uint8_t *buf, size_t len, struct a
 		return err;
 	if (doc_len != len)
 		return ARA_RTM_DOC_E_LENGTH;
-	doc->kind = ara_rtm_le32(buf + ARA_RTM_OFF_KIND);
-	doc->module_count = ara_rtm_le32(buf + ARA_RTM_OFF_MODULES);
-	doc->pending_count = ara_rtm_le32(buf + ARA_RTM_OFF_PENDING);
+	doc->kind = ara_get_le32(buf + ARA_RTM_OFF_KIND);
+	doc->module_count = ara_get_le32(buf + ARA_RTM_OFF_MODULES);
+	doc->pending_count = ara_get_le32(buf + ARA_RTM_OFF_PENDING);
 	doc->nonce = buf + ARA_RTM_OFF_NONCE;
 	doc->run_id = buf + ARA_RTM_OFF_RUN_ID;
 	doc->chain = buf + ARA_RTM_OFF_CHAIN;
-	doc->sequence = ara_rtm_le64(buf + ARA_RTM_OFF_SEQUENCE);
-	doc->entries = ara_rtm_le64(buf + ARA_RTM_OFF_ENTRIES);
-	doc->sealed = ara_rtm_le64(buf + ARA_RTM_OFF_SEALED);
-	doc->dropped = ara_rtm_le64(buf + ARA_RTM_OFF_DROPPED);
-	doc->refused = ara_rtm_le64(buf + ARA_RTM_OFF_REFUSED);
+	doc->sequence = ara_get_le64(buf + ARA_RTM_OFF_SEQUENCE);
+	doc->entries = ara_get_le64(buf + ARA_RTM_OFF_ENTRIES);
+	doc->sealed = ara_get_le64(buf + ARA_RTM_OFF_SEALED);
+	doc->dropped = ara_get_le64(buf + ARA_RTM_OFF_DROPPED);
+	doc->refused = ara_get_le64(buf + ARA_RTM_OFF_REFUSED);
 	doc->app_sha256 = buf + ARA_RTM_OFF_APP;
 	doc->instance_pub = buf + ARA_RTM_OFF_PUB;
 	doc->flags = buf[ARA_RTM_OFF_FLAGS];
@@ -141,7 +141,7 @@ enum ara_rtm_doc_err ara_rtm_doc_decode(const uint8_t *buf, size_t len, struct a
 
 uint64_t ara_rtm_doc_pending(const struct ara_rtm_doc *doc, uint32_t i)
 {
-	return ara_rtm_le64(doc->pending + (size_t)i * ARA_RTM_ENTRY_BYTES);
+	return ara_get_le64(doc->pending + (size_t)i * ARA_RTM_ENTRY_BYTES);
 }
 
 int ara_rtm_doc_signed_by(const uint8_t *buf, const struct ara_rtm_doc *doc,

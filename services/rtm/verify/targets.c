@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "le.h"
+#include "ara/bytes.h"
 
 static int addrs_push(struct ara_rtm_addrs *a, uint64_t v)
 {
@@ -141,7 +141,7 @@ static int add_return_sites(struct ara_rtm_targets *t, const char **why)
 			const uint8_t *code = t->elf.mem + ph->p_offset + off;
 			size_t size = 4;
 			uint64_t pc = ph->p_vaddr + off;
-			int call = is_pac_call(ara_rtm_le32(code));
+			int call = is_pac_call(ara_get_le32(code));
 
 			if (!call && cs_disasm_iter(cs, &code, &size, &pc, insn))
 				call = insn->id == ARM64_INS_BL || insn->id == ARM64_INS_BLR;

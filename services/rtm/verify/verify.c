@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "chain.h"
-#include "le.h"
+#include "ara/bytes.h"
+#include "ara/hex.h"
 #include "report_decode.h"
 
 /* A decoded document, its module table's order by address, and its name in messages. */
@@ -39,12 +40,6 @@ say(struct run *r, enum ara_rtm_verdict v, const char *fmt, ...)
 		vsnprintf(r->msg + n, r->cap - (size_t)n, fmt, ap);
 	va_end(ap);
 	return v;
-}
-
-static void hex(const uint8_t *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
 }
 
 static void sort_modules(struct slot *s)
@@ -86,7 +81,7 @@ static enum ara_rtm_verdict check_doc(struct run *r, struct slot *s, uint32_t ki
 	if (in->app_sha256 != NULL && memcmp(d->app_sha256, in->app_sha256, ARA_RTM_HASH_BYTES)) {
 		char h[2 * ARA_RTM_HASH_BYTES + 1];
 
-		hex(d->app_sha256, ARA_RTM_HASH_BYTES, h);
+		ara_hex_encode(d->app_sha256, ARA_RTM_HASH_BYTES, h);
 		return say(r, ARA_RTM_VERDICT_REJECTED, "%s: App digest %s is not the expected one",
 			   s->name, h);
 	}
@@ -300,7 +295,7 @@ static enum ara_rtm_verdict check_entries(struct run *r, uint64_t nseg)
 		while (r->docs[j].d.sealed <= i)
 			j++;
 		for (uint32_t k = 0; k < ARA_RTM_SEGMENT_ENTRIES; k++, n++) {
-			v = check_entry(r, &r->docs[j], n, ara_rtm_le64(seg + k * ARA_RTM_ENTRY_BYTES));
+			v = check_entry(r, &r->docs[j], n, ara_get_le64(seg + k * ARA_RTM_ENTRY_BYTES));
 			if (v != ARA_RTM_VERDICT_OK)
 				return v;
 		}

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "elf_fixture.h"
+#include "elf_gate.h"
 
 #define COMPACT_SIZE 0x2000u
 

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Fuzz target: the loader's ELF checks (loader/elf_*.c) on the same bytes,
- * as App and as entry object. Besides surviving any input, what they accept
- * must keep their promises: an absolute, NUL-terminated interpreter path;
+ * Fuzz target: the shared ELF reader (ara/elf.h) and the loader's gate
+ * checks (loader/elf_gate.c) on the same bytes, as App and as entry
+ * object. Besides surviving any input, what they accept must keep their
+ * promises: an absolute, NUL-terminated interpreter path;
  * gate sections of whole pages whose file bytes lie inside the file.
  */
 #include <string.h>
 
-#include "elf_check.h"
+#include "elf_gate.h"
 #include "fuzz_check.h"
 
 static void check_region(const struct ara_elf_section *s, size_t file_size)
@@ -20,7 +21,7 @@ static void check_region(const struct ara_elf_section *s, size_t file_size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char interp[ARA_ELF_INTERP_MAX];
-	const struct ara_elf_src src = { .mem = data, .fd = -1, .size = size };
+	const struct ara_elf_src src = { .mem = data, .size = size };
 	struct ara_elf_gate gate;
 	const char *section = NULL;
 

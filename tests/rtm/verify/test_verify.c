@@ -23,6 +23,7 @@
 #include <cmocka.h>
 #include <mbedtls/sha256.h>
 
+#include "ara/hex.h"
 #include "chain.h"
 #include "doc_double.h"
 #include "bounds.h"
@@ -644,12 +645,6 @@ static void write_file(const char *path, const uint8_t *b, size_t n)
 	assert_int_equal(fclose(f), 0);
 }
 
-static void hex(const uint8_t *b, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", b[i]);
-}
-
 /*
  * A report not marked final covers the run only up to when it was made:
  * refused unless the verifier says its nonce was fresh (interim); a
@@ -698,9 +693,9 @@ static void test_command_line(void **state)
 	seal_report(&r);
 	write_file(rep, r.report, r.report_len);
 	write_file(seg, r.segments, SEG);
-	hex(key, sizeof(key), k);
-	hex(nonce, sizeof(nonce), nc);
-	hex(app, sizeof(app), a);
+	ara_hex_encode(key, sizeof(key), k);
+	ara_hex_encode(nonce, sizeof(nonce), nc);
+	ara_hex_encode(app, sizeof(app), a);
 	/* Without the App's digest or file, no decision: which App ran? */
 	snprintf(args, sizeof(args),
 		 "--instance-key %s --nonce %s --report %s --segments %s --module %s=%s", k, nc, rep,
@@ -771,7 +766,7 @@ static void file_sha256(const char *path, uint8_t d[32], char h[65])
 	assert_int_equal(ara_read_whole(path, ARA_RTM_MODULE_FILE_MAX, &b, &n), 0);
 	assert_int_equal(mbedtls_sha256(b, n, d, 0), 0);
 	free(b);
-	hex(d, 32, h);
+	ara_hex_encode(d, 32, h);
 }
 
 /*
@@ -967,8 +962,8 @@ static void test_app_checks_command_line(void **state)
 	snprintf(rep, sizeof(rep), "%s/report", dir);
 	snprintf(seg, sizeof(seg), "%s/segments", dir);
 	snprintf(app_at, sizeof(app_at), "%s%s", dir, ARA_RTM_APP_MODULE_PATH);
-	hex(key, sizeof(key), k);
-	hex(nonce, sizeof(nonce), nc);
+	ara_hex_encode(key, sizeof(key), k);
+	ara_hex_encode(nonce, sizeof(nonce), nc);
 	snprintf(base, sizeof(base), "--instance-key %s --nonce %s --report %s --segments %s", k,
 		 nc, rep, seg);
 
@@ -1045,9 +1040,9 @@ static void test_input_bounds(void **state)
 	run_init(&r, &fixtures[0], 0, 1);
 	seal_report(&r);
 	write_file(rep, r.report, r.report_len);
-	hex(key, sizeof(key), k);
-	hex(nonce, sizeof(nonce), nc);
-	hex(app, sizeof(app), a);
+	ara_hex_encode(key, sizeof(key), k);
+	ara_hex_encode(nonce, sizeof(nonce), nc);
+	ara_hex_encode(app, sizeof(app), a);
 	write_file(big, nonce, 1);
 	assert_int_equal(truncate(big, (off_t)ARA_RTM_SEGMENTS_FILE_MAX + 1), 0);
 	snprintf(args, sizeof(args), "--instance-key %s --nonce %s --report %s --segments %s "
@@ -1097,9 +1092,9 @@ static void test_ear_output(void **state)
 	write_file(args, r.report, r.report_len);
 	snprintf(args, sizeof(args), "%s/segments", dir);
 	write_file(args, r.segments, SEG);
-	hex(key, sizeof(key), k);
-	hex(nonce, sizeof(nonce), nc);
-	hex(app, sizeof(app), a);
+	ara_hex_encode(key, sizeof(key), k);
+	ara_hex_encode(nonce, sizeof(nonce), nc);
+	ara_hex_encode(app, sizeof(app), a);
 	memcpy(other, nc, sizeof(other));
 	other[0] = other[0] == '0' ? '1' : '0';
 

@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Bounded reads and the ELF header; shared by the App and entry checks. */
-#include "elf_check.h"
+/* Bounded reads and the ELF header; shared by every check. */
+#include "ara/elf.h"
 
 #include <string.h>
-#ifndef ARA_ELF_MEM_ONLY
-#include <errno.h>
-#include <unistd.h>
-#endif
 
 _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
 	       "ELF structures are read in host byte order");
@@ -19,35 +15,13 @@ bool ara_elf_range_ok(uint64_t off, uint64_t len, uint64_t size)
 enum ara_elf_err ara_elf_read(const struct ara_elf_src *src, uint64_t off,
 			      void *buf, size_t len)
 {
-	uint8_t *out = buf;
-
 	if (!ara_elf_range_ok(off, len, src->size))
 		return ARA_ELF_E_TRUNCATED;
 	if (src->mem != NULL) {
 		memcpy(buf, src->mem + off, len);
 		return ARA_ELF_OK;
 	}
-#ifdef ARA_ELF_MEM_ONLY
-	/* libara's copy (dom0/execve.c) parses only bytes it has mapped. */
-	(void)out;
-	return ARA_ELF_E_IO;
-#else
-	while (len > 0) {
-		ssize_t got = pread(src->fd, out, len, (off_t)off);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			if (got == 0)
-				errno = EIO; /* shorter than its recorded size */
-			return ARA_ELF_E_IO;
-		}
-		out += got;
-		off += (uint64_t)got;
-		len -= (size_t)got;
-	}
-	return ARA_ELF_OK;
-#endif
+	return src->read != NULL ? src->read(src, off, buf, len) : ARA_ELF_E_IO;
 }
 
 enum ara_elf_err ara_elf_header(const struct ara_elf_src *src, Elf64_Ehdr *eh)

@@ -1,41 +1,36 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What ara-loader needs to know from ELF files, and nothing more: that an
- * object is a 64-bit little-endian arm64 ET_DYN file, the App's PT_INTERP,
- * and where the entry object's gate sections are.
+ * The bounded ELF reader ara-loader and DOM0 share: that an object is a
+ * 64-bit little-endian arm64 ET_DYN file, the App's PT_INTERP, and that
+ * nothing of a program runs before ARA and its libraries come from the
+ * system's places. libara/src/elf/ holds it; ara_core compiles it for the
+ * loader and the tools, dom0.cmake again with DOM0's flags (freestanding:
+ * it needs only memcpy, memcmp and strlen, which DOM0 brings), for execve's
+ * checks of the programs an App starts. What only the loader reads (the
+ * gate sections, files by descriptor) stays in loader/ (elf_gate.h,
+ * elf_fd.h).
  *
- * The bytes are untrusted input (they are parsed only after their digest
- * matched the manifest, but the parser does not rely on that): every offset,
- * size and count is bounds-checked against the file before use, with
- * overflow-safe arithmetic; nothing is allocated; one header is read at a
- * time. The host must be little-endian, as arm64 Linux is.
+ * The bytes are untrusted input (the loader parses them only after their
+ * digest matched the manifest, but the reader does not rely on that): every
+ * offset, size and count is bounds-checked against the file before use,
+ * with overflow-safe arithmetic; nothing is allocated; one header is read
+ * at a time. The host must be little-endian, as arm64 Linux is.
  */
-#ifndef ARA_LOADER_ELF_CHECK_H
-#define ARA_LOADER_ELF_CHECK_H
+#ifndef ARA_ELF_H
+#define ARA_ELF_H
 
 #include <elf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-/* The entry object is linked for 4 KiB pages, and libara tags its gate
- * sections page by page. */
-#define ARA_ELF_PAGE_SIZE 4096u
 /* Bytes in a PT_INTERP path, with its NUL: PATH_MAX. */
 #define ARA_ELF_INTERP_MAX 4096u
-
-/* The bytes of an ELF file: in memory (tests, fuzzing) or in a file that
- * cannot change while it is read (the loader's sealed memfds). */
-struct ara_elf_src {
-	const uint8_t *mem; /* the file's bytes, or NULL: pread() from fd */
-	int fd;
-	uint64_t size;	    /* the file's size; no read goes past it */
-};
 
 /* Values are stable; ara_elf_strerror() describes each. */
 enum ara_elf_err {
 	ARA_ELF_OK = 0,
-	ARA_ELF_E_IO = 1,	 /* pread() failed (errno set) */
+	ARA_ELF_E_IO = 1,	 /* src->read failed (errno set), or no bytes */
 	ARA_ELF_E_TRUNCATED = 2, /* a header, table or string ends past EOF */
 	ARA_ELF_E_NOT_ELF = 3,	 /* no ELF magic */
 	ARA_ELF_E_CLASS = 4,	 /* not ELF64, little-endian, version 1 */
@@ -60,23 +55,23 @@ enum ara_elf_err {
 	ARA_ELF_E_PROGRAM = 23,	     /* a PT_INTERP where a shared object belongs */
 };
 
-/* A gate section as linked: vaddr is relative to the load base. */
-struct ara_elf_section {
-	uint64_t vaddr;
-	uint64_t size;
-	uint64_t offset; /* of its bytes in the file; 0 if nobits */
-	bool nobits;	 /* SHT_NOBITS: no bytes in the file */
+struct ara_elf_src;
+
+/* Reads len bytes at off of a file not in memory; [off, off+len) is inside
+ * src->size. ARA_ELF_OK or ARA_ELF_E_IO. */
+typedef enum ara_elf_err (*ara_elf_read_fn)(const struct ara_elf_src *src, uint64_t off,
+					    void *buf, size_t len);
+
+/* The bytes of an ELF file: in memory (DOM0's mapped copies, tests,
+ * fuzzing) or in a file that cannot change while it is read (the loader's
+ * sealed memfds, read by loader/elf_fd.c). */
+struct ara_elf_src {
+	const uint8_t *mem; /* the file's bytes, or NULL: read() reads them */
+	uint64_t size;	    /* the file's size; no read goes past it */
+	ara_elf_read_fn read; /* NULL where every file is in memory (DOM0) */
+	int fd;		    /* the file read() reads */
 };
 
-struct ara_elf_gate {
-	struct ara_elf_section text; /* ARA_GATE_TEXT_SECTION */
-	struct ara_elf_section data; /* ARA_GATE_DATA_SECTION */
-};
-
-/*
- * Reads len bytes at off. Returns ARA_ELF_OK, E_TRUNCATED if [off, off+len)
- * is not inside the file, or E_IO.
- */
 /*
  * ARA_ELF_OK if none of the App's code can run before ARA's initialisation:
  * no R_AARCH64_IRELATIVE relocation (IFUNC resolvers run while ld.so
@@ -102,13 +97,14 @@ enum ara_elf_err ara_elf_vaddr_to_offset(const struct ara_elf_src *src, const El
 /*
  * ARA_ELF_OK if the program's libraries come only from the dynamic
  * linker's default places: no DT_RPATH or DT_RUNPATH (ARA_ELF_E_RUNPATH),
- * no DT_NEEDED name with a '/' (ARA_ELF_E_NEEDED_PATH). loader/elf_libs.c.
+ * no DT_NEEDED name with a '/' (ARA_ELF_E_NEEDED_PATH).
  */
 enum ara_elf_err ara_elf_libraries_from_system(const struct ara_elf_src *src);
 
-/* *found: the file has a section called name (once or more). */
-enum ara_elf_err ara_elf_has_section(const struct ara_elf_src *src, const char *name, bool *found);
-
+/*
+ * Reads len bytes at off. Returns ARA_ELF_OK, E_TRUNCATED if [off, off+len)
+ * is not inside the file, or E_IO.
+ */
 enum ara_elf_err ara_elf_read(const struct ara_elf_src *src, uint64_t off,
 			      void *buf, size_t len);
 
@@ -132,18 +128,6 @@ enum ara_elf_err ara_elf_phdr(const struct ara_elf_src *src,
  */
 enum ara_elf_err ara_elf_app_interp(const struct ara_elf_src *src,
 				    char interp[ARA_ELF_INTERP_MAX]);
-
-/*
- * The entry object: checks the header and finds the two gate sections by
- * name, once each. Gate text must be PROGBITS, alloc+exec, not writable;
- * gate data PROGBITS or NOBITS, alloc+write, not exec. Each must start on a
- * page, span whole pages (at least one), and lie inside a PT_LOAD whose
- * flags match (text: X and not W; data: W and not X) at the matching file
- * offset, so its file bytes are exactly what is mapped at its address.
- * On a fault about one section, *section names it (else it is NULL).
- */
-enum ara_elf_err ara_elf_gate(const struct ara_elf_src *src,
-			      struct ara_elf_gate *gate, const char **section);
 
 /* A one-line description, never NULL; a gate error's description reads
  * after the section's name. */

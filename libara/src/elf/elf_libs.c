@@ -7,7 +7,7 @@
  * DT_RPATH or DT_RUNPATH, or a DT_NEEDED name with a '/', would let the
  * App choose those libraries too.
  */
-#include "elf_check.h"
+#include "ara/elf.h"
 
 #define NAME_CHUNK 64u
 

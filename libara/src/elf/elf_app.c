@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The App's dynamic linker: its one PT_INTERP. */
-#include "elf_check.h"
+#include "ara/elf.h"
 
 #include <string.h>
 

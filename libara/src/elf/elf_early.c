@@ -9,7 +9,7 @@
  *     others, and the last one loaded wins; the App claiming it would run
  *     its constructors before libara's.
  */
-#include "elf_check.h"
+#include "ara/elf.h"
 
 #define MAX_DYN_ENTRIES 4096u
 #define RELA_CHUNK 64u
