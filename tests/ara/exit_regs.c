@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "ara/ara.h"
+#include "ara/counter.h"
 #include "ara/domains.h"
 #include "ara/provision.h"
 #include "ara/rtm.h"
@@ -152,6 +153,8 @@ static const struct {
 	{ "rts_cenc_open", ARA_FID_RTS_CENC_OPEN, 1 },
 	{ "rts_cenc_decrypt", ARA_FID_RTS_CENC_DECRYPT, 1 },
 	{ "rts_cenc_close", ARA_FID_RTS_CENC_CLOSE, 1 },
+	{ "counter_increment", ARA_FID_COUNTER_INCREMENT, 0 },
+	{ "counter_read", ARA_FID_COUNTER_READ, 0 },
 };
 
 int main(void)

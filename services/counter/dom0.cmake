@@ -1,0 +1,2 @@
+# Sealed monotonic counters (ara/counter.h): the module and its rules.
+ara_dom0_service(counter SOURCES counter.c counter_ops.c)
