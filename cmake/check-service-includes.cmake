@@ -7,7 +7,7 @@
 # ways a compiler could: relative to the including file's folder (a quoted
 # one), and against the include roots a service may have (ROOT/libara/include,
 # ROOT/include, ROOT/services/*). It is refused if its text names
-# libara/src, if it resolves relative to the file into ROOT/libara/src
+# libara/src or climbs with ".." (nothing a service needs), if it resolves relative to the file into ROOT/libara/src
 # (however the path climbs there), or if it resolves nowhere but under
 # ROOT/libara/src or one of its folders (the form "dom0/dom0.h" needs
 # libara/src on the include path). Headers of the system and of mbedtls
@@ -50,10 +50,21 @@ function(in_core path out)
   endif()
 endfunction()
 
-file(GLOB_RECURSE files "${DIR}/*.c" "${DIR}/*.h" "${DIR}/*.S" "${DIR}/*.cc" "${DIR}/*.cpp"
-  "${DIR}/*.hpp" "${DIR}/*.inc")
+# Every file, whatever its name ends with: an include can sit in any file a
+# source includes. A build file of a service that names libara/src (an
+# include path, a forced include, a source) is refused as such.
+file(GLOB_RECURSE files "${DIR}/*")
 set(refused 0)
 foreach(f IN LISTS files)
+  if(f MATCHES "\\.cmake$|/CMakeLists\\.txt$")
+    file(STRINGS "${f}" hits REGEX "libara/src")
+    if(hits)
+      file(RELATIVE_PATH shown "${DIR}" "${f}")
+      math(EXPR refused "${refused} + 1")
+      message("${shown}: names libara/src")
+    endif()
+    continue()
+  endif()
   get_filename_component(here "${f}" DIRECTORY)
   file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"]")
   file(RELATIVE_PATH shown "${DIR}" "${f}")
@@ -64,6 +75,10 @@ foreach(f IN LISTS files)
     set(why "")
     if(name MATCHES "libara/src(/|$)")
       set(why "names libara/src")
+    elseif(name MATCHES "(^|/)\\.\\.(/|$)")
+      # ara/../../src/dom0/x.h climbs out of a public root: a service
+      # names its headers without climbing.
+      set(why "climbs with ..")
     endif()
     # A quoted include is looked up next to the file first.
     set(found_public FALSE)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Sealed monotonic counters (services/counter/, ara_counter(3)): numbers a
- * compromised App can advance but never repeat, rewind or set, for
- * anti-rollback (the version of the newest state the App wrote) and unique
- * sequence numbers (nonces, message numbers).
+ * compromised App can advance (by any amount, up to the end) but never
+ * repeat or rewind within the process, for unique sequence numbers
+ * (nonces, message numbers) and the version of the newest state the App
+ * wrote. A result is not evidence: it is not signed, so a party that has
+ * it only from the App has the App's word for it.
  *
  * Each process has ARA_COUNTERS counters, numbered 0 to ARA_COUNTERS - 1,
  * each starting at 0. Their values live only in ARA (DOM0), never in App

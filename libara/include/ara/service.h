@@ -25,8 +25,8 @@
  * directly, secrets wiped (ara_memzero) before returning. A module keeps
  * what must not outlive a fork in its state (ara_module_state), and reaches
  * another module only through the core (ara_service_call), never through
- * its memory: the next step gives each module a protection domain of its
- * own (issue 20).
+ * its memory, so that each module can be given a protection domain of its
+ * own.
  */
 #ifndef ARA_SERVICE_H
 #define ARA_SERVICE_H

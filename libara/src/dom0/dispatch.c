@@ -126,7 +126,8 @@ enum ara_status ara_gate_wrapped(uint64_t *arg)
 	const struct ara_service *s = by_slot[ara_gate_slot(h->fid)];
 	enum ara_status st;
 
-	if (!s || s->fid != h->fid) /* cannot be: the gate found the fid in its slot */
+	/* Cannot be: the gate found the fid in its slot, and holds no internal one. */
+	if (!s || s->fid != h->fid || (s->flags & ARA_SVC_INTERNAL))
 		return ARA_E_INTERNAL;
 	if (s->arg_size == 0 || (s->flags & ARA_SVC_VALUE))
 		st = s->handler(arg);

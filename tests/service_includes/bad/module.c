@@ -9,6 +9,7 @@
 #include "../../../libara/src/dom0/live.h"            /* the core's path, spelled out */
 #include "../../../libara/./src/heap.h"               /* the same, disguised */
 #include "../../../libara/include/../src/dom0/mem.h"  /* through a public folder */
+#include <ara/../../src/dom0/live.h>                  /* the same, from a public root */
 #include "dom0/dom0.h"                                /* libara/src on the include path */
 #include <dom0/sys.h>                                 /* the same, angled */
 #include "regions.h"                                  /* libara/src itself on the path */
