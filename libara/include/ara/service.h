@@ -6,7 +6,7 @@
  * libutee is the model: a service sees its API, never the core's internals.
  *
  * A module is a folder of services/ named in the build's one list
- * (ARA_DOM0_SERVICES, services/CMakeLists.txt). It describes itself with
+ * (ARA_DOM0_SERVICES, services/dom0.cmake). It describes itself with
  * ARA_MODULE() (its hooks and the size of its per-process state) and
  * defines its functions with ARA_SERVICE(), each naming its module. At
  * initialisation libara collects both sections, checks them (a function ID
