@@ -3,7 +3,7 @@
  * The code modules RTM documents name (rtm_format.h): the process's
  * executable file mappings and [vdso] when ARA initialised, before any App
  * code ran. After that, code the App makes executable is an anonymous
- * copy (libara/src/dom0/exec.c), so the snapshot names every file the
+ * copy (libara/src/dom0/code_map.c), so the snapshot names every file the
  * App's code can come from; a document written later is checked against
  * the live mappings, and says if they changed (the App moved, unmapped or
  * re-protected code: after a hijack, to make a logged destination look
@@ -36,7 +36,7 @@ static int is_code(const struct ara_mapping *m)
  * holds /usr/lib/libc.so.6's code, and the verifier reads that file. (A
  * copy of ara-loader's memfd keeps its name, "/memfd:ara-app (deleted)".)
  * Only ARA, ld.so and the kernel have made code mappings by the time of the
- * snapshot, and App code never makes a file's: exec.c's copies are anonymous.
+ * snapshot, and App code never makes a file's: code_map.c's copies are anonymous.
  */
 static void module_path(const struct ara_mapping *m, const char **path, size_t *len)
 {
