@@ -68,14 +68,6 @@
 
 	.arch	armv8.1-a		// LSE atomics: every POE CPU has them
 
-/* Loads a row (16 bits: the keys in use are 0-2) in one instruction. */
-.macro mov_row reg, row
-	.if	(\row) > 0xffff
-	.error	"a POR_EL0 row no longer fits one movz"
-	.endif
-	movz	\reg, #(\row)
-.endm
-
 /*
  * Claims the lowest free DOM0 stack of the set x13 (a mask): x16 =
  * &ara_gate_cb, x12 = &bitmap in, x15 = its index out; branches to \busy if
@@ -118,6 +110,7 @@ ara_gate_dom0:
 	b	.Lleave
 .Lwrong_row:				// the App jumped to secure_call's msr
 	mov	x0, #ARA_GATE_STATUS_NOT_READY
+	mov	x17, xzr		// the row compared with (public, but not the App's)
 	msr	nzcv, xzr
 	b	.Lleave
 .Lbusy:					// every DOM0 stack is taken
@@ -209,7 +202,8 @@ ara_gate_sig_landing:
  *           append), x1-x15 the App's own, untouched.
  */
 ara_gate_rtm_landing:
-	cmp	x16, #ARA_POR_ENTER
+	mov_row	x17, ARA_POR_ENTER
+	cmp	x16, x17
 	b.ne	.Lwrong_row		// nothing touched memory before this
 	lsr	x17, x0, #ARA_GATE_RTM_ENTRY_SHIFT
 	tst	x17, #(ARA_GATE_RTM_ENTRY_MASK * 0x0001000100010001)
@@ -267,7 +261,8 @@ ara_gate_rtm_landing:
 ara_gate_landing:
 	cmp	x0, #ARA_GATE_FID_NULL
 	b.eq	.Lnull			// answered here: no stack, no memory
-	cmp	x16, #ARA_POR_ENTER
+	mov_row	x17, ARA_POR_ENTER
+	cmp	x16, x17
 	b.ne	.Lwrong_row		// nothing touched memory before this
 	adrp	x16, ara_gate_cb	// page-aligned: no :lo12: part
 	ldr	x13, [x16, #ARA_CB_HEADERS]	// stack 0's header, its claim word first

@@ -63,6 +63,8 @@ set(ARA_DOM0_SOURCES
   src/dom0/state.c
   src/dom0/deliver.c
   src/dom0/dispatch.c
+  src/dom0/domain.c
+  src/dom0/domain.S
   src/dom0/entropy.c
   src/dom0/exec_args.c
   src/dom0/exec_files.c
@@ -102,7 +104,7 @@ set(ARA_DOM0_SOURCES ${ARA_DOM0_SOURCES} CACHE INTERNAL "")
 # (ARA_DOM0_SERVICES), each folder's own dom0.cmake naming its sources.
 include(${ARA_DOM0_DIR}/../services/dom0.cmake)
 
-# ara_dom0_service(NAME [USES service...] SOURCES file... [SIMD file...]),
+# ara_dom0_service(NAME DOMAIN domain [USES service...] SOURCES file... [SIMD file...]),
 # called by services/NAME/dom0.cmake within ara_dom0_library (target: the
 # DOM0 runtime being built): the module's DOM0 sources as objects of
 # target, compiled as DOM0 (the same options, and target's definitions, so
@@ -113,8 +115,21 @@ include(${ARA_DOM0_DIR}/../services/dom0.cmake)
 # (functions that use the vector registers) are compiled once, without
 # -mgeneral-regs-only; check-self-contained.cmake allows vector registers
 # only in them, and check-simd-services.cmake makes their callers scrub.
+# DOMAIN is the protection domain the module runs in (ara/domains.h):
+# core (the core's own, DOM0), provision, rts, rtm, or extra (shared by
+# further modules); its sources get ARA_MODULE_DOMAIN, which ARA_MODULE
+# puts in the module's descriptor.
 function(ara_dom0_service name)
-  cmake_parse_arguments(PARSE_ARGV 1 svc "" "" "USES;SOURCES;SIMD")
+  cmake_parse_arguments(PARSE_ARGV 1 svc "" "DOMAIN" "USES;SOURCES;SIMD")
+  set(domains core ARA_DOM0 provision ARA_DOM_PROVISION rts ARA_DOM_RTS rtm ARA_DOM_RTM
+    extra ARA_DOM_EXTRA)
+  list(FIND domains "${svc_DOMAIN}" at)
+  math(EXPR odd "${at} % 2")
+  if(at LESS 0 OR odd)
+    message(FATAL_ERROR "service ${name}: DOMAIN must be one of core, provision, rts, rtm, extra")
+  endif()
+  math(EXPR at "${at} + 1")
+  list(GET domains ${at} domain)
   set(dir ${ARA_DOM0_DIR}/../services/${name})
   set(includes ${ARA_DOM0_DIR}/include ${ARA_DOM0_DIR}/../include ${dir})
   foreach(u IN LISTS svc_USES)
@@ -126,7 +141,8 @@ function(ara_dom0_service name)
   set_target_properties(${objects} PROPERTIES POSITION_INDEPENDENT_CODE ON)
   target_include_directories(${objects} PRIVATE ${includes})
   target_compile_options(${objects} PRIVATE ${ARA_DOM0_COMPILE_OPTIONS})
-  target_compile_definitions(${objects} PRIVATE $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
+  target_compile_definitions(${objects} PRIVATE $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>
+    ARA_MODULE_DOMAIN=${domain})
   target_link_libraries(${objects} PRIVATE ara_dom0_mbedcrypto) # its headers and configuration
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:${objects}>)
   if(svc_SIMD)

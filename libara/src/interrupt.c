@@ -25,12 +25,17 @@ static int synchronous(int sig, const struct ara_rt_sigframe *f)
 	       code > 0 && code != SI_KERNEL;
 }
 
-/* The header of the call whose DOM0 stack holds sp, or NULL. */
+/* The header of the call whose DOM0 stack (or service domain's slot) holds sp, or NULL. */
 static struct ara_call_header *call_at(const struct ara_gate_layout *g, uint64_t sp)
 {
 	uint64_t i, top;
 	struct ara_call_header *h;
 
+	if (g->domain_stacks && sp >= g->domain_stacks && sp < g->domain_stacks_end) {
+		/* In a service: the call's own DOM0 stack tells the rest, at its header. */
+		i = ((sp - g->domain_stacks) >> g->domain_slot_shift) & g->domain_slot_mask;
+		sp = g->stack_base + (i + 1) * g->stack_stride - ARA_CALL_HEADER_SIZE;
+	}
 	if (sp < g->stack_base)
 		return NULL;
 	i = (sp - g->stack_base) / g->stack_stride;

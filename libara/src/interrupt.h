@@ -30,6 +30,15 @@ struct ara_gate_layout {
 	 * at sigmask (its svc has not run yet).
 	 */
 	uint64_t sigmask, sigmask_svc;
+	/*
+	 * The service domains' call stacks (libara/src/dom0/domain.h), or 0:
+	 * sp in [domain_stacks, domain_stacks_end) is in slot (d, i), i =
+	 * ((sp - domain_stacks) >> domain_slot_shift) & domain_slot_mask, of
+	 * the call on DOM0 stack i.
+	 */
+	uint64_t domain_stacks, domain_stacks_end;
+	unsigned int domain_slot_shift;
+	uint64_t domain_slot_mask;
 };
 
 enum ara_interrupt {

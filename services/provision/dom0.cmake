@@ -2,5 +2,5 @@
 # evidence, the sessions, the secrets and what the other modules may ask of
 # them (provision_calls.h), with the crypto and wire format it shares with
 # the provisioner.
-ara_dom0_service(provision SOURCES hpke.c wire.c p256.c binding.c dev_evidence.c instance.c
+ara_dom0_service(provision DOMAIN core SOURCES hpke.c wire.c p256.c binding.c dev_evidence.c instance.c
   session.c secret_services.c internal.c tpm_evidence.c)

@@ -3,4 +3,4 @@
 # code modules at initialisation; the chain step with the ARMv8 SHA-256
 # instructions (sha256_ce.c), the gate scrubbing the vector registers after
 # its services.
-ara_dom0_service(rtm USES provision SOURCES log.c doc.c report.c modules.c SIMD sha256_ce.c)
+ara_dom0_service(rtm DOMAIN core USES provision SOURCES log.c doc.c report.c modules.c SIMD sha256_ce.c)

@@ -48,6 +48,12 @@
  * report covers the whole run only if no transfer can follow it.
  */
 #define ARA_EXIT_RTM_CLOSED 12
+/*
+ * A service faulted in its own domain (it touched memory of another
+ * domain, the core's included): ARA names the service and the address on
+ * stderr, never what is there, and ends the process.
+ */
+#define ARA_EXIT_SERVICE_FAULT 13
 
 /* memfd names; /proc/self/maps shows them as "/memfd:<name> (deleted)". */
 #define ARA_MEMFD_APP "ara-app"

@@ -51,11 +51,11 @@
  */
 #define ARA_GATE_LEAVE_OFFSET (ARA_PAGE_SIZE - 8)
 /* Page 0: secure_call's landing and fast path, which end at the way out. */
-#define ARA_GATE_LANDING 0xf60
+#define ARA_GATE_LANDING 0xf58
 /* Page 0: 128 zero bytes, what the way out loads into x1-x15 and x17. */
-#define ARA_GATE_ZEROES 0xe0
+#define ARA_GATE_ZEROES 0xf0
 /* Page 1: ara_rtm_append, after secure_call. */
-#define ARA_GATE_RTM_APPEND 0x30
+#define ARA_GATE_RTM_APPEND 0x40
 
 /* Statuses the gate itself returns (static-asserted against enum ara_status). */
 #define ARA_GATE_STATUS_OK 0
@@ -136,6 +136,7 @@
 #define ARA_CALL_ARG 48
 #define ARA_CALL_MASK 56
 #define ARA_CALL_STATUS 64
+#define ARA_CALL_DOMAIN 72
 #define ARA_CALL_ACTIVE 0   /* the call runs; signals are taken as they come */
 #define ARA_CALL_DEFERRED 2 /* signals arrived and wait for the way out */
 
@@ -219,7 +220,7 @@ struct ara_call_header {
 	uint64_t arg;	 /* the App's x1: the service's value argument, or its pointer */
 	uint64_t mask;	 /* ARA_CALL_DEFERRED: the App's signal mask to restore */
 	uint64_t status; /* on the deferred way out: what the service returned */
-	uint64_t pad;
+	uint64_t domain; /* inside a service domain: the core's sp | the domain's index (domain.S) */
 };
 
 _Static_assert(offsetof(struct ara_gate_cb, headers) == ARA_CB_HEADERS, "cb");
@@ -250,6 +251,7 @@ _Static_assert(offsetof(struct ara_call_header, fid) == ARA_CALL_FID, "header");
 _Static_assert(offsetof(struct ara_call_header, arg) == ARA_CALL_ARG, "header");
 _Static_assert(offsetof(struct ara_call_header, mask) == ARA_CALL_MASK, "header");
 _Static_assert(offsetof(struct ara_call_header, status) == ARA_CALL_STATUS, "header");
+_Static_assert(offsetof(struct ara_call_header, domain) == ARA_CALL_DOMAIN, "header");
 _Static_assert(ARA_CALL_HEADER_SIZE % 16 == 0, "sp stays 16-byte aligned");
 _Static_assert(ARA_DOM0_STACKS + ARA_DOM0_HANDLER_STACKS <= 64,
 	       "the handler stacks' bitmap is one 64-bit word");

@@ -37,6 +37,7 @@
 
 #include "ara/ara.h"
 #include "ara/boot.h"
+#include "ara/domains.h"
 #include "ara/maps.h"
 #include "ara/mem.h"
 #include "ara/sys.h"
@@ -63,18 +64,31 @@ struct ara_module {
 	void (*start)(char **envp);
 	void (*ready)(void);
 	void (*forked)(void *state);
+	uint32_t domain; /* enum ara_domain_id (ara/domains.h): set by the build, not by the module */
 };
 
 /* libara/check-simd-services.cmake reads the forked hooks back from libara.so. */
-_Static_assert(sizeof(struct ara_module) == 40 && offsetof(struct ara_module, forked) == 32,
+_Static_assert(sizeof(struct ara_module) == 48 && offsetof(struct ara_module, forked) == 32,
 	       "libara/check-simd-services.cmake");
 
-/* ARA_MODULE(my_module, .name = "mine", ...): defines my_module, which its ARA_SERVICEs name. */
+/*
+ * ARA_MODULE(my_module, .name = "mine", ...): defines my_module, which its
+ * ARA_SERVICEs name. The domain it runs in is the build's choice
+ * (ara_dom0_service's DOMAIN, which defines ARA_MODULE_DOMAIN for the
+ * module's sources): a module cannot name it (a second .domain is an
+ * error, -Woverride-init).
+ */
+#ifdef ARA_MODULE_DOMAIN
 #define ARA_MODULE(ident, ...)                                               \
 	const struct ara_module ident                                        \
 		__attribute__((used, section("ara_modules"), aligned(8))) = { \
-			__VA_ARGS__                                          \
+			.domain = ARA_MODULE_DOMAIN, __VA_ARGS__             \
 		}
+#else
+#define ARA_MODULE(ident, ...)                                                         \
+	_Static_assert(0, "ARA_MODULE_DOMAIN is not defined: the build names each module's " \
+			  "domain (ara_dom0_service's DOMAIN)")
+#endif
 
 #define ARA_SVC_IN 0x1u
 #define ARA_SVC_OUT 0x2u
@@ -137,10 +151,11 @@ enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_un
 /* ---- The module's own state ------------------------------------------- */
 
 /*
- * The module's per-process state: state_size bytes on the DOM0 heap, zeroed
- * when made at its first use in the process (a forked child's first use
- * makes a new one, then runs forked). NULL if the heap cannot hold it, or
- * the module has no state.
+ * The module's per-process state: state_size bytes on its domain's heap,
+ * zeroed when made at its first use in the process (a forked child's first
+ * use makes a new one, then runs forked). NULL if the heap cannot hold it,
+ * or the module has no state. Made only by the module's own code in its own
+ * domain: asked from another domain (the core's), NULL until then.
  */
 void *ara_module_state(const struct ara_module *m);
 

@@ -21,6 +21,7 @@
 #include "ara/gate.h"
 #include "ara/service.h"
 #include "dom0.h"
+#include "domain.h"
 #include "mem.h"
 
 _Static_assert(ARA_GATE_STATUS_OK == ARA_OK, "gate.S returns it");
@@ -35,7 +36,7 @@ extern const struct ara_service __start_ara_services[] __attribute__((visibility
 extern const struct ara_service __stop_ara_services[] __attribute__((visibility("hidden")));
 
 /* The service in each slot of the gate's table; written once at initialisation. */
-static const struct ara_service *by_slot[ARA_GATE_SLOTS];
+static ARA_RO_AFTER_INIT const struct ara_service *by_slot[ARA_GATE_SLOTS];
 
 #define ARA_SVC_KNOWN (ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE | ARA_SVC_SIMD | ARA_SVC_INTERNAL)
 
@@ -115,21 +116,57 @@ static enum ara_status copying(const struct ara_service *s, uint64_t app_arg)
 }
 
 /*
+ * A service of a module in a domain of its own (domain.h): the argument
+ * (the value, or the copy of the App's buffer) goes to the argument area
+ * of the call's slot in that domain, the handler runs there through the
+ * door, and the result comes back from the area, which is then wiped.
+ */
+static enum ara_status in_domain(const struct ara_service *s, struct ara_call_header *h,
+				 uint64_t *arg, enum ara_domain_id d)
+{
+	const uint64_t i =
+		((uint64_t)(uintptr_t)h - ara_domain_map.headers) / ara_domain_map.header_stride;
+	unsigned char *area = ara_domain_arg_area(d, i);
+	const int value = s->arg_size == 0 || (s->flags & ARA_SVC_VALUE);
+	enum ara_status st = ARA_OK;
+
+	if (value) {
+		memcpy(area, arg, sizeof(*arg));
+	} else if (*arg == 0) {
+		return ARA_E_INVAL;
+	} else if (s->flags & ARA_SVC_IN) {
+		st = ara_direct_from_app(area, *arg, s->arg_size);
+	} else {
+		ara_memzero(area, s->arg_size);
+	}
+	if (st == ARA_OK) /* the service's status: the gate lets only documented ones leave */
+		st = (enum ara_status)(uint32_t)ara_domain_call(
+			d, i, h, (uint64_t (*)(void *))(uintptr_t)s->handler, area);
+	if (value)
+		memcpy(arg, area, sizeof(*arg));
+	else if (st == ARA_OK && (s->flags & ARA_SVC_OUT))
+		st = ara_direct_to_app(*arg, area, s->arg_size);
+	ara_memzero(area, value ? sizeof(*arg) : s->arg_size);
+	return st;
+}
+
+/*
  * The gate's function for the services it cannot call directly. arg is
  * the call header's arg: the header (and so the fid, which the gate found
  * in this service's slot) is around it.
  */
 enum ara_status ara_gate_wrapped(uint64_t *arg)
 {
-	const struct ara_call_header *h =
-		(const struct ara_call_header *)((unsigned char *)arg - ARA_CALL_ARG);
+	struct ara_call_header *h = (struct ara_call_header *)((unsigned char *)arg - ARA_CALL_ARG);
 	const struct ara_service *s = by_slot[ara_gate_slot(h->fid)];
 	enum ara_status st;
 
 	/* Cannot be: the gate found the fid in its slot, and holds no internal one. */
 	if (!s || s->fid != h->fid || (s->flags & ARA_SVC_INTERNAL))
 		return ARA_E_INTERNAL;
-	if (s->arg_size == 0 || (s->flags & ARA_SVC_VALUE))
+	if (ara_module_domain(s->module) != ARA_DOM0)
+		st = in_domain(s, h, arg, ara_module_domain(s->module));
+	else if (s->arg_size == 0 || (s->flags & ARA_SVC_VALUE))
 		st = s->handler(arg);
 	else
 		st = copying(s, *arg);
@@ -144,6 +181,9 @@ enum ara_status ara_service_call(uint32_t fid, void *arg)
 
 	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
 		return ARA_E_NOFUNC;
+	/* Only within one domain: arg is the caller's memory, which no other domain may read. */
+	if (ara_module_domain(s->module) != ara_domain_running())
+		return ARA_E_NOFUNC;
 	return s->handler(arg);
 }
 
@@ -154,7 +194,7 @@ void ara_services_init(struct ara_gate_cb *cb)
 	cb->nofunc = (uint64_t)(uintptr_t)ara_gate_nofunc;
 	for (const struct ara_service *s = __start_ara_services; s < __stop_ara_services; s++) {
 		const uint64_t slot = ara_gate_slot(s->fid);
-		const int direct = !(s->flags & ARA_SVC_SIMD) &&
+		const int direct = !(s->flags & ARA_SVC_SIMD) && ara_module_domain(s->module) == ARA_DOM0 &&
 				   (s->arg_size == 0 || (s->flags & ARA_SVC_VALUE));
 
 		check_service(s);

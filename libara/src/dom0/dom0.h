@@ -15,6 +15,15 @@
 #include "ara/service.h" /* what the services use of the core is declared there */
 #include "regions.h"
 
+/*
+ * Data the core writes only during initialisation, which then makes it
+ * read-only on DOM1's key (init.c, ara_seal_ro_after_init): the service
+ * domains read it (where the system-call page is, the protected ranges,
+ * the domains' map), and nothing writes it any more. dom0-layout.ld gives
+ * it pages of its own.
+ */
+#define ARA_RO_AFTER_INIT __attribute__((section(".data.ara_ro_after_init")))
+
 /* string.c */
 /*
  * out = prefix, then fd in decimal (a descriptor path such as

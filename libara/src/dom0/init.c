@@ -39,6 +39,7 @@
 #include "ara/gate.h"
 #include "boot.h"
 #include "dom0.h"
+#include "domain.h"
 #include "init.h"
 #include "interrupted.h"
 #include "kernel.h"
@@ -122,6 +123,7 @@ static struct ara_gate_cb map_dom0_arena(void)
 	ara_threads_init(stack_base + stacks + sigstacks, stack_base + stacks);
 
 	cb.headers = stack_base + stride - ARA_CALL_HEADER_SIZE;
+	ara_domains_map(cb.headers, stride);
 	cb.headers_end = cb.headers + ARA_DOM0_STACKS * stride;
 	cb.claimed = (uint64_t)(uintptr_t)&ara_live->claimed_stacks;
 	cb.handler_mask = ((UINT64_C(1) << ARA_DOM0_HANDLER_STACKS) - 1) << ARA_DOM0_STACKS;
@@ -131,6 +133,20 @@ static struct ara_gate_cb map_dom0_arena(void)
 	cb.unblock = (uint64_t)(uintptr_t)ara_unblock_deferred;
 	cb.live = (uint64_t)(uintptr_t)ara_live;
 	return cb;
+}
+
+/*
+ * The core's read-only-after-initialisation data (dom0.h): read-only on
+ * DOM1's key from here on, where the service domains read it. Before
+ * mseal, which keeps it so.
+ */
+static void seal_ro_after_init(void)
+{
+	extern const char __start_ara_ro_after_init[] __attribute__((visibility("hidden")));
+	extern const char __stop_ara_ro_after_init[] __attribute__((visibility("hidden")));
+	const uint64_t start = (uint64_t)(uintptr_t)__start_ara_ro_after_init;
+
+	ara_tag(start, (uint64_t)(uintptr_t)__stop_ara_ro_after_init - start, PROT_READ, ARA_PKEY_DOM1);
 }
 
 /*
@@ -296,6 +312,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	drop_robust_list();
 	ara_signals_init(gate);
 	ara_drop_privilege();
+	seal_ro_after_init();
 	/* After the last change DOM0 makes to its ranges; the staging window changes at run time. */
 	ara_seal_ranges(ara_code_stage_start());
 

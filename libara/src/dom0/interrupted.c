@@ -41,6 +41,7 @@
 #include "app_access.h"
 #include "ara/gate.h"
 #include "dom0.h"
+#include "domain.h"
 #include "interrupt.h"
 #include "live.h"
 #include "sigframe.h" /* ARA_SIGSYS */
@@ -66,6 +67,11 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
 		.access_fault = (uint64_t)(uintptr_t)ara_app_access_fault,
 		.sigmask = ara_svc_page() + ARA_SVC_SIGMASK,
 		.sigmask_svc = ara_svc_page() + ARA_SVC_SIGMASK_SVC,
+		.domain_stacks = ara_domain_map.stacks,
+		.domain_stacks_end = ara_domain_map.stacks ? ara_domain_map.stacks + ((uint64_t)ARA_DOMAINS
+				<< (ARA_DOMAIN_SLOTS_SHIFT + ARA_DOMAIN_SLOT_SHIFT)) : 0,
+		.domain_slot_shift = ARA_DOMAIN_SLOT_SHIFT,
+		.domain_slot_mask = (1u << ARA_DOMAIN_SLOTS_SHIFT) - 1,
 	};
 }
 

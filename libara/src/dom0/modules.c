@@ -9,6 +9,7 @@
  * core knows no module by name; init.c calls the hooks of all.
  */
 #include "dom0.h"
+#include "domain.h"
 #include "live.h"
 
 /* Linker-provided bounds of the ara_modules section (ARA_MODULE). */
@@ -27,6 +28,21 @@ uint32_t ara_module_index(const struct ara_module *m)
 	return (uint32_t)(m - __start_ara_modules);
 }
 
+/*
+ * Runs a hook in its module's domain. At initialisation no call runs: the
+ * hook has call stack 0's slot, and the initialisation stack is the core's.
+ */
+static void run_hook(const struct ara_module *m, uint64_t (*hook)(void *), void *arg)
+{
+	const enum ara_domain_id d = ara_module_domain(m);
+
+	if (d == ARA_DOM0)
+		hook(arg);
+	else
+		ara_domain_call(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers, hook,
+				arg);
+}
+
 void ara_modules_start(char **envp)
 {
 	if (modules_count() > ARA_MODULES_MAX)
@@ -34,8 +50,8 @@ void ara_modules_start(char **envp)
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (!m->name)
 			ara_fatal("a service module has no name; index", m - __start_ara_modules);
-		if (m->start)
-			m->start(envp);
+		if (m->start) /* void (char **) called as uint64_t (void *): x0 in, x0 ignored */
+			run_hook(m, (uint64_t (*)(void *))(uintptr_t)m->start, envp);
 	}
 }
 
@@ -43,7 +59,32 @@ void ara_modules_ready(void)
 {
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
 		if (m->ready)
-			m->ready();
+			run_hook(m, (uint64_t (*)(void *))(uintptr_t)m->ready, NULL);
+}
+
+/*
+ * A module's state in its own domain, on its home (domain.h): made in its
+ * domain's heap and its hook run there, by the module's own code. The
+ * core's row only looks: the state, or NULL if the module has not made it.
+ */
+static void *domain_state(const struct ara_module *m, uint32_t i, enum ara_domain_id d)
+{
+	struct ara_domain_home *home = ara_domain_home(d);
+	void *s;
+
+	if (!home)
+		return NULL;
+	if ((s = __atomic_load_n(&home->module_state[i], __ATOMIC_ACQUIRE)) ||
+	    ara_domain_running() != d)
+		return s;
+	ara_lock(&home->modules_lock);
+	if (!(s = home->module_state[i]) && (s = ara_dom0_calloc(1, m->state_size))) {
+		if (home->forked && m->forked)
+			m->forked(s);
+		__atomic_store_n(&home->module_state[i], s, __ATOMIC_RELEASE);
+	}
+	ara_unlock(&home->modules_lock);
+	return s;
 }
 
 void *ara_module_state(const struct ara_module *m)
@@ -53,6 +94,8 @@ void *ara_module_state(const struct ara_module *m)
 
 	if (m < __start_ara_modules || m >= __stop_ara_modules || m->state_size == 0)
 		return NULL;
+	if (ara_module_domain(m) != ARA_DOM0)
+		return domain_state(m, i, ara_module_domain(m));
 	if ((s = __atomic_load_n(&ara_live->module_state[i], __ATOMIC_ACQUIRE)))
 		return s;
 	/*

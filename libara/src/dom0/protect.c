@@ -14,10 +14,11 @@ void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey)
 #ifdef ARA_TEST_VARIANT_NO_DOM0_KEY
 	/*
 	 * DOM0's data (read-only data, data, heap, stacks, the gate's control
-	 * block) stays on the App's key. DOM0's code keeps its key: DOM0's row
-	 * cannot execute key 0, and its code holds no secret.
+	 * block) stays on the App's key, libara's read-only data on DOM1's key
+	 * too. Code keeps its key: DOM0's row cannot execute key 0, and its
+	 * code holds no secret.
 	 */
-	if (pkey == ARA_PKEY_DOM0 && !(prot & PROT_EXEC))
+	if ((pkey == ARA_PKEY_DOM0 || pkey == ARA_PKEY_DOM1) && !(prot & PROT_EXEC))
 		pkey = ARA_PKEY_DOM2;
 #endif
 	long r = ara_sys4(__NR_pkey_mprotect, start, len, prot, pkey);

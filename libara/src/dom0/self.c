@@ -10,6 +10,11 @@
  *   - the pages of the dynamic section, which dom0-layout.ld gives pages of
  *     their own, and which stay read-only (RELRO).
  * The rest of the RELRO range keeps the read-only protection ld.so gave it.
+ * Read-only data (the segment that is neither writable nor executable, and
+ * the RELRO range) is DOM1's key, not DOM0's: the service domains read it
+ * (their constants, the module and service descriptors) and execute DOM0's
+ * key without reading it; App code still cannot read it (its row only
+ * executes DOM1's key, and only the gate's page is executable).
  */
 #include <linux/elf.h>
 
@@ -47,10 +52,12 @@ static const Elf64_Phdr *find_phdr(const Elf64_Phdr *ph, unsigned int n, Elf64_W
 
 static void tag(uint64_t start, uint64_t end, int prot, int record)
 {
+	const enum ara_domain_id d = (prot & (PROT_WRITE | PROT_EXEC)) ? ARA_DOM0 : ARA_DOM1;
+
 	if (record)
-		ara_protect(start, end - start, prot, ARA_DOM0);
+		ara_protect(start, end - start, prot, d);
 	else
-		ara_tag(start, end - start, prot, ARA_PKEY_DOM0);
+		ara_tag(start, end - start, prot, ara_domain_table[d].pkey);
 }
 
 /*

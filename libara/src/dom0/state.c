@@ -7,7 +7,10 @@
  * in that file.
  *
  * All of it is libara's own data, which self.c tags DOM0: App code can
- * neither read nor write it. It is not wiped in a forked child (the arena
+ * neither read nor write it. What initialisation alone writes is
+ * ARA_RO_AFTER_INIT (dom0.h): read-only from the end of initialisation on,
+ * and readable by the service domains, which must find the system-call
+ * page, the protected ranges and the measured identity. It is not wiped in a forked child (the arena
  * is; live.h), so none of it may hold a secret. What each holds, who writes
  * it, and when:
  *
@@ -45,11 +48,11 @@
 
 extern const char ara_svc_boot[];
 
-uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
-struct ara_boot ara_boot_block;
-int ara_verbose;
-struct ara_region_set ara_protected;
-struct ara_live *ara_live;
+ARA_RO_AFTER_INIT uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
+ARA_RO_AFTER_INIT struct ara_boot ara_boot_block;
+ARA_RO_AFTER_INIT int ara_verbose;
+ARA_RO_AFTER_INIT struct ara_region_set ara_protected;
+ARA_RO_AFTER_INIT struct ara_live *ara_live;
 struct ara_init_stats ara_stats;
 
 __attribute__((used)) static const char dom0_canary[] = "ARA-DOM0-CANARY: if you can read this, DOM0 leaked";

@@ -4,6 +4,7 @@
  * that checks copy-in/out, information, and a value check (the gate's
  * direct path for a value argument).
  */
+#define ARA_MODULE_DOMAIN ARA_DOM0 /* the core's own services */
 #include "ara/boot.h"
 #include "ara/gate.h"
 #include "dom0.h"

@@ -29,6 +29,7 @@
 #include "ara/boot.h"
 #include "ara/domains.h"
 #include "dom0.h"
+#include "domain.h"
 #include "interrupted.h"
 #include "kernel.h"
 #include "live.h"
@@ -159,6 +160,45 @@ static int read_frame(const struct ara_thread *t, uint64_t frame_at, struct ara_
 #endif
 }
 
+/* The service domain whose row row is, or ARA_DOM0 if none is. */
+static enum ara_domain_id service_of_row(uint64_t row)
+{
+	for (unsigned int d = 0; d < ARA_DOMAINS; d++)
+		if (d != ARA_DOM0 && ara_domain_map.home[d] && ara_domain_table[d].por == row)
+			return (enum ara_domain_id)d;
+	return ARA_DOM0;
+}
+
+/*
+ * A service faulted (it touched memory of another domain, or ran into a
+ * door's udf): name it and where, never what is there, and end the
+ * process; neither the service nor the App goes on in a half state.
+ */
+static __attribute__((noreturn)) void service_fault(enum ara_domain_id d,
+						    const struct ara_rt_sigframe *f, int sig)
+{
+	struct ara_msg m = { .len = 0 };
+	uint64_t addr;
+
+	memcpy(&addr, f->info + ARA_SI_ADDR, sizeof(addr));
+	ara_msg_str(&m, "ara: service ");
+	ara_domain_names(d, &m);
+	ara_msg_str(&m, " (domain ");
+	ara_msg_str(&m, ara_domain_table[d].name);
+	ara_msg_str(&m, ") faulted: signal ");
+	ara_msg_dec(&m, sig);
+	ara_msg_str(&m, sig == SIGSEGV && ara_sigframe_info_i32(f, ARA_SI_CODE) == SEGV_PKUERR
+				? " (SEGV_PKUERR: memory of another domain)"
+				: "");
+	ara_msg_str(&m, " at pc ");
+	ara_msg_hex(&m, f->uc.uc_mcontext.pc);
+	ara_msg_str(&m, ", address ");
+	ara_msg_hex(&m, addr);
+	ara_msg_str(&m, "; ending the process\n");
+	ara_msg_emit(&m);
+	ara_sys_exit_group(ARA_EXIT_SERVICE_FAULT);
+}
+
 /*
  * A signal that interrupted ARA (interrupted.c): delivered to the App at
  * the App state the call was rolled to, or left waiting while ARA resumes
@@ -168,9 +208,12 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 			uint64_t row, uint64_t stack_index)
 {
 	enum ara_interrupted r = ARA_INTERRUPTED_REFUSED;
+	const enum ara_domain_id service = service_of_row(row);
 
-	if (genuine && row == ARA_POR_ENTER && sig > 0 && sig <= _NSIG)
+	if (genuine && (row == ARA_POR_ENTER || service != ARA_DOM0) && sig > 0 && sig <= _NSIG)
 		r = ara_interrupted(t, out, sig);
+	if (r == ARA_INTERRUPTED_REFUSED && genuine && service != ARA_DOM0)
+		service_fault(service, out, sig);
 	if (r == ARA_INTERRUPTED_REFUSED)
 		ara_stop(ARA_EXIT_REFUSED,
 			 "a fault inside ARA, or a signal in its signal entry (POR_EL0 not DOM2's)", (long)row);

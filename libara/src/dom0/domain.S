@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The doors of the service domains (domain.h): the only code that switches
+ * POR_EL0 between the core's row and a service domain's.
+ *
+ * uint64_t ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d)
+ *   x0 = the top of slot (d, i), whose ticket the caller has written;
+ *   x1 = &the core's call header i's domain word; x2 = d, a service domain
+ *   -> x0 = what the ticket's function returned.
+ *
+ * Entry:    the core's row, on the core's stack (call stack i, or the
+ *           initialisation stack).
+ * Exit:     the core's row, the core's sp, x18-x30 as they were.
+ * Corrupts: x1-x17 and NZCV (AAPCS64 caller-saved), and whatever of them
+ *           the service left.
+ *
+ * Why entering anywhere is safe: a service whose control flow is taken can
+ * branch to any instruction here with any registers.
+ *   - Each door's msr writes its domain's row as an immediate and is
+ *     followed by a compare of the register it wrote with that immediate:
+ *     a jump to the msr with another value stops at the udf, under a row
+ *     that lets nothing more than the jumper had, or less.
+ *   - A door then calls only what the slot's ticket names: the core
+ *     writes a ticket in domain d's own memory right before it enters, and
+ *     the door takes it with one atomic swap, so a ticket is used once, by
+ *     one thread. A jump into domain d's door from another domain finds no
+ *     ticket it can have written (it cannot write d's memory), or takes
+ *     the one a call is about to use and runs that call's function on that
+ *     call's argument; the call's own thread then stops at the udf.
+ *   - The way back writes the core's row as an immediate and compares it
+ *     likewise, then believes nothing of the service but x0: the call is
+ *     the one whose slot sp is the exact start of, its domain word must
+ *     name that slot's domain, and one compare-and-swap takes it, so it
+ *     returns once; sp, x18-x30 come from the core's stack.
+ * The udf ends the process (libara/src/dom0/trap.c: a fault in a service).
+ */
+#include "ara/domains.h"
+#include "ara/gate.h"
+#include "domain.h"
+
+#define POR_EL0 S3_3_C10_C2_4
+
+	.arch	armv8.1-a		// LSE atomics: every POE CPU has them
+	.text
+
+	.globl	ara_domain_enter
+	.hidden	ara_domain_enter
+	.type	ara_domain_enter, %function
+ara_domain_enter:
+	stp	x29, x30, [sp, #-112]!
+	mov	x29, sp
+	stp	x18, x19, [sp, #16]
+	stp	x20, x21, [sp, #32]
+	stp	x22, x23, [sp, #48]
+	stp	x24, x25, [sp, #64]
+	stp	x26, x27, [sp, #80]
+	str	x28, [sp, #96]
+	mov	x9, sp
+	orr	x9, x9, x2		// the domain's index in sp's low bits (16-byte aligned)
+	stlr	x9, [x1]		// the way back finds the call by it
+	cmp	x2, #ARA_DOMAIN_PROVISION
+	b.eq	.Ldoor_provision
+	cmp	x2, #ARA_DOMAIN_RTS
+	b.eq	.Ldoor_rts
+	cmp	x2, #ARA_DOMAIN_RTM
+	b.eq	.Ldoor_rtm
+	cmp	x2, #ARA_DOMAIN_EXTRA
+	b.eq	.Ldoor_extra
+	udf	#0			// not a service domain: the caller's bug
+	.size	ara_domain_enter, . - ara_domain_enter
+
+/*
+ * Domain d's door: its row, checked; the slot x0 is the top of checked
+ * to be one of d's; the ticket taken; the function called on d's stack.
+ */
+.macro door d, key, label
+\label:
+	mov_row	x16, ARA_POR_SERVICE(\key)
+	msr	POR_EL0, x16
+	isb
+	mov_row	x17, ARA_POR_SERVICE(\key)
+	cmp	x16, x17
+	b.ne	.Lrefuse
+	adrp	x9, ara_domain_map
+	add	x9, x9, :lo12:ara_domain_map
+	ldr	x10, [x9, #ARA_DOMAIN_MAP_STACKS]
+	sub	x10, x0, x10		// (slot index + 1) << ARA_DOMAIN_SLOT_SHIFT, if a slot's top
+	tst	x10, #(ARA_DOMAIN_SLOT - 1)
+	b.ne	.Lrefuse
+	lsr	x10, x10, #ARA_DOMAIN_SLOT_SHIFT
+	sub	x10, x10, #1
+	lsr	x10, x10, #ARA_DOMAIN_SLOTS_SHIFT
+	cmp	x10, #\d		// a slot of d's (0 - 1 shifts to another number)
+	b.ne	.Lrefuse
+	sub	x9, x0, #ARA_DOMAIN_TICKET
+	swpal	xzr, x10, [x9]		// the ticket's function, taken: the ticket is void
+	cbz	x10, .Lrefuse
+	ldr	x11, [x9, #8]
+	sub	sp, x0, #ARA_DOMAIN_RESERVE
+	mov	x0, x11
+	mov	x29, xzr
+	blr	x10
+	b	ara_domain_back
+.endm
+
+	door	ARA_DOMAIN_PROVISION, ARA_PKEY_PROVISION, .Ldoor_provision
+	door	ARA_DOMAIN_RTS, ARA_PKEY_RTS, .Ldoor_rts
+	door	ARA_DOMAIN_RTM, ARA_PKEY_RTM, .Ldoor_rtm
+	door	ARA_DOMAIN_EXTRA, ARA_PKEY_EXTRA, .Ldoor_extra
+
+/* The way back: x0 = the service's result, sp = where its door started it. */
+ara_domain_back:
+	mov_row	x16, ARA_POR_DOM0
+	msr	POR_EL0, x16
+	isb
+	mov_row	x17, ARA_POR_DOM0
+	cmp	x16, x17
+	b.ne	.Lrefuse
+	adrp	x9, ara_domain_map
+	add	x9, x9, :lo12:ara_domain_map
+	ldr	x10, [x9, #ARA_DOMAIN_MAP_STACKS]
+	mov	x11, sp
+	add	x11, x11, #ARA_DOMAIN_RESERVE
+	sub	x11, x11, x10		// (slot index + 1) << ARA_DOMAIN_SLOT_SHIFT, if a door's sp
+	tst	x11, #(ARA_DOMAIN_SLOT - 1)
+	b.ne	.Lrefuse
+	lsr	x11, x11, #ARA_DOMAIN_SLOT_SHIFT
+	sub	x11, x11, #1
+	cmp	x11, #(ARA_DOMAIN_COUNT << ARA_DOMAIN_SLOTS_SHIFT)
+	b.hs	.Lrefuse
+	lsr	x12, x11, #ARA_DOMAIN_SLOTS_SHIFT	// d
+	and	x11, x11, #((1 << ARA_DOMAIN_SLOTS_SHIFT) - 1)	// i
+	ldp	x13, x14, [x9, #ARA_DOMAIN_MAP_HEADERS]	// header 0, the stride
+	madd	x13, x11, x14, x13
+	add	x13, x13, #ARA_CALL_DOMAIN
+	ldr	x15, [x13]
+	and	x14, x15, #15
+	cmp	x14, x12		// the call entered this slot's domain
+	b.ne	.Lrefuse
+	mov	x14, x15
+	casal	x14, xzr, [x13]		// taken once
+	cmp	x14, x15
+	b.ne	.Lrefuse
+	and	x15, x15, #~15
+	mov	sp, x15
+	ldp	x18, x19, [sp, #16]
+	ldp	x20, x21, [sp, #32]
+	ldp	x22, x23, [sp, #48]
+	ldp	x24, x25, [sp, #64]
+	ldp	x26, x27, [sp, #80]
+	ldr	x28, [sp, #96]
+	ldp	x29, x30, [sp], #112
+	ret
+
+.Lrefuse:				// a jump into a door, or a way back no call waits for
+	udf	#0
+
+	.section .note.GNU-stack, "", %progbits

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The service domains' memory and the core's side of their doors (domain.h,
+ * domain.S).
+ */
+#include "domain.h"
+#include "dom0.h"
+#include "init.h"
+#include "kernel.h"
+#include "sys.h"
+
+#define HOME_SIZE (ARA_PAGE_SIZE + ARA_DOMAIN_HEAP_SIZE)
+#define DOMAIN_STACKS ((uint64_t)ARA_DOMAIN_SLOT << ARA_DOMAIN_SLOTS_SHIFT) /* one domain's slots */
+
+ARA_RO_AFTER_INIT struct ara_domain_map ara_domain_map;
+
+/* Linker-provided bounds of the ara_modules section (ARA_MODULE). */
+extern const struct ara_module __start_ara_modules[] __attribute__((visibility("hidden")));
+extern const struct ara_module __stop_ara_modules[] __attribute__((visibility("hidden")));
+
+static int is_service_domain(enum ara_domain_id d)
+{
+	return d == ARA_DOM_PROVISION || d == ARA_DOM_RTS || d == ARA_DOM_RTM || d == ARA_DOM_EXTRA;
+}
+
+enum ara_domain_id ara_module_domain(const struct ara_module *m)
+{
+#ifdef ARA_TEST_VARIANT_ONE_DOMAIN
+	/* Test-only (tests/variants): every module in the core's domain, on its row. */
+	(void)m;
+	return ARA_DOM0;
+#else
+	return m->domain;
+#endif
+}
+
+static uint64_t slot_top(enum ara_domain_id d, uint64_t i)
+{
+	return ara_domain_map.stacks +
+	       ((((uint64_t)d << ARA_DOMAIN_SLOTS_SHIFT) + i + 1) << ARA_DOMAIN_SLOT_SHIFT);
+}
+
+/* Anonymous memory for a domain: locked as faulted in, zeroed in a forked child (as the arena, init.c). */
+static uint64_t map_private(uint64_t size, int prot, const char *what)
+{
+	long base = ara_sys6(__NR_mmap, 0, (long)size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			     -1, 0);
+	long r;
+
+	if (ara_sys_failed(base))
+		ara_fatal(what, base);
+#ifndef ARA_TEST_VARIANT_ARENA_SWAPPABLE
+	r = ara_sys3(__NR_mlock2, base, size, MLOCK_ONFAULT);
+	if (r != 0 && ara_sys0(__NR_geteuid) == 0)
+		ara_fatal("mlock2 of a service domain failed (uid 0 needs CAP_IPC_LOCK)", r);
+#endif
+#ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
+	r = ara_sys3(__NR_madvise, base, size, MADV_WIPEONFORK);
+	if (r != 0)
+		ara_fatal("madvise(MADV_WIPEONFORK) of a service domain failed", r);
+#endif
+	(void)r;
+	return (uint64_t)base;
+}
+
+void ara_domains_map(uint64_t headers, uint64_t header_stride)
+{
+	int used[ARA_DOMAINS] = { 0 };
+	int any = 0;
+
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
+		const enum ara_domain_id d = ara_module_domain(m);
+
+		if (d != ARA_DOM0 && !is_service_domain(d))
+			ara_fatal("a service module names a domain that is not a service domain; domain", d);
+		used[d] = d != ARA_DOM0;
+		any |= used[d];
+	}
+	ara_domain_map.headers = headers;
+	ara_domain_map.header_stride = header_stride;
+	if (!any)
+		return;
+	/* Every domain's slots reserved (inaccessible), so a slot's address says its domain. */
+	ara_domain_map.stacks = map_private(DOMAIN_STACKS * ARA_DOMAINS, PROT_NONE,
+					    "mmap of the service domains' stacks failed");
+	for (unsigned int d = 0; d < ARA_DOMAINS; d++) {
+		const uint64_t first = slot_top(d, 0) - ARA_DOMAIN_SLOT;
+		const unsigned int key = ara_domain_table[d].pkey;
+		struct ara_domain_home *home;
+
+		if (!used[d])
+			continue;
+		ara_protect(first, DOMAIN_STACKS, PROT_READ | PROT_WRITE, (enum ara_domain_id)d);
+		for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++) /* each slot's guard page */
+			ara_tag(first + i * ARA_DOMAIN_SLOT, ARA_PAGE_SIZE, PROT_NONE, key);
+		home = (struct ara_domain_home *)(uintptr_t)map_private(
+			HOME_SIZE, PROT_READ | PROT_WRITE, "mmap of a service domain's heap failed");
+		ara_protect((uint64_t)(uintptr_t)home, HOME_SIZE, PROT_READ | PROT_WRITE,
+			    (enum ara_domain_id)d);
+		ara_heap_init(&home->heap, (unsigned char *)home + ARA_PAGE_SIZE, ARA_DOMAIN_HEAP_SIZE);
+		home->state = ARA_LIVE_READY;
+		ara_domain_map.home[d] = home;
+	}
+}
+
+enum ara_domain_id ara_domain_running(void)
+{
+	uint64_t por;
+
+	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(por));
+	/* The core's row is the only one that writes DOM0's key; a service's writes its own and the App's. */
+	if (por & ARA_POR_KEY(ARA_PKEY_DOM0, ARA_PERM_W))
+		return ARA_DOM0;
+	for (unsigned int d = 0; d < ARA_DOMAINS; d++)
+		if (is_service_domain(d) && (por & ARA_POR_KEY(ara_domain_table[d].pkey, ARA_PERM_W)))
+			return (enum ara_domain_id)d;
+	ara_fatal("POR_EL0 holds no row of ARA's", (long)por);
+}
+
+struct ara_domain_home *ara_domain_home(enum ara_domain_id d)
+{
+	struct ara_domain_home *home = ara_domain_map.home[d];
+	uint32_t unset = ARA_LIVE_UNSET;
+
+	if (!home || __atomic_load_n(&home->state, __ATOMIC_ACQUIRE) == ARA_LIVE_READY)
+		return home;
+	/* A forked child: the home is zero; one thread rebuilds the heap, the others wait. */
+	if (__atomic_compare_exchange_n(&home->state, &unset, ARA_LIVE_BUILDING, 0, __ATOMIC_ACQUIRE,
+					__ATOMIC_ACQUIRE)) {
+		ara_heap_init(&home->heap, (unsigned char *)home + ARA_PAGE_SIZE, ARA_DOMAIN_HEAP_SIZE);
+		home->forked = 1;
+		__atomic_store_n(&home->state, ARA_LIVE_READY, __ATOMIC_RELEASE);
+		return home;
+	}
+	while (__atomic_load_n(&home->state, __ATOMIC_ACQUIRE) != ARA_LIVE_READY)
+		__asm__ volatile("yield");
+	return home;
+}
+
+void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i)
+{
+	return (void *)(uintptr_t)(slot_top(d, i) - ARA_DOMAIN_RESERVE);
+}
+
+uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+			 uint64_t (*fn)(void *), void *arg)
+{
+	const uint64_t top = slot_top(d, i);
+	uint64_t *ticket = (uint64_t *)(uintptr_t)(top - ARA_DOMAIN_TICKET);
+
+	if (!is_service_domain(d) || !ara_domain_map.home[d] || i >= ARA_DOM0_STACKS)
+		ara_fatal("a call into a domain no module runs in; domain", d);
+	ticket[1] = (uint64_t)(uintptr_t)arg;
+	__atomic_store_n(&ticket[0], (uint64_t)(uintptr_t)fn, __ATOMIC_RELEASE);
+	return ara_domain_enter(top, &h->domain, d);
+}
+
+void ara_domain_names(enum ara_domain_id d, struct ara_msg *msg)
+{
+	const char *sep = "";
+
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
+		if (ara_module_domain(m) != d)
+			continue;
+		ara_msg_str(msg, sep);
+		ara_msg_str(msg, m->name);
+		sep = ", ";
+	}
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The service domains (ara/domains.h): each one in use has a home (its
+ * modules' state, its heap) and a call stack per DOM0 call stack, all on
+ * its key, and is entered and left only through domain.S's doors.
+ *
+ * A domain's call stacks: slot (d, i), for domain index d and the core's
+ * call stack i, is the ARA_DOMAIN_SLOT bytes at
+ *   map.stacks + ((d << ARA_DOMAIN_SLOTS_SHIFT) + i) * ARA_DOMAIN_SLOT
+ * a guard page first; at its top the ticket (what the door may call, written
+ * by the core, taken once by the door) and below it the argument area (the
+ * service's copy of the App's argument); the service's sp starts below that.
+ */
+#ifndef ARA_DOM0_DOMAIN_H
+#define ARA_DOM0_DOMAIN_H
+
+#include "ara/domains.h"
+#include "ara/gate.h"
+
+#define ARA_DOMAIN_SLOT_SHIFT 16
+#define ARA_DOMAIN_SLOT (1u << ARA_DOMAIN_SLOT_SHIFT)
+#define ARA_DOMAIN_SLOTS_SHIFT 5 /* 32 slots a domain: one per DOM0 call stack, at most */
+#define ARA_DOMAIN_TICKET 16	 /* at the slot's top: the function, then its argument */
+#define ARA_DOMAIN_RESERVE (ARA_DOMAIN_TICKET + 1024) /* the ticket and the argument area */
+#define ARA_DOMAIN_HEAP_SIZE (2u << 20)
+
+/* enum ara_domain_id's service domains and their count, for domain.S (static-asserted below). */
+#define ARA_DOMAIN_PROVISION 3
+#define ARA_DOMAIN_RTS 4
+#define ARA_DOMAIN_RTM 5
+#define ARA_DOMAIN_EXTRA 7
+#define ARA_DOMAIN_COUNT 8
+
+/* Offsets in struct ara_domain_map, for domain.S. */
+#define ARA_DOMAIN_MAP_STACKS 0
+#define ARA_DOMAIN_MAP_HEADERS 8
+#define ARA_DOMAIN_MAP_HEADER_STRIDE 16
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ara/service.h"
+#include "heap.h"
+#include "live.h"
+
+_Static_assert(ARA_DOMAIN_PROVISION == ARA_DOM_PROVISION && ARA_DOMAIN_RTS == ARA_DOM_RTS &&
+		       ARA_DOMAIN_RTM == ARA_DOM_RTM && ARA_DOMAIN_EXTRA == ARA_DOM_EXTRA &&
+		       ARA_DOMAIN_COUNT == ARA_DOMAINS,
+	       "domain.S");
+_Static_assert(ARA_DOM0_STACKS <= 1u << ARA_DOMAIN_SLOTS_SHIFT, "a slot per DOM0 call stack");
+_Static_assert(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET >= ARA_SVC_ARG_MAX, "the argument area");
+_Static_assert(ARA_DOMAIN_RESERVE % 16 == 0, "sp stays 16-byte aligned");
+
+/* A service domain's home: the page before its heap, on its key, zeroed in a forked child. */
+struct ara_domain_home {
+	uint32_t state;	     /* enum ara_live_state: a forked child rebuilds the heap */
+	int lock;	     /* the heap */
+	int modules_lock;    /* a module's state is made once */
+	int forked;	     /* rebuilt in a forked child: the modules' forked hooks run */
+	void *module_state[ARA_MODULES_MAX];
+	struct ara_heap heap;
+};
+
+/*
+ * Where the domains are: written at initialisation, then read-only (the
+ * core's read-only-after-initialisation data, on DOM1's key), so that
+ * service code reads it and nothing writes it.
+ */
+struct ara_domain_map {
+	uint64_t stacks;	/* slot (0, 0); every domain's slots, used or not, are reserved */
+	uint64_t headers;	/* the core's call header of stack 0 (ara/gate.h) */
+	uint64_t header_stride; /* one call stack to the next */
+	struct ara_domain_home *home[ARA_DOMAINS]; /* NULL: no module runs in that domain */
+};
+_Static_assert(offsetof(struct ara_domain_map, stacks) == ARA_DOMAIN_MAP_STACKS &&
+		       offsetof(struct ara_domain_map, headers) == ARA_DOMAIN_MAP_HEADERS &&
+		       offsetof(struct ara_domain_map, header_stride) == ARA_DOMAIN_MAP_HEADER_STRIDE,
+	       "domain.S");
+extern struct ara_domain_map ara_domain_map;
+
+/* The domain m runs in (the core's for every module in the one-domain test variant). */
+enum ara_domain_id ara_module_domain(const struct ara_module *m);
+
+/* At initialisation, after the arena: maps the homes and stacks of the domains modules use. */
+void ara_domains_map(uint64_t headers, uint64_t header_stride);
+
+/* The domain whose row POR_EL0 holds now: ARA_DOM0 or a service domain. */
+enum ara_domain_id ara_domain_running(void);
+
+/* Domain d's home, rebuilt first in a forked child; NULL if no module runs in d. */
+struct ara_domain_home *ara_domain_home(enum ara_domain_id d);
+
+/* The argument area of slot (d, i): where the core puts a service's copy of the argument. */
+void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i);
+
+/*
+ * Runs fn(arg) in domain d on slot (d, i), h being the core's call header
+ * i (the caller runs on that call's stack, or at initialisation on its own
+ * with i = 0): returns what fn returned, or, if fn does not return through
+ * the door (a signal's way out), does not return. arg is the service's:
+ * the argument area or what it holds pointers to.
+ */
+uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+			 uint64_t (*fn)(void *), void *arg);
+
+/* The names of the modules that run in d, for a message: "counter, probe". */
+void ara_domain_names(enum ara_domain_id d, struct ara_msg *m);
+
+/* domain.S */
+uint64_t ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d);
+#endif
+
+#endif
