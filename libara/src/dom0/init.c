@@ -283,12 +283,13 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	check_gate(gate);
 	ara_interrupted_init(gate, cb.stack_base, cb.stack_stride);
 	ara_services_init(&cb);
+	ara_tag_libara(1);	 /* the service domains run libara's code */
 	ara_modules_start(envp); /* before the filter and any App code */
 	ara_open_init();	 /* from now on App code opens no TPM */
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
 
 	/* The protected set must be complete before the scan skips it. */
-	ara_tag_libara();
+	ara_tag_libara(0);
 	ara_protect(gate, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
 	ara_protect(gate + ARA_GATE_DOM1_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM1);
 	/* Written once, above: read-only from here on, so that no DOM0 write can
