@@ -30,10 +30,10 @@
 # then holds the same number of seals and exports, whatever its phase.
 # qemu/instruction-budget.tsv must have a row for each (and for each
 # OP_native and OP_allowall, and each of RUN_OPS, below).
-OPS=(indirect secure_call secure_value rtm_log getpid sigprocmask sigprocmask_service open pipe socket)
-declare -A N1=([indirect]=100000 [secure_call]=20000 [secure_value]=20000 [rtm_log]=131072 [getpid]=20000 [sigprocmask]=2000 [sigprocmask_service]=2000 [open]=1000 [pipe]=1000
+OPS=(indirect secure_call secure_value counter_read rtm_log getpid sigprocmask sigprocmask_service open pipe socket)
+declare -A N1=([indirect]=100000 [secure_call]=20000 [secure_value]=20000 [counter_read]=20000 [rtm_log]=131072 [getpid]=20000 [sigprocmask]=2000 [sigprocmask_service]=2000 [open]=1000 [pipe]=1000
 	[socket]=1000)
-declare -A N2=([indirect]=300000 [secure_call]=60000 [secure_value]=60000 [rtm_log]=393216 [getpid]=60000 [sigprocmask]=6000 [sigprocmask_service]=6000 [open]=3000 [pipe]=3000
+declare -A N2=([indirect]=300000 [secure_call]=60000 [secure_value]=60000 [counter_read]=60000 [rtm_log]=393216 [getpid]=60000 [sigprocmask]=6000 [sigprocmask_service]=6000 [open]=3000 [pipe]=3000
 	[socket]=3000)
 # Operations counted a second time without ARA, as OP_native: ara_bench run
 # natively (no ara-loader: no filter, no gate), with OP's N1 N2, in the same

@@ -58,7 +58,7 @@
 
 /* Table order; the first is the baseline of the ratios. */
 static const struct bench_op *const all_ops[] = {
-	&bench_op_indirect, &bench_op_secure_call, &bench_op_secure_value, &bench_op_rtm_log,
+	&bench_op_indirect, &bench_op_secure_call, &bench_op_secure_value, &bench_op_counter_read, &bench_op_rtm_log,
 	&bench_op_getpid, &bench_op_sigprocmask, &bench_op_sigprocmask_service, &bench_op_open, &bench_op_rts_cenc,
 	&bench_op_cenc_table, &bench_op_cenc_aesce, &bench_op_pipe, &bench_op_socket,
 };

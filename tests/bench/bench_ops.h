@@ -22,6 +22,7 @@ struct bench_op {
 extern const struct bench_op bench_op_indirect;
 extern const struct bench_op bench_op_secure_call;
 extern const struct bench_op bench_op_secure_value;
+extern const struct bench_op bench_op_counter_read;
 extern const struct bench_op bench_op_rtm_log;
 extern const struct bench_op bench_op_getpid;
 extern const struct bench_op bench_op_sigprocmask;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-process operations: a plain indirect call (the baseline), a null
- * secure_call, a secure_call into a C service with a value argument, the
+ * secure_call, a secure_call into a C service with a value argument, one
+ * into a service in a domain of its own (the counter's READ), the
  * cheapest system call, a system call ARA's filter traps
  * and ARA performs, and an open, which ARA checks in a task of its own.
  */
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "ara/ara.h"
+#include "ara/counter.h"
 #include "bench_ops.h"
 
 /*
@@ -124,6 +126,44 @@ const struct bench_op bench_op_secure_value = {
 	.what = "secure_call(ARA_FID_VALUE, v): into a C service with a value argument and back",
 	.setup = secure_value_setup,
 	.run = secure_value_run,
+	.teardown = no_setup,
+};
+
+/*
+ * ARA_FID_COUNTER_READ: a pointer argument (48 bytes in and out) to a
+ * service in the extra domain, through its door (docs/performance.md).
+ */
+static int counter_read_once(uint64_t i)
+{
+	struct ara_counter_arg a = { .counter = 0 };
+	int st = secure_call(ARA_FID_COUNTER_READ, &a);
+
+	if (st != ARA_OK) {
+		fprintf(stderr, "ara_bench: secure_call(ARA_FID_COUNTER_READ) number %llu: %s (%d)\n",
+			(unsigned long long)i, ara_strerror(st), st);
+		return -1;
+	}
+	return 0;
+}
+
+static int counter_read_setup(void)
+{
+	return counter_read_once(0);
+}
+
+static int counter_read_run(uint64_t n)
+{
+	for (uint64_t i = 0; i < n; i++)
+		if (counter_read_once(i))
+			return -1;
+	return 0;
+}
+
+const struct bench_op bench_op_counter_read = {
+	.name = "counter_read",
+	.what = "secure_call(ARA_FID_COUNTER_READ, &a): into a service in a domain of its own and back",
+	.setup = counter_read_setup,
+	.run = counter_read_run,
 	.teardown = no_setup,
 };
 

@@ -130,6 +130,8 @@ ara_domain_back:
 	b.hs	.Lrefuse
 	lsr	x12, x11, #ARA_DOMAIN_SLOTS_SHIFT	// d
 	and	x11, x11, #((1 << ARA_DOMAIN_SLOTS_SHIFT) - 1)	// i
+	cmp	x11, #ARA_DOM0_STACKS	// a slot with a call stack (the rest have no header)
+	b.hs	.Lrefuse
 	ldp	x13, x14, [x9, #ARA_DOMAIN_MAP_HEADERS]	// header 0, the stride
 	madd	x13, x11, x14, x13
 	add	x13, x13, #ARA_CALL_DOMAIN

@@ -10,7 +10,11 @@
  * neither read nor write it. What initialisation alone writes is
  * ARA_RO_AFTER_INIT (dom0.h): read-only from the end of initialisation on,
  * and readable by the service domains, which must find the system-call
- * page, the protected ranges and the measured identity. It is not wiped in a forked child (the arena
+ * page and the measured identity. ara_protected is not yet: the attack
+ * tests' signal_frame_dom0 (tests/ara/attack_kernel.c) needs it just above
+ * ctor.S's ara_init_stack, which its twin overwrites; so a service in a
+ * domain of its own cannot check App ranges itself (the dispatcher does it
+ * for the arguments it copies). It is not wiped in a forked child (the arena
  * is; live.h), so none of it may hold a secret. What each holds, who writes
  * it, and when:
  *
@@ -51,7 +55,7 @@ extern const char ara_svc_boot[];
 ARA_RO_AFTER_INIT uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
 ARA_RO_AFTER_INIT struct ara_boot ara_boot_block;
 ARA_RO_AFTER_INIT int ara_verbose;
-ARA_RO_AFTER_INIT struct ara_region_set ara_protected;
+struct ara_region_set ara_protected; /* not ARA_RO_AFTER_INIT: see above */
 ARA_RO_AFTER_INIT struct ara_live *ara_live;
 struct ara_init_stats ara_stats;
 
