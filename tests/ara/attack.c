@@ -65,6 +65,18 @@ size_t attack_ranges(unsigned int pkey, struct range *out, size_t max)
 	return n;
 }
 
+int attack_gate_dom1_page(struct range *out)
+{
+	struct range dom1[16];
+	const size_t n = attack_ranges(ARA_PKEY_DOM1, dom1, 16);
+	int found = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (dom1[i].perms[2] == 'x')
+			*out = dom1[i], found++;
+	return found == 1 ? 0 : -1;
+}
+
 /*
  * Runs with the kernel's initial POR_EL0 (key 0 only) on the alternate
  * stack, which is App memory: it can report, not touch ARA.

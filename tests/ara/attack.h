@@ -36,6 +36,12 @@ struct range {
 /* Ranges of /proc/self/smaps with ProtectionKey pkey; returns how many. */
 size_t attack_ranges(unsigned int pkey, struct range *out, size_t max);
 
+/*
+ * The gate's DOM1 page, the one executable range of DOM1's key (which also
+ * holds libara's read-only data): 0, or -1 if there is not exactly one.
+ */
+int attack_gate_dom1_page(struct range *out);
+
 /* The string in DOM0's read-only data whose appearance in any output is a leak. */
 #define ATTACK_CANARY "ARA-DOM0-CANARY"
 

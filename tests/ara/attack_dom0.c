@@ -46,8 +46,8 @@ static void expect(const char *what, void (*fn)(uint64_t), uint64_t addr, int wa
 
 int main(void)
 {
-	struct range dom0[MAX_RANGES], dom1[MAX_RANGES];
-	size_t n0, n1;
+	struct range dom0[MAX_RANGES], dom1[MAX_RANGES], service[MAX_RANGES];
+	size_t n0, n1, ns = 0, dom1_exec = 0;
 	unsigned int loads = 0, stores = 0, branches = 0;
 	uint64_t page0 = ((uint64_t)(uintptr_t)secure_call & ~(uint64_t)(ARA_PAGE_SIZE - 1)) -
 			 ARA_PAGE_SIZE;
@@ -64,9 +64,19 @@ int main(void)
 		printf("FAIL: more than %d DOM0 ranges: raise MAX_RANGES\n", MAX_RANGES - 1);
 		return 1;
 	}
-	if (n0 < 4 || n1 != 1) {
-		printf("FAIL: expected at least 4 DOM0 ranges and 1 DOM1 range, found %zu and %zu\n",
-		       n0, n1);
+	for (size_t i = 0; i < n1; i++)
+		dom1_exec += dom1[i].perms[2] == 'x';
+	if (n0 < 4 || n1 < 2 || dom1_exec != 1) {
+		printf("FAIL: expected at least 4 DOM0 ranges and 2 DOM1 ranges (the gate's page and libara's "
+		       "read-only data), 1 of them executable; found %zu, %zu and %zu\n",
+		       n0, n1, dom1_exec);
+		return 1;
+	}
+	/* The service domains' keys: the counter's (extra) at least. */
+	for (unsigned int key = ARA_PKEY_PROVISION; key < ARA_PKEY_COUNT; key++)
+		ns += attack_ranges(key, service + ns, MAX_RANGES - ns);
+	if (ns == 0 || ns == MAX_RANGES) {
+		printf("FAIL: %zu ranges of the service domains' keys (the counter's domain has some)\n", ns);
 		return 1;
 	}
 	for (size_t i = 0; i < n0; i++) {
@@ -83,11 +93,19 @@ int main(void)
 		branches++;
 	expect("branch to the way out's msr", do_branch, page0 + ARA_PAGE_SIZE - 4, OUT_PKUERR),
 		branches++;
-	/* DOM1 is execute-only for the App. */
-	expect("load from DOM1", do_load, dom1[0].start, OUT_PKUERR), loads++;
+	/* DOM1 is execute-only for the App: the gate's page, and libara's read-only data. */
+	for (size_t i = 0; i < n1; i++)
+		expect("load from DOM1", do_load, dom1[i].start, OUT_PKUERR), loads++;
+	/* Nothing of a service domain. */
+	for (size_t i = 0; i < ns; i++) {
+		if (service[i].perms[0] == 'r')
+			expect("load from a service domain", do_load, service[i].start, OUT_PKUERR), loads++;
+		if (service[i].perms[1] == 'w')
+			expect("store to a service domain", do_store, service[i].start, OUT_PKUERR), stores++;
+	}
 
-	printf("ara-evidence: dom0-access: %u loads, %u stores, %u branches into %zu DOM0 ranges "
-	       "and the DOM1 page: %u as expected (SEGV_PKUERR), %u not\n",
-	       loads, stores, branches, n0, attempts - failures, failures);
+	printf("ara-evidence: dom0-access: %u loads, %u stores, %u branches into %zu DOM0 ranges, "
+	       "%zu DOM1 ranges and %zu service-domain ranges: %u as expected (SEGV_PKUERR), %u not\n",
+	       loads, stores, branches, n0, n1, ns, attempts - failures, failures);
 	return failures ? 1 : 0;
 }

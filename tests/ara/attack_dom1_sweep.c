@@ -40,11 +40,11 @@ static void enter(uint64_t addr)
 int main(void)
 {
 	static uint8_t app_stack[64 * 1024] __attribute__((aligned(16)));
-	struct range dom0[512], dom1[4];
+	struct range dom0[512], dom1[16];
 	uint64_t page1 = (uint64_t)(uintptr_t)secure_call & ~(uint64_t)(ARA_PAGE_SIZE - 1);
 	unsigned int count[128] = { 0 }, tried = 0, breaches = 0, no_frame = 0;
 	const uint64_t gate = page1 - ARA_GATE_DOM1_OFFSET;
-	size_t n0, n1;
+	size_t n0, n1, n_exec = 0;
 	uint64_t dom0_rw = 0;
 
 	if (por_el0_read() != ARA_POR_DOM2) {
@@ -54,10 +54,21 @@ int main(void)
 	}
 	attack_install_handlers();
 	n0 = attack_ranges(ARA_PKEY_DOM0, dom0, 512);
-	n1 = attack_ranges(ARA_PKEY_DOM1, dom1, 4);
-	if (n1 != 1 || dom1[0].start != page1 || dom1[0].end != page1 + ARA_PAGE_SIZE) {
-		printf("FAIL: secure_call's page 0x%llx is not the one DOM1 page\n",
-		       (unsigned long long)page1);
+	n1 = attack_ranges(ARA_PKEY_DOM1, dom1, 16);
+	/* DOM1's key: the gate's page, its one executable range, and libara's read-only data. */
+	for (size_t i = 0; i < n1; i++) {
+		if (dom1[i].perms[2] != 'x')
+			continue;
+		n_exec++;
+		if (dom1[i].start != page1 || dom1[i].end != page1 + ARA_PAGE_SIZE) {
+			printf("FAIL: DOM1's executable range 0x%llx-0x%llx is not secure_call's page 0x%llx\n",
+			       (unsigned long long)dom1[i].start, (unsigned long long)dom1[i].end,
+			       (unsigned long long)page1);
+			return 1;
+		}
+	}
+	if (n_exec != 1) {
+		printf("FAIL: %zu executable DOM1 ranges, not 1 (secure_call's page)\n", n_exec);
 		return 1;
 	}
 	for (size_t i = 0; i < n0; i++)

@@ -373,7 +373,7 @@ static __attribute__((noreturn)) void after_forged_mmap(long r)
 static int attack_forged_sigsys_mmap(void)
 {
 	static struct ara_gate_cb cb;
-	struct range dom1[4];
+	struct range dom1;
 	struct sigaction sa;
 	char path[] = "/tmp/ara-fake-cb-XXXXXX";
 	int fd = mkstemp(path);
@@ -382,7 +382,7 @@ static int attack_forged_sigsys_mmap(void)
 	forged_canary = attack_libara_symbol("dom0_canary", NULL);
 	if (!forged_canary || find_control_block() || fake_control_block(&cb) || fd < 0 ||
 	    pwrite(fd, &cb, sizeof(cb), 0) != sizeof(cb) || ftruncate(fd, 4096) ||
-	    attack_ranges(ARA_PKEY_DOM1, dom1, 4) != 1) {
+	    attack_gate_dom1_page(&dom1)) {
 		printf("FAIL: setting up the forged mmap\n");
 		return 1;
 	}
@@ -414,7 +414,7 @@ static int attack_forged_sigsys_mmap(void)
 	__asm__ volatile("mov sp, %0\n"
 			 "br %1\n"
 			 :
-			 : "r"(&sigsys_frame), "r"(dom1[0].end)
+			 : "r"(&sigsys_frame), "r"(dom1.end)
 			 : "memory");
 	__builtin_unreachable();
 }

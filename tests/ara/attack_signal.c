@@ -147,13 +147,13 @@ static void capture_handler(int sig, siginfo_t *si, void *ucv)
 /* The gate's signal entry: the page after the DOM1 page (ara/gate.h). */
 static uint64_t signal_entry(void)
 {
-	struct range dom1[4];
+	struct range dom1;
 
-	if (attack_ranges(ARA_PKEY_DOM1, dom1, 4) != 1) {
+	if (attack_gate_dom1_page(&dom1)) {
 		printf("FAIL: the DOM1 page was not found\n");
 		_exit(2);
 	}
-	return dom1[0].end;
+	return dom1.end;
 }
 
 /* sigsys: the target frame made the filter's SIGSYS for system call nr, from App code. */

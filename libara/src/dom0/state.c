@@ -54,7 +54,7 @@ extern const char ara_svc_boot[];
 
 ARA_RO_AFTER_INIT uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
 ARA_RO_AFTER_INIT struct ara_boot ara_boot_block;
-ARA_RO_AFTER_INIT int ara_verbose;
+int ara_verbose;
 struct ara_region_set ara_protected; /* not ARA_RO_AFTER_INIT: see above */
 ARA_RO_AFTER_INIT struct ara_live *ara_live;
 struct ara_init_stats ara_stats;
