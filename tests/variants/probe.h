@@ -42,7 +42,7 @@ struct probe_locate_arg {
 	uint32_t which;	   /* in: enum probe_target */
 	uint32_t len;	   /* out: the region's bytes, 1..PROBE_READ_MAX */
 	uint64_t addr;	   /* out: the region's start */
-	uint64_t write_at; /* out: a word in the region whose change harms no later call of the App's */
+	uint64_t write_at; /* out: a word of the region whose change breaks no later call */
 	uint64_t digest;   /* out: FNV-1a (64-bit) of the region's bytes */
 };
 

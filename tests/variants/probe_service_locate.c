@@ -34,8 +34,9 @@ ARA_MODULE(probe_locate_module, .name = "probe-locate");
  */
 static enum ara_status make_states(void)
 {
-	if (!ara_rts_state() || !ara_module_state(&counter_module) || !ara_module_state(&probe_module) ||
-	    !ara_module_state(&ara_provision_module) || !ara_rtm_lock())
+	if (!ara_rts_state() || !ara_module_state(&counter_module) ||
+	    !ara_module_state(&probe_module) || !ara_module_state(&ara_provision_module) ||
+	    !ara_rtm_lock())
 		return ARA_E_NOMEM;
 	ara_rtm_unlock();
 	return ARA_OK;
@@ -97,7 +98,9 @@ static enum ara_status locate(void *arg)
 	uint8_t *at, *write_at;
 	enum ara_status st;
 
-	if ((st = make_states()) != ARA_OK || (st = find(a->which, &at, &a->len, &write_at)) != ARA_OK)
+	if ((st = make_states()) != ARA_OK)
+		return st;
+	if ((st = find(a->which, &at, &a->len, &write_at)) != ARA_OK)
 		return st;
 	a->addr = (uint64_t)(uintptr_t)at;
 	a->write_at = (uint64_t)(uintptr_t)write_at;
