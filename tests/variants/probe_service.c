@@ -20,7 +20,22 @@ struct probe_state {
 	uint8_t bytes[PROBE_READ_MAX];
 };
 
-ARA_MODULE(probe_module, .name = "probe", .state_size = sizeof(struct probe_state));
+static void probe_start(char **envp);
+
+ARA_MODULE(probe_module, .name = "probe", .state_size = sizeof(struct probe_state),
+	   .start = probe_start);
+
+/*
+ * Makes the state at initialisation, in the module's own domain (a
+ * module's state is made only by its own code there: ara/service.h), so
+ * that LOCATE, in the core's, finds it.
+ */
+static void probe_start(char **envp)
+{
+	(void)envp;
+	if (!ara_module_state(&probe_module))
+		ara_fatal("probe: no memory for its state; bytes", sizeof(struct probe_state));
+}
 
 static enum ara_status probe_read(void *arg)
 {
