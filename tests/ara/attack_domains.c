@@ -163,7 +163,6 @@ static int child(const char *target, const char *op)
 	struct probe_locate_arg loc = { 0 };
 	int st;
 
-	setvbuf(stdout, NULL, _IOLBF, 0); /* a fault ends the process: nothing left in a buffer */
 	for (loc.which = 0; loc.which < PROBE_TARGETS; loc.which++)
 		if (strcmp(names[loc.which], target) == 0)
 			break;
@@ -346,6 +345,7 @@ static int parent(const char *self, int disclosed)
 
 int main(int argc, char **argv)
 {
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a fault ends the process: nothing left in a buffer */
 	if (argc == 4 && strcmp(argv[1], "case") == 0)
 		return child(argv[2], argv[3]);
 	if (argc == 2 && (strcmp(argv[1], "contained") == 0 || strcmp(argv[1], "disclosed") == 0))
