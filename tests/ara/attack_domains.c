@@ -1,0 +1,355 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A compromised App drives a service with an arbitrary read/write bug (the
+ * probe of the domain-probe and one-domain variants: tests/variants/
+ * probe_service.c) at the other modules' and the core's memory. Each
+ * module runs in a protection domain of its own: the probe, in the extra
+ * domain, may reach its own memory and the App's; its READ or WRITE of the
+ * RTS's content keys, the RTM's log, provisioning's instance key (which
+ * signs the RTM's reports) or the core's per-process page must fault, and
+ * ARA then ends the process with ARA_EXIT_SERVICE_FAULT and a stderr line
+ * naming the service.
+ *
+ * A fault ends the process, and a forked child has none of its parent's
+ * DOM0 state (no instance, no keys, a log of its own). So each attempt is a
+ * child that starts this program again with execve (ARA runs it under ARA,
+ * with the same libara and an instance of its own: ARA_EVIDENCE), gives the
+ * modules secrets it knows (a CENC key it provisions itself, an RTM entry,
+ * a counter's value), asks LOCATE where the target lies, and READs or
+ * WRITEs it, printing what it got; the parent reads the child's output and
+ * status:
+ *   contained (against domain-probe): every attempt on a foreign target
+ *     ends with exit 13 and ARA's fault line naming the probe, before the
+ *     child prints anything it read or wrote, and no form of a secret the
+ *     parent knows (the CENC key, the RTM entry) is in its output; READ and WRITE
+ *     of the probe's own state succeed. So do those of the counter's: it
+ *     is in the probe's domain (the extra domain holds the counter and the
+ *     test services), where domains separate nothing.
+ *   disclosed (against one-domain, every module with the core's row): the
+ *     same attempts succeed, READ returns the bytes LOCATE saw (the CENC key
+ *     byte for byte, the RTM entry, a non-zero instance key) and WRITE
+ *     changes them, as the core sees them.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ara/ara.h"
+#include "ara/counter.h"
+#include "ara/hex.h"
+#include "ara/rtm.h"
+#include "check.h"
+#include "probe.h"
+#include "self_provision.h"
+
+/* ARA_EXIT_SERVICE_FAULT (ara/boot.h): a service touched another domain's memory. */
+#define EXIT_SERVICE_FAULT 13
+#define OUT_MAX 65536 /* bytes of a child's output the parent keeps */
+
+/* The secrets the child gives the modules, known to the parent too. */
+static const uint8_t rts_key[16] = "domains-rts-key!";
+static const uint8_t rts_key_id[16] = "domains-rts-kid";
+static const uint64_t rtm_entry = ara_rtm_entry(ARA_RTM_ICALL, 0x7e57d0a1c0deu);
+static const uint64_t counter_delta = 0x5ec0de;
+static const uint64_t written = 0x21212165626f7270u; /* "probe!!!": what WRITE stores */
+
+static const char *const names[PROBE_TARGETS] = {
+	[PROBE_RTS] = "rts",
+	[PROBE_RTM] = "rtm",
+	[PROBE_PROVISION] = "provision",
+	[PROBE_CORE] = "core",
+	[PROBE_COUNTER] = "counter",
+	[PROBE_OWN] = "own",
+};
+
+/* Other modules' and the core's memory; the counter shares the probe's extra domain. */
+static int foreign(enum probe_target t)
+{
+	return t != PROBE_COUNTER && t != PROBE_OWN;
+}
+
+/* ---- The child: one attempt ------------------------------------------- */
+
+/* The secrets, in the modules of this process. 0, or 1 (printed). */
+static int give_secrets(void)
+{
+	uint64_t value = 0;
+	uint32_t session;
+	int st;
+
+	if ((st = ara_test_cenc_session(rts_key_id, rts_key, &session)) != ARA_OK) {
+		printf("FAIL: a CENC session: %s (%d)\n", ara_strerror(st), st);
+		return 1;
+	}
+	if ((st = ara_rtm_append(rtm_entry)) != ARA_OK) {
+		printf("FAIL: RTM_LOG: %s\n", ara_strerror(st));
+		return 1;
+	}
+	st = ara_counter_increment(0, counter_delta, &value, NULL);
+	if (st != ARA_OK || value != counter_delta) {
+		printf("FAIL: COUNTER_INCREMENT: %s, value %llu\n", ara_strerror(st),
+		       (unsigned long long)value);
+		return 1;
+	}
+	return 0;
+}
+
+static int all_zero(const uint8_t *p, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i])
+			return 0;
+	return 1;
+}
+
+/* READ of the whole region: the bytes LOCATE saw, and the secret among them. */
+static void read_target(enum probe_target t, const struct probe_locate_arg *loc)
+{
+	struct probe_read_arg r = { .addr = loc->addr, .len = loc->len };
+	char hex[2 * PROBE_READ_MAX + 1];
+	const int st = secure_call(PROBE_FID_READ, &r);
+
+	check(st == ARA_OK, "%s: READ: %s", names[t], ara_strerror(st));
+	if (st != ARA_OK)
+		return;
+	ara_hex_encode(r.out, r.len, hex);
+	printf("probe: read %s: %s\n", names[t], hex); /* the only line that shows what READ got */
+	check(probe_digest(r.out, r.len) == loc->digest,
+	      "%s: READ returned other bytes than the core sees there", names[t]);
+	if (t == PROBE_RTS)
+		check(memmem(r.out, r.len, rts_key, sizeof(rts_key)) != NULL,
+		      "rts: the content key is not in its session's key schedule");
+	else if (t == PROBE_RTM)
+		check(memmem(r.out, r.len, &rtm_entry, sizeof(rtm_entry)) != NULL,
+		      "rtm: the App's entry is not in the log");
+	else if (t == PROBE_PROVISION)
+		check(!all_zero(r.out, r.len), "provision: the instance key read as zeros");
+	else if (t == PROBE_COUNTER)
+		check(memcmp(r.out, &counter_delta, sizeof(counter_delta)) == 0,
+		      "counter: counter 0 does not hold its value");
+}
+
+/* WRITE of one word: the core then sees other bytes, and READ the value written. */
+static void write_target(enum probe_target t, const struct probe_locate_arg *loc)
+{
+	struct probe_write_arg w = { .addr = loc->write_at, .value = written };
+	struct probe_locate_arg after = { .which = t };
+	struct probe_read_arg back = { .addr = loc->write_at, .len = sizeof(written) };
+	uint64_t value = 0;
+	int st = secure_call(PROBE_FID_WRITE, &w);
+
+	check(st == ARA_OK, "%s: WRITE: %s", names[t], ara_strerror(st));
+	if (st != ARA_OK)
+		return;
+	printf("probe: wrote %s: 8 bytes at 0x%llx\n", names[t], (unsigned long long)w.addr);
+	st = secure_call(PROBE_FID_LOCATE, &after);
+	check(st == ARA_OK && after.digest != loc->digest,
+	      "%s: LOCATE after the WRITE: %s, the bytes %s", names[t], ara_strerror(st),
+	      after.digest != loc->digest ? "changed" : "unchanged");
+	st = secure_call(PROBE_FID_READ, &back);
+	check(st == ARA_OK && memcmp(back.out, &written, sizeof(written)) == 0,
+	      "%s: READ after the WRITE: %s, not the value written", names[t], ara_strerror(st));
+	if (t == PROBE_COUNTER) { /* its own service sees the write: a value it never issued */
+		st = ara_counter_read(0, &value, NULL);
+		check(st == ARA_OK && value == written, "counter: COUNTER_READ: %s, %llu",
+		      ara_strerror(st), (unsigned long long)value);
+	}
+}
+
+static int child(const char *target, const char *op)
+{
+	struct probe_locate_arg loc = { 0 };
+	int st;
+
+	for (loc.which = 0; loc.which < PROBE_TARGETS; loc.which++)
+		if (strcmp(names[loc.which], target) == 0)
+			break;
+	if (loc.which == PROBE_TARGETS || (strcmp(op, "read") != 0 && strcmp(op, "write") != 0)) {
+		printf("FAIL: no target %s or operation %s\n", target, op);
+		return 2;
+	}
+	if (give_secrets())
+		return 1;
+	if ((st = secure_call(PROBE_FID_LOCATE, &loc)) != ARA_OK) {
+		printf("FAIL: LOCATE %s: %s\n", target, ara_strerror(st));
+		return 1;
+	}
+	printf("probe: %s located: %u bytes at 0x%llx\n", target, loc.len,
+	       (unsigned long long)loc.addr);
+	if (strcmp(op, "read") == 0)
+		read_target(loc.which, &loc);
+	else
+		write_target(loc.which, &loc);
+	return check_failures() ? 1 : 0;
+}
+
+/* ---- The parent: each attempt in a child, judged ----------------------- */
+
+struct run {
+	int status; /* waitpid's */
+	size_t len;
+	char out[OUT_MAX]; /* the child's stdout and stderr */
+};
+
+static int has(const struct run *r, const void *s, size_t n)
+{
+	return memmem(r->out, r->len, s, n) != NULL;
+}
+
+static int has_str(const struct run *r, const char *s)
+{
+	return has(r, s, strlen(s));
+}
+
+/*
+ * ARA's line for a service's fault names the modules of the domain that
+ * faulted ("ara: service counter, probe (domain extra) faulted: ..."):
+ * probe must be one of them, as a whole name (not probe-locate, LOCATE's
+ * module, in the core's domain).
+ */
+static int fault_names_probe(const struct run *r)
+{
+	static const char line[] = "ara: service ";
+	const char *end = r->out + r->len;
+
+	for (const char *at = memmem(r->out, r->len, line, sizeof(line) - 1); at;
+	     at = memmem(at + 1, (size_t)(end - at - 1), line, sizeof(line) - 1)) {
+		const char *eol = memchr(at, '\n', (size_t)(end - at));
+		const char *p = at + sizeof(line) - 1;
+
+		if (!eol)
+			eol = end;
+		for (; p + 5 <= eol; p++)
+			if (memcmp(p, "probe", 5) == 0 && (p[-1] == ' ' || p[-1] == ',') &&
+			    (p + 5 == eol || p[5] == ',' || p[5] == ' '))
+				return 1;
+	}
+	return 0;
+}
+
+/* The bytes, as they are or in hex (the child prints what it read in hex). */
+static int has_bytes(const struct run *r, const void *bytes, size_t n)
+{
+	char hex[2 * PROBE_READ_MAX + 1];
+
+	ara_hex_encode(bytes, n, hex);
+	return has(r, bytes, n) || has_str(r, hex);
+}
+
+/*
+ * Something of the target's secret in the output: the CENC key or the RTM
+ * entry the parent knows, or for the others, what READ returned at all.
+ */
+static int secret_shown(const struct run *r, enum probe_target t)
+{
+	if (t == PROBE_RTS)
+		return has_bytes(r, rts_key, sizeof(rts_key));
+	if (t == PROBE_RTM)
+		return has_bytes(r, &rtm_entry, sizeof(rtm_entry));
+	return has_str(r, "probe: read ");
+}
+
+/* Runs `self case TARGET OP` with its output into r; 0, or -1 (printed). */
+static int run_child(const char *self, enum probe_target t, const char *op, struct run *r)
+{
+	int fds[2];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fds) != 0 || (pid = fork()) < 0) {
+		perror("attack_domains: pipe or fork");
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		dup2(fds[1], STDERR_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execl(self, self, "case", names[t], op, (char *)NULL);
+		perror("attack_domains: execl");
+		_exit(127);
+	}
+	close(fds[1]);
+	r->len = 0;
+	while ((n = read(fds[0], r->out + r->len, sizeof(r->out) - r->len)) > 0)
+		r->len += (size_t)n;
+	close(fds[0]);
+	if (waitpid(pid, &r->status, 0) != pid) {
+		perror("attack_domains: waitpid");
+		return -1;
+	}
+	return 0;
+}
+
+static void show(const struct run *r, enum probe_target t, const char *op)
+{
+	const char *line = r->out, *end = r->out + r->len;
+
+	printf("-- %s %s: wait status 0x%x\n", names[t], op, r->status);
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const size_t n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+
+		printf("   | %.*s\n", (int)n, line);
+		line += n + 1;
+	}
+}
+
+static void judge(int disclosed, enum probe_target t, const char *op, const struct run *r)
+{
+	const char *what = names[t];
+	const int exited = WIFEXITED(r->status), code = WEXITSTATUS(r->status);
+	const int done = has_str(r, strcmp(op, "read") == 0 ? "probe: read " : "probe: wrote ");
+
+	check(has_str(r, "located: "), "%s %s: the child did not get as far as the probe", what, op);
+	if (disclosed || !foreign(t)) {
+		check(exited && code == 0,
+		      "%s %s: wait status 0x%x, not exit 0: the probe did not reach it", what, op,
+		      r->status);
+		if (disclosed && foreign(t) && strcmp(op, "read") == 0)
+			check(secret_shown(r, t), "%s read: the secret is not in the child's output",
+			      what);
+		if (exited && code == 0)
+			printf("%s: %s %s: the probe reached it\n",
+			       disclosed && foreign(t) ? "DISCLOSED" : "reached", what, op);
+		return;
+	}
+	check(exited && code == EXIT_SERVICE_FAULT,
+	      "%s %s: wait status 0x%x, not exit %d (ARA_EXIT_SERVICE_FAULT)", what, op, r->status,
+	      EXIT_SERVICE_FAULT);
+	check(fault_names_probe(r), "%s %s: no fault line of ARA's names the service probe", what,
+	      op);
+	check(!done, "%s %s: the probe's %s returned", what, op, op);
+	check(!secret_shown(r, t), "%s %s: the secret is in the child's output", what, op);
+	if (exited && code == EXIT_SERVICE_FAULT && !done && !secret_shown(r, t))
+		printf("contained: %s %s: the probe faulted (exit %d); nothing of it in the output\n",
+		       what, op, code);
+}
+
+static int parent(const char *self, int disclosed)
+{
+	static const char *const ops[] = { "read", "write" };
+	static struct run r;
+
+	for (enum probe_target t = 0; t < PROBE_TARGETS; t++)
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+			if (run_child(self, t, ops[i], &r) != 0)
+				return 1;
+			show(&r, t, ops[i]);
+			judge(disclosed, t, ops[i], &r);
+		}
+	return check_report("attack-domains");
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a fault ends the process: nothing left in a buffer */
+	if (argc == 4 && strcmp(argv[1], "case") == 0)
+		return child(argv[2], argv[3]);
+	if (argc == 2 && (strcmp(argv[1], "contained") == 0 || strcmp(argv[1], "disclosed") == 0))
+		return parent(argv[0], strcmp(argv[1], "disclosed") == 0);
+	fprintf(stderr, "usage: %s contained|disclosed\n", argv[0]);
+	return 2;
+}
