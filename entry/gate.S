@@ -154,6 +154,9 @@ ara_gate_sig_landing:
 	mov_row	x16, ARA_POR_ENTER
 	msr	POR_EL0, x16
 	isb
+	mov_row	x17, ARA_POR_ENTER	// a jump to the msr with another row stops here
+	cmp	x16, x17
+	b.ne	.Lsig_wrong_row
 	mov	x9, sp			// where the frame should be
 	adrp	x16, ara_gate_cb	// page-aligned: no :lo12: part
 .Lsig_claim:
@@ -175,6 +178,8 @@ ara_gate_sig_landing:
 	clrex
 	yield
 	b	.Lsig_claim
+.Lsig_wrong_row:			// a service's code jumped to the msr (the kernel's and the
+	udf	#0			// signal entry's come with this row): it ends there
 
 	/*
 	 * What the way out loads into the caller-saved registers: zeroes in

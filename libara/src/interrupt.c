@@ -290,3 +290,26 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 #endif
 	return ARA_INTERRUPT_WAIT;
 }
+
+enum ara_interrupt ara_interrupt_resolve_service(const struct ara_gate_layout *g,
+						 const struct ara_rt_sigframe *f, int sig, unsigned int d,
+						 struct ara_interrupt_outcome *out)
+{
+	const uint64_t sp = f->uc.uc_mcontext.sp;
+	struct ara_call_header *h;
+
+	out->release = NULL;
+	out->call = NULL;
+	out->store = NULL;
+	out->entry = 0;
+	if (synchronous(sig, f))
+		return ARA_INTERRUPT_REFUSED;
+	if (g->domain_stacks && sp >= g->domain_stacks && sp < g->domain_stacks_end &&
+	    ((sp - g->domain_stacks) >> g->domain_slot_shift) / (g->domain_slot_mask + 1) != d)
+		return ARA_INTERRUPT_REFUSED; /* another domain's slot */
+	h = call_at(g, sp);
+	if (!h || h->domain == 0 || (h->domain & 15) != d)
+		return ARA_INTERRUPT_REFUSED;
+	out->call = h;
+	return ARA_INTERRUPT_WAIT;
+}

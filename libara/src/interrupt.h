@@ -68,4 +68,16 @@ struct ara_interrupt_outcome {
 enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct ara_rt_sigframe *f,
 					 int sig, struct ara_interrupt_outcome *out);
 
+/*
+ * f, a genuine frame of signal sig with service domain d's row (d, the
+ * domain's index, as in the call header's domain word): WAIT, out->call the
+ * call it waits in, if sig is not a fault and sp is on a slot of d's (or
+ * on a DOM0 call stack, in d's door) of a call that entered d; REFUSED
+ * otherwise. Nothing of the frame's pc is believed (the service's code can
+ * be anywhere, and can be the attacker's).
+ */
+enum ara_interrupt ara_interrupt_resolve_service(const struct ara_gate_layout *g,
+						 const struct ara_rt_sigframe *f, int sig, unsigned int d,
+						 struct ara_interrupt_outcome *out);
+
 #endif

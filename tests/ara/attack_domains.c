@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "ara/ara.h"
+#include "ara/boot.h"
 #include "ara/counter.h"
 #include "ara/hex.h"
 #include "ara/rtm.h"
@@ -44,8 +45,6 @@
 #include "probe.h"
 #include "self_provision.h"
 
-/* ARA_EXIT_SERVICE_FAULT (ara/boot.h): a service touched another domain's memory. */
-#define EXIT_SERVICE_FAULT 13
 #define OUT_MAX 65536 /* bytes of a child's output the parent keeps */
 
 /* The secrets the child gives the modules, known to the parent too. */
@@ -316,7 +315,7 @@ static void judge(int disclosed, enum probe_target t, const char *op, const stru
 			       disclosed && foreign(t) ? "DISCLOSED" : "reached", what, op);
 		return;
 	}
-	check(exited && code == EXIT_SERVICE_FAULT,
+	check(exited && code == ARA_EXIT_SERVICE_FAULT,
 	      "%s %s: wait status 0x%x, not exit %d (ARA_EXIT_SERVICE_FAULT)", what, op, r->status,
 	      EXIT_SERVICE_FAULT);
 	check(fault_names_probe(r), "%s %s: no fault line of ARA's names the service probe", what,

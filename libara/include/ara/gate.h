@@ -53,7 +53,7 @@
 /* Page 0: secure_call's landing and fast path, which end at the way out. */
 #define ARA_GATE_LANDING 0xf58
 /* Page 0: 128 zero bytes, what the way out loads into x1-x15 and x17. */
-#define ARA_GATE_ZEROES 0xf0
+#define ARA_GATE_ZEROES 0x100
 /* Page 1: ara_rtm_append, after secure_call. */
 #define ARA_GATE_RTM_APPEND 0x40
 

@@ -27,11 +27,15 @@
  *     ticket it can have written (it cannot write d's memory), or takes
  *     the one a call is about to use and runs that call's function on that
  *     call's argument; the call's own thread then stops at the udf.
+ *   - The door stores the function's result and a flag in the slot, still
+ *     under the domain's row: only that domain (and the core) can.
  *   - The way back writes the core's row as an immediate and compares it
- *     likewise, then believes nothing of the service but x0: the call is
- *     the one whose slot sp is the exact start of, its domain word must
- *     name that slot's domain, and one compare-and-swap takes it, so it
- *     returns once; sp, x18-x30 come from the core's stack.
+ *     likewise, then believes nothing of the registers: the call is the one
+ *     whose slot sp is the exact start of, its domain word must name that
+ *     slot's domain, the slot's return flag is taken with one swap (so only
+ *     the slot's own domain can end its call), the result read from the
+ *     slot, and one compare-and-swap takes the call, so it returns once;
+ *     sp, x18-x30 come from the core's stack.
  * The udf ends the process (libara/src/dom0/trap.c: a fault in a service).
  */
 #include "ara/domains.h"
@@ -100,7 +104,7 @@ ara_domain_enter:
 	mov	x0, x11
 	mov	x29, xzr
 	blr	x10
-	b	ara_domain_back
+	b	.Lreturned
 .endm
 
 	door	ARA_DOMAIN_PROVISION, ARA_PKEY_PROVISION, .Ldoor_provision
@@ -108,7 +112,18 @@ ara_domain_enter:
 	door	ARA_DOMAIN_RTM, ARA_PKEY_RTM, .Ldoor_rtm
 	door	ARA_DOMAIN_EXTRA, ARA_PKEY_EXTRA, .Ldoor_extra
 
-/* The way back: x0 = the service's result, sp = where its door started it. */
+/*
+ * The function returned, x0 its result, under its domain's row: the return
+ * goes into the slot, which only this domain and the core can write, so
+ * that no other domain can end this call (a jump here from another domain
+ * faults on the store).
+ */
+.Lreturned:
+	add	x9, sp, #(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET + 16)
+	mov	x10, #1
+	stp	x0, x10, [x9]
+
+/* The way back: sp = where the door started the function, the return in its slot. */
 ara_domain_back:
 	mov_row	x16, ARA_POR_DOM0
 	msr	POR_EL0, x16
@@ -136,9 +151,14 @@ ara_domain_back:
 	madd	x13, x11, x14, x13
 	add	x13, x13, #ARA_CALL_DOMAIN
 	ldr	x15, [x13]
+	cbz	x15, .Lrefuse		// no call in a domain there
 	and	x14, x15, #15
 	cmp	x14, x12		// the call entered this slot's domain
 	b.ne	.Lrefuse
+	add	x9, sp, #(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET + 24)
+	swpal	xzr, x14, [x9]		// the return's flag, taken: written by the slot's domain
+	cbz	x14, .Lrefuse
+	ldur	x0, [x9, #-8]		// its result
 	mov	x14, x15
 	casal	x14, xzr, [x13]		// taken once
 	cmp	x14, x15

@@ -83,6 +83,10 @@ void ara_domains_map(uint64_t headers, uint64_t header_stride)
 	/* Every domain's slots reserved (inaccessible), so a slot's address says its domain. */
 	ara_domain_map.stacks = map_private(DOMAIN_STACKS * ARA_DOMAINS, PROT_NONE,
 					    "mmap of the service domains' stacks failed");
+	/* All of it ARA's: no App pointer or mapping call may reach the unused domains' slots either. */
+	if (ara_regions_add(&ara_protected, ara_domain_map.stacks,
+			    ara_domain_map.stacks + DOMAIN_STACKS * ARA_DOMAINS, ARA_DOM0))
+		ara_fatal("too many protected regions", (long)ara_protected.n);
 	for (unsigned int d = 0; d < ARA_DOMAINS; d++) {
 		const uint64_t first = slot_top(d, 0) - ARA_DOMAIN_SLOT;
 		const unsigned int key = ara_domain_table[d].pkey;

@@ -8,8 +8,10 @@
  * call stack i, is the ARA_DOMAIN_SLOT bytes at
  *   map.stacks + ((d << ARA_DOMAIN_SLOTS_SHIFT) + i) * ARA_DOMAIN_SLOT
  * a guard page first; at its top the ticket (what the door may call, written
- * by the core, taken once by the door) and below it the argument area (the
- * service's copy of the App's argument); the service's sp starts below that.
+ * by the core, taken once by the door) and the return (what the function
+ * returned, written by the door in the domain's row, taken once by the way
+ * back), below them the argument area (the service's copy of the App's
+ * argument); the service's sp starts below that.
  */
 #ifndef ARA_DOM0_DOMAIN_H
 #define ARA_DOM0_DOMAIN_H
@@ -20,7 +22,12 @@
 #define ARA_DOMAIN_SLOT_SHIFT 16
 #define ARA_DOMAIN_SLOT (1u << ARA_DOMAIN_SLOT_SHIFT)
 #define ARA_DOMAIN_SLOTS_SHIFT 5 /* 32 slots a domain: one per DOM0 call stack, at most */
-#define ARA_DOMAIN_TICKET 16	 /* at the slot's top: the function, then its argument */
+/*
+ * At the slot's top: the ticket (the function, its argument), then the
+ * return (the result, and a word the door sets non-zero once the function
+ * has returned, under the domain's own row).
+ */
+#define ARA_DOMAIN_TICKET 32
 #define ARA_DOMAIN_RESERVE (ARA_DOMAIN_TICKET + 1024) /* the ticket and the argument area */
 #define ARA_DOMAIN_HEAP_SIZE (2u << 20)
 

@@ -10,14 +10,17 @@
  *      system-call page (svc_page.h), through which every later DOM0
  *      system call goes;
  *   2. allocate the domains' keys (and tag the page DOM0);
- *   3. map DOM0's arena (heap and stacks), zeroed in forked children;
+ *   3. map DOM0's arena (heap and stacks), and the service domains' homes
+ *      and stacks (domain.c), zeroed in forked children;
  *   4. check that the mapped gate is byte for byte what the loader hashed;
- *   5. build the service table and the gate's control block, and start
- *      the service modules (modules.c: each one's start hook, for what a
- *      module must make before the filter and any App code);
+ *   5. build the service table; tag libara's pages and make what the core
+ *      wrote so far read-only (the service domains run and read them, and
+ *      must not write them); start the service modules, each in its domain
+ *      (modules.c: each one's start hook, for what a module must make
+ *      before the filter and any App code); fill the gate's control block;
  *   6. scan DOM2's executable mappings and neutralise POR_EL0 writes (IV1),
  *      each mapping of a file replaced by a sealed copy (code_copy.c);
- *   7. tag DOM0 and DOM1 pages with their keys;
+ *   7. tag the gate's pages with their keys;
  *   8. close the loader's descriptors, check no rseq area is registered,
  *      and drop glibc's robust futex list;
  *   9. drop the capabilities that reach beyond the process (privilege.c),
@@ -137,8 +140,9 @@ static struct ara_gate_cb map_dom0_arena(void)
 
 /*
  * The core's read-only-after-initialisation data (dom0.h): read-only on
- * DOM1's key from here on, where the service domains read it. Before
- * mseal, which keeps it so.
+ * DOM1's key from here on, where the service domains read it. After
+ * ara_tag_libara (which tags its segment DOM0 whole), before mseal, which
+ * keeps it so.
  */
 static void seal_ro_after_init(void)
 {
@@ -283,13 +287,19 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	check_gate(gate);
 	ara_interrupted_init(gate, cb.stack_base, cb.stack_stride);
 	ara_services_init(&cb);
-	ara_tag_libara(1);	 /* the service domains run libara's code */
+	/*
+	 * Before the modules' start hooks, which run in their domains: libara's
+	 * code DOM0 (their rows execute it), its data DOM0 and its read-only
+	 * data DOM1 (their rows can neither write the one nor the other), and
+	 * what the core wrote only until here read-only. The protected set
+	 * must be complete before the scan skips it.
+	 */
+	ara_tag_libara();
+	seal_ro_after_init();
 	ara_modules_start(envp); /* before the filter and any App code */
 	ara_open_init();	 /* from now on App code opens no TPM */
 	*(volatile struct ara_gate_cb *)(uintptr_t)gate_data = cb;
 
-	/* The protected set must be complete before the scan skips it. */
-	ara_tag_libara(0);
 	ara_protect(gate, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM0);
 	ara_protect(gate + ARA_GATE_DOM1_OFFSET, ARA_PAGE_SIZE, PROT_READ | PROT_EXEC, ARA_DOM1);
 	/* Written once, above: read-only from here on, so that no DOM0 write can
@@ -313,7 +323,6 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	drop_robust_list();
 	ara_signals_init(gate);
 	ara_drop_privilege();
-	seal_ro_after_init();
 	/* After the last change DOM0 makes to its ranges; the staging window changes at run time. */
 	ara_seal_ranges(ara_code_stage_start());
 

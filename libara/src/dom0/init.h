@@ -14,12 +14,8 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc);
 void ara_tag(uint64_t start, uint64_t len, int prot, unsigned int pkey);
 void ara_protect(uint64_t start, uint64_t len, int prot, enum ara_domain_id domain);
 
-/*
- * self.c: tags libara.so's own segments (all but the ELF header's): code
- * (DOM0's key), or the others (DOM0's and DOM1's keys). The code first, so
- * that the service domains can run it (their rows execute only DOM0's key).
- */
-void ara_tag_libara(int code);
+/* self.c: tags libara.so's own segments (all but the ELF header's) DOM0, read-only data DOM1. */
+void ara_tag_libara(void);
 
 /* maps_walk.c: load base of the entry object (its memfd at offset 0). */
 uint64_t ara_entry_base(void);

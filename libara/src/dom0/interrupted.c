@@ -131,3 +131,15 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 		__atomic_store_n(&out.release->claim, 0, __ATOMIC_RELEASE);
 	return ARA_INTERRUPTED_APP;
 }
+
+enum ara_interrupted ara_interrupted_service(const struct ara_thread *t, struct ara_rt_sigframe *f,
+					     int sig, unsigned int d)
+{
+	struct ara_interrupt_outcome out;
+
+	if (ara_interrupt_resolve_service(&layout, f, sig, d, &out) != ARA_INTERRUPT_WAIT)
+		return ARA_INTERRUPTED_REFUSED;
+	if (sig != ARA_SIGSYS) /* as in ara_interrupted */
+		defer(t, f, out.call, sig);
+	return ARA_INTERRUPTED_RESUME_DOM0;
+}

@@ -28,4 +28,12 @@ void ara_interrupted_init(uint64_t gate, uint64_t stack_base, uint64_t stack_str
  */
 enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_sigframe *f, int sig);
 
+/*
+ * The same for a frame with service domain d's row: made ready to resume
+ * the service, the signal waiting for the call's way out; or REFUSED (a
+ * fault of the service's, or no call of d's where the frame says).
+ */
+enum ara_interrupted ara_interrupted_service(const struct ara_thread *t, struct ara_rt_sigframe *f,
+					     int sig, unsigned int d);
+
 #endif

@@ -80,7 +80,7 @@ static void tag_around(uint64_t start, uint64_t end, uint64_t hole_start, uint64
 		tag(cut_end, end, prot, record);
 }
 
-void ara_tag_libara(int code)
+void ara_tag_libara(void)
 {
 	const uint64_t base = (uint64_t)(uintptr_t)&__ehdr_start;
 	const Elf64_Phdr *ph = (const Elf64_Phdr *)(base + __ehdr_start.e_phoff);
@@ -98,7 +98,7 @@ void ara_tag_libara(int code)
 		uint64_t start = page_down(base + ph[i].p_vaddr);
 		uint64_t end = page_up(base + ph[i].p_vaddr + ph[i].p_memsz);
 
-		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X) != !code)
+		if (ph[i].p_type != PT_LOAD)
 			continue;
 		if (ph[i].p_offset == 0) {
 			if (ph[i].p_flags & (PF_W | PF_X))
@@ -110,8 +110,6 @@ void ara_tag_libara(int code)
 		}
 		tag_around(start, end, dyn_start, dyn_end, prot_of(ph[i].p_flags), 1);
 	}
-	if (code)
-		return;
 	if (relro) {
 		uint64_t start = page_down(base + relro->p_vaddr);
 		uint64_t end = page_down(base + relro->p_vaddr + relro->p_memsz);

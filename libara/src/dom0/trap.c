@@ -210,8 +210,10 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 	enum ara_interrupted r = ARA_INTERRUPTED_REFUSED;
 	const enum ara_domain_id service = service_of_row(row);
 
-	if (genuine && (row == ARA_POR_ENTER || service != ARA_DOM0) && sig > 0 && sig <= _NSIG)
+	if (genuine && row == ARA_POR_ENTER && sig > 0 && sig <= _NSIG)
 		r = ara_interrupted(t, out, sig);
+	else if (genuine && service != ARA_DOM0 && sig > 0 && sig <= _NSIG)
+		r = ara_interrupted_service(t, out, sig, service);
 	if (r == ARA_INTERRUPTED_REFUSED && genuine && service != ARA_DOM0)
 		service_fault(service, out, sig);
 	if (r == ARA_INTERRUPTED_REFUSED)
