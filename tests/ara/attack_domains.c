@@ -317,7 +317,7 @@ static void judge(int disclosed, enum probe_target t, const char *op, const stru
 	}
 	check(exited && code == ARA_EXIT_SERVICE_FAULT,
 	      "%s %s: wait status 0x%x, not exit %d (ARA_EXIT_SERVICE_FAULT)", what, op, r->status,
-	      EXIT_SERVICE_FAULT);
+	      ARA_EXIT_SERVICE_FAULT);
 	check(fault_names_probe(r), "%s %s: no fault line of ARA's names the service probe", what,
 	      op);
 	check(!done, "%s %s: the probe's %s returned", what, op, op);
