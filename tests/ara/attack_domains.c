@@ -322,7 +322,7 @@ static void judge(int disclosed, enum probe_target t, const char *op, const stru
 	      op);
 	check(!done, "%s %s: the probe's %s returned", what, op, op);
 	check(!secret_shown(r, t), "%s %s: the secret is in the child's output", what, op);
-	if (exited && code == EXIT_SERVICE_FAULT && !done && !secret_shown(r, t))
+	if (exited && code == ARA_EXIT_SERVICE_FAULT && !done && !secret_shown(r, t))
 		printf("contained: %s %s: the probe faulted (exit %d); nothing of it in the output\n",
 		       what, op, code);
 }
