@@ -129,7 +129,7 @@ static bool allowed(uint64_t flags, const struct ara_thread *caller)
 /* An exit status that ARA's own end of a task gives (ara/boot.h: ARA_EXIT_*, after initialisation). */
 static bool ara_status(int32_t status)
 {
-	return status >= ARA_EXIT_INIT_FAILED && status <= ARA_EXIT_RTM_CLOSED;
+	return status >= ARA_EXIT_INIT_FAILED && status <= ARA_EXIT_SERVICE_FAULT;
 }
 
 #ifndef ARA_TEST_VARIANT_NO_CLONE_GUARD
