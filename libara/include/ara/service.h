@@ -21,12 +21,16 @@
  * pairs in their argument and use ara_copy_from_app / ara_copy_to_app
  * below, which refuse ranges that reach into DOM0/DOM1.
  *
- * Handlers run in DOM0 on a DOM0 stack: no libc, no App pointers followed
+ * Handlers run in DOM0, in their module's protection domain (the build's
+ * choice: ara_dom0_service's DOMAIN; docs/architecture.md, "Service
+ * domains") on a stack of that domain: no libc, no App pointers followed
  * directly, secrets wiped (ara_memzero) before returning. A module keeps
  * what must not outlive a fork in its state (ara_module_state), and reaches
- * another module only through the core (ara_service_call), never through
- * its memory, so that each module can be given a protection domain of its
- * own.
+ * another module only through the core (ara_service_call, within its
+ * domain), never through its memory. A module in a domain other than the
+ * core's cannot yet use what reads the core's state: ara_copy_from_app,
+ * ara_copy_to_app and ara_direct_* (the protected ranges), the maps walk,
+ * ara_append_lane_set; its row faults there (ARA_EXIT_SERVICE_FAULT).
  */
 #ifndef ARA_SERVICE_H
 #define ARA_SERVICE_H
