@@ -29,18 +29,16 @@ uint32_t ara_module_index(const struct ara_module *m)
 }
 
 /*
- * Runs a hook in its module's domain. At initialisation no call runs: the
- * hook has call stack 0's slot, and the initialisation stack is the core's.
+ * Runs a hook of a module in a domain of its own, through the door. At
+ * initialisation no call runs: the hook has call stack 0's slot, and the
+ * initialisation stack is the core's. The door calls it as uint64_t
+ * (void *): x0 in (envp, or nothing for ready), x0 out ignored.
  */
-static void run_hook(const struct ara_module *m, uint64_t (*hook)(void *), void *arg)
+static void run_in_domain(const struct ara_module *m, void (*hook)(void), void *arg)
 {
-	const enum ara_domain_id d = ara_module_domain(m);
-
-	if (d == ARA_DOM0)
-		hook(arg);
-	else
-		ara_domain_call(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers, hook,
-				arg);
+	ara_domain_call(ara_module_domain(m), 0,
+			(struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
+			(uint64_t (*)(void *))(uintptr_t)hook, arg);
 }
 
 void ara_modules_start(char **envp)
@@ -50,16 +48,20 @@ void ara_modules_start(char **envp)
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (!m->name)
 			ara_fatal("a service module has no name; index", m - __start_ara_modules);
-		if (m->start) /* void (char **) called as uint64_t (void *): x0 in, x0 ignored */
-			run_hook(m, (uint64_t (*)(void *))(uintptr_t)m->start, envp);
+		if (m->start && ara_module_domain(m) == ARA_DOM0)
+			m->start(envp);
+		else if (m->start)
+			run_in_domain(m, (void (*)(void))(uintptr_t)m->start, envp);
 	}
 }
 
 void ara_modules_ready(void)
 {
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
-		if (m->ready)
-			run_hook(m, (uint64_t (*)(void *))(uintptr_t)m->ready, NULL);
+		if (m->ready && ara_module_domain(m) == ARA_DOM0)
+			m->ready();
+		else if (m->ready)
+			run_in_domain(m, m->ready, NULL);
 }
 
 /*
