@@ -68,6 +68,7 @@ set(ARA_DOM0_SOURCES
   src/dom0/entropy.c
   src/dom0/exec_args.c
   src/dom0/exec_files.c
+  src/dom0/handover.c
   src/dom0/execve.c
   src/dom0/icache.c
   src/dom0/init.c

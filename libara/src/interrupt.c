@@ -13,6 +13,7 @@
 #define SIGFPE 8
 #define SIGSEGV 11
 #define SI_KERNEL 0x80
+#define SEGV_PKUERR 4
 #define PSR_NZCV_MASK 0xf0000000u
 #define PSR_BTYPE_MASK 0xc00u
 
@@ -23,6 +24,24 @@ static int synchronous(int sig, const struct ara_rt_sigframe *f)
 
 	return (sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP) &&
 	       code > 0 && code != SI_KERNEL;
+}
+
+/*
+ * A plain copy's fault on App memory (app_access.S), then resumed as the
+ * copy's error; a protection-key fault is not one if pkey_is_fatal: a
+ * service domain's copy that reached another domain's memory.
+ */
+static int access_fault(const struct ara_gate_layout *g, struct ara_rt_sigframe *f, int sig,
+			int pkey_is_fatal)
+{
+	struct ara_sigcontext *mc = &f->uc.uc_mcontext;
+
+	if ((sig != SIGSEGV && sig != SIGBUS) || mc->pc < g->access || mc->pc >= g->access_end)
+		return 0;
+	if (pkey_is_fatal && sig == SIGSEGV && ara_sigframe_info_i32(f, ARA_SI_CODE) == SEGV_PKUERR)
+		return 0;
+	mc->pc = g->access_fault;
+	return 1;
 }
 
 /* The header of the call whose DOM0 stack (or service domain's slot) holds sp, or NULL. */
@@ -252,14 +271,8 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 	out->call = NULL;
 	out->store = NULL;
 	out->entry = 0;
-	if (synchronous(sig, f)) {
-		/* A plain copy's fault on App memory (app_access.S): the copy fails. */
-		if ((sig == SIGSEGV || sig == SIGBUS) && pc >= g->access && pc < g->access_end) {
-			mc->pc = g->access_fault;
-			return ARA_INTERRUPT_ACCESS_FAULT;
-		}
-		return ARA_INTERRUPT_REFUSED;
-	}
+	if (synchronous(sig, f))
+		return access_fault(g, f, sig, 0) ? ARA_INTERRUPT_ACCESS_FAULT : ARA_INTERRUPT_REFUSED;
 	if (pc >= page1 + ARA_GATE_DOM1_ENTERED && pc < page1 + ARA_GATE_DOM1_ENTERED_END)
 		return back_from_regs(g, f);
 	if (pc >= page1 + ARA_GATE_RTM_ENTERED && pc < page1 + ARA_GATE_RTM_ENTERED_END)
@@ -292,7 +305,7 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
 }
 
 enum ara_interrupt ara_interrupt_resolve_service(const struct ara_gate_layout *g,
-						 const struct ara_rt_sigframe *f, int sig, unsigned int d,
+						 struct ara_rt_sigframe *f, int sig, unsigned int d,
 						 struct ara_interrupt_outcome *out)
 {
 	const uint64_t sp = f->uc.uc_mcontext.sp;
@@ -303,7 +316,7 @@ enum ara_interrupt ara_interrupt_resolve_service(const struct ara_gate_layout *g
 	out->store = NULL;
 	out->entry = 0;
 	if (synchronous(sig, f))
-		return ARA_INTERRUPT_REFUSED;
+		return access_fault(g, f, sig, 1) ? ARA_INTERRUPT_ACCESS_FAULT : ARA_INTERRUPT_REFUSED;
 	if (g->domain_stacks && sp >= g->domain_stacks && sp < g->domain_stacks_end &&
 	    ((sp - g->domain_stacks) >> g->domain_slot_shift) / (g->domain_slot_mask + 1) != d)
 		return ARA_INTERRUPT_REFUSED; /* another domain's slot */

@@ -72,12 +72,15 @@ enum ara_interrupt ara_interrupt_resolve(const struct ara_gate_layout *g, struct
  * f, a genuine frame of signal sig with service domain d's row (d, the
  * domain's index, as in the call header's domain word): WAIT, out->call the
  * call it waits in, if sig is not a fault and sp is on a slot of d's (or
- * on a DOM0 call stack, in d's door) of a call that entered d; REFUSED
- * otherwise. Nothing of the frame's pc is believed (the service's code can
- * be anywhere, and can be the attacker's).
+ * on a DOM0 call stack, in d's door) of a call that entered d;
+ * ACCESS_FAULT, f rewritten as for DOM0's row, for a fault of
+ * ara_app_access that is not a protection-key fault (App memory is on a
+ * key d's row reads and writes: such a fault is on another domain's
+ * memory); REFUSED otherwise. Nothing else of the frame's pc is believed
+ * (the service's code can be anywhere, and can be the attacker's).
  */
 enum ara_interrupt ara_interrupt_resolve_service(const struct ara_gate_layout *g,
-						 const struct ara_rt_sigframe *f, int sig, unsigned int d,
+						 struct ara_rt_sigframe *f, int sig, unsigned int d,
 						 struct ara_interrupt_outcome *out);
 
 #endif

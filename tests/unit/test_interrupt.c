@@ -3,7 +3,9 @@
  * ara_interrupt_resolve: a signal that interrupted a secure_call or an RTM
  * append, at each window of the gate (ara/gate.h) and inside the call,
  * leaves the App state, the stack to give back, the RTM slot to write and
- * the waiting call that the design says (libara/src/dom0/interrupted.c). The DOM0 stacks are a host buffer here.
+ * the waiting call that the design says (libara/src/dom0/interrupted.c);
+ * ara_interrupt_resolve_service, a service domain's copy fault. The DOM0
+ * stacks are a host buffer here.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -437,6 +439,41 @@ static void a_copy_fault_is_resumed(void **state)
 	assert_true(f.uc.uc_mcontext.pc == copy + 0x10);
 }
 
+/*
+ * The same copy run by a service domain (d 4): resumed at its error unless
+ * the fault is a protection-key fault, which App memory cannot give that
+ * row (the copy reached another domain: a fault of the service's).
+ */
+static void a_service_copy_fault_is_resumed_unless_a_key_refused_it(void **state)
+{
+	const uint64_t copy = UINT64_C(0x7f1000002000), fail = copy + 0x40;
+
+	(void)state;
+	g.access = copy;
+	g.access_end = copy + 0x30;
+	g.access_fault = fail;
+	f.uc.uc_mcontext.sp = addr(header(1)) - 512;
+	f.info[0] = 11;
+	f.info[8] = 1; /* si_code SEGV_MAPERR */
+	f.uc.uc_mcontext.pc = copy + 0x10;
+	assert_int_equal(ara_interrupt_resolve_service(&g, &f, 11, 4, &out), ARA_INTERRUPT_ACCESS_FAULT);
+	assert_true(f.uc.uc_mcontext.pc == fail);
+	f.info[0] = 7; /* SIGBUS, BUS_ADRERR */
+	f.info[8] = 2;
+	f.uc.uc_mcontext.pc = copy + 0x10;
+	assert_int_equal(ara_interrupt_resolve_service(&g, &f, 7, 4, &out), ARA_INTERRUPT_ACCESS_FAULT);
+	assert_true(f.uc.uc_mcontext.pc == fail);
+	f.info[0] = 11;
+	f.info[8] = 4; /* si_code SEGV_PKUERR */
+	f.uc.uc_mcontext.pc = copy + 0x10;
+	assert_int_equal(ara_interrupt_resolve_service(&g, &f, 11, 4, &out), ARA_INTERRUPT_REFUSED);
+	assert_true(f.uc.uc_mcontext.pc == copy + 0x10);
+	f.info[8] = 1; /* outside the copy */
+	f.uc.uc_mcontext.pc = copy + 0x30;
+	assert_int_equal(ara_interrupt_resolve_service(&g, &f, 11, 4, &out), ARA_INTERRUPT_REFUSED);
+	assert_true(f.uc.uc_mcontext.pc == copy + 0x30);
+}
+
 /* The service's rt_sigprocmask section: before its svc, a waiting signal makes it start again. */
 static void the_sigmask_section_starts_again(void **state)
 {
@@ -466,6 +503,7 @@ int main(void)
 		cmocka_unit_test_setup(a_reserved_slot_is_written, setup),
 		cmocka_unit_test_setup(a_reservation_elsewhere_is_refused, setup),
 		cmocka_unit_test_setup(a_copy_fault_is_resumed, setup),
+		cmocka_unit_test_setup(a_service_copy_fault_is_resumed_unless_a_key_refused_it, setup),
 		cmocka_unit_test_setup(the_sigmask_section_starts_again, setup),
 	};
 

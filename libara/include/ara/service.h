@@ -48,6 +48,8 @@
 
 /* ---- Registration ------------------------------------------------------ */
 
+struct ara_handover_rule;
+
 /*
  * A module: name, per-process state and hooks, each optional.
  *   start(envp)    at initialisation, before the seccomp filter and before
@@ -68,11 +70,13 @@ struct ara_module {
 	void (*start)(char **envp);
 	void (*ready)(void);
 	void (*forked)(void *state);
+	/* The secrets it takes from other modules (ara_handover below), or NULL: none. */
+	const struct ara_handover_rule *takes;
 	uint32_t domain; /* enum ara_domain_id (ara/domains.h): set by the build, not by the module */
 };
 
 /* libara/check-simd-services.cmake reads the forked hooks back from libara.so. */
-_Static_assert(sizeof(struct ara_module) == 48 && offsetof(struct ara_module, forked) == 32,
+_Static_assert(sizeof(struct ara_module) == 56 && offsetof(struct ara_module, forked) == 32,
 	       "libara/check-simd-services.cmake");
 
 /*
@@ -222,6 +226,53 @@ void ara_memzero(void *p, size_t n);
 int ara_ct_eq(const void *a, const void *b, size_t n) __attribute__((warn_unused_result));
 /* len bytes from the kernel's getrandom; 0, or -1. */
 int ara_random_bytes(void *out, size_t len);
+
+/* ---- Secrets for another module ---------------------------------------- */
+
+/*
+ * A secret one module receives for another (provisioning's content keys
+ * for the RTS) moves through the core, never through shared memory: the
+ * core copies it into the recipient's domain, and the sender keeps no copy.
+ * Who may hand what to whom is the recipient's word: its descriptor's
+ * .takes lists the rules, ended by one with from NULL,
+ *   .takes = (const struct ara_handover_rule[]){ { "provision", "kid-" }, { 0 } }
+ * (the secrets module "provision" holds under names that begin with
+ * "kid-"). Initialisation refuses a rule that names no module, or one that
+ * overlaps another recipient's rule; ara_handover refuses every secret no
+ * rule names. A module finds what it was handed by name, in its own domain.
+ * The secrets live in the recipient domain's per-process state: a forked
+ * child has none.
+ */
+struct ara_handover_rule {
+	const char *from;   /* the sending module's name */
+	const char *prefix; /* the names it may hand: those that begin with it (1 byte or more) */
+};
+
+#define ARA_HANDOVER_NAME_MAX 64u
+#define ARA_HANDOVER_SECRET_MAX 64u
+#define ARA_HANDOVER_HELD 16u /* secrets held a domain, for all its modules */
+
+/*
+ * Hands secret (len bytes) under name to the module whose rule names it,
+ * from module from, whose code calls it: the recipient's copy replaces one
+ * it held under that name; len 0 withdraws (and wipes) the secret held
+ * under that name, if any. The sender runs in the core's domain or the
+ * recipient's. ARA_OK; ARA_E_NOENT (no rule names it: the secret is the
+ * sender's to keep); ARA_E_INVAL (a name or secret too long, or a sender
+ * that is not the calling domain's); ARA_E_NOMEM (the recipient holds
+ * ARA_HANDOVER_HELD secrets); ARA_E_NOTSUP (a sender in a third domain).
+ */
+enum ara_status ara_handover(const struct ara_module *from, const uint8_t *name, size_t name_len,
+			     const void *secret, size_t len) __attribute__((warn_unused_result));
+
+/*
+ * A copy of the secret held for self under name, into out (*len bytes of
+ * room; set to the secret's length), from self's own domain; the caller
+ * wipes out when done. ARA_OK; ARA_E_NOENT (none held); ARA_E_INVAL (out
+ * too small, or self not the calling domain's module).
+ */
+enum ara_status ara_handed(const struct ara_module *self, const uint8_t *name, size_t name_len,
+			   void *out, size_t *len) __attribute__((warn_unused_result));
 
 /* ---- Messages and ending ----------------------------------------------- */
 

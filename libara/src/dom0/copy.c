@@ -17,6 +17,7 @@
  */
 #include "app_access.h"
 #include "dom0.h"
+#include "domain.h"
 #include "kernel.h"
 #include "sys.h"
 
@@ -25,7 +26,12 @@ _Static_assert(ARA_APP_ACCESS_OK == ARA_OK && ARA_APP_ACCESS_FAULT == ARA_E_FAUL
 
 #define ARA_STRING_PAGE 4096u
 
-/* The App's side of a copy lies wholly in App memory (or len is 0). */
+/*
+ * The App's side of a copy lies wholly in App memory (or len is 0). The
+ * core checks against ara_protected; a service domain, which cannot read
+ * the core's data, against the copy the seal left it, and is refused
+ * everything before the seal (no service copies App memory that early).
+ */
 static int app_range(uint64_t app, size_t len)
 {
 #ifdef ARA_TEST_VARIANT_NO_COPY_RANGE_CHECK /* test-only (tests/variants): DOM0's own ranges copied */
@@ -33,7 +39,9 @@ static int app_range(uint64_t app, size_t len)
 	(void)len;
 	return 1;
 #else
-	return len == 0 || ara_range_is_app(&ara_protected, app, len);
+	const struct ara_region_set *set = ara_running_core() ? &ara_protected : &ara_protected_view;
+
+	return len == 0 || (set->n > 0 && ara_range_is_app(set, app, len));
 #endif
 }
 

@@ -24,6 +24,14 @@
  */
 #define ARA_RO_AFTER_INIT __attribute__((section(".data.ara_ro_after_init")))
 
+/*
+ * Data the core writes until the seal, the last change initialisation makes
+ * to ARA's ranges, and then makes read-only on DOM1's key (init.c,
+ * publish_protected): what the service domains read of the protected
+ * ranges. dom0-layout.ld gives it pages of its own.
+ */
+#define ARA_RO_AT_SEAL __attribute__((section(".data.ara_ro_at_seal")))
+
 /* string.c */
 /*
  * out = prefix, then fd in decimal (a descriptor path such as
@@ -52,6 +60,8 @@ extern struct ara_boot ara_boot_block;
 
 /* The DOM0 and DOM1 ranges: arguments must not point into them. */
 extern struct ara_region_set ara_protected;
+/* ara_protected as the seal found it, for the service domains (ARA_RO_AT_SEAL). */
+extern struct ara_region_set ara_protected_view;
 
 /*
  * copy.c: ara_copy_from_app / ara_copy_to_app (ara/service.h) for a caller

@@ -111,10 +111,10 @@ enum ara_domain_id ara_domain_running(void)
 {
 	uint64_t por;
 
-	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(por));
-	/* The core's row is the only one that writes DOM0's key; a service's writes its own and the App's. */
-	if (por & ARA_POR_KEY(ARA_PKEY_DOM0, ARA_PERM_W))
+	if (ara_running_core())
 		return ARA_DOM0;
+	/* A service's row writes its own key and the App's. */
+	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(por));
 	for (unsigned int d = 0; d < ARA_DOMAINS; d++)
 		if (is_service_domain(d) && (por & ARA_POR_KEY(ara_domain_table[d].pkey, ARA_PERM_W)))
 			return (enum ara_domain_id)d;

@@ -44,10 +44,12 @@
 #define ARA_DOMAIN_MAP_HEADER_STRIDE 16
 
 #ifndef __ASSEMBLER__
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ara/service.h"
+#include "handover.h"
 #include "heap.h"
 #include "live.h"
 
@@ -67,7 +69,9 @@ struct ara_domain_home {
 	int forked;	     /* rebuilt in a forked child: the modules' forked hooks run */
 	void *module_state[ARA_MODULES_MAX];
 	struct ara_heap heap;
+	struct ara_handover_box handover; /* handover.c: what the domain's modules were handed */
 };
+_Static_assert(sizeof(struct ara_domain_home) <= ARA_PAGE_SIZE, "the page before the heap");
 
 /*
  * Where the domains are: written at initialisation, then read-only (the
@@ -91,6 +95,15 @@ enum ara_domain_id ara_module_domain(const struct ara_module *m);
 
 /* At initialisation, after the arena: maps the homes and stacks of the domains modules use. */
 void ara_domains_map(uint64_t headers, uint64_t header_stride);
+
+/* Whether POR_EL0 holds the core's row: the only one that writes DOM0's key. */
+static inline bool ara_running_core(void)
+{
+	uint64_t por;
+
+	__asm__ volatile("mrs %0, S3_3_C10_C2_4" : "=r"(por));
+	return (por & ARA_POR_KEY(ARA_PKEY_DOM0, ARA_PERM_W)) != 0;
+}
 
 /* The domain whose row POR_EL0 holds now: ARA_DOM0 or a service domain. */
 enum ara_domain_id ara_domain_running(void);

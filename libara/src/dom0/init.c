@@ -154,6 +154,22 @@ static void seal_ro_after_init(void)
 }
 
 /*
+ * The protected ranges as they are now, complete, copied where the service
+ * domains read them (ara_protected_view) and made read-only on DOM1's key:
+ * a service's copies of App memory check against them. Before mseal, which
+ * keeps it so.
+ */
+static void publish_protected(void)
+{
+	extern const char __start_ara_ro_at_seal[] __attribute__((visibility("hidden")));
+	extern const char __stop_ara_ro_at_seal[] __attribute__((visibility("hidden")));
+	const uint64_t start = (uint64_t)(uintptr_t)__start_ara_ro_at_seal;
+
+	ara_protected_view = ara_protected;
+	ara_tag(start, (uint64_t)(uintptr_t)__stop_ara_ro_at_seal - start, PROT_READ, ARA_PKEY_DOM1);
+}
+
+/*
  * No rseq area may be registered for this thread: through one, the App
  * could have the kernel divert a thread preempted inside DOM0 to an
  * App-chosen address. ara-loader sets glibc.pthread.rseq=0; registering a
@@ -324,6 +340,7 @@ uint64_t ara_init(char **envp, uint64_t ldso_pc)
 	ara_signals_init(gate);
 	ara_drop_privilege();
 	/* After the last change DOM0 makes to its ranges; the staging window changes at run time. */
+	publish_protected();
 	ara_seal_ranges(ara_code_stage_start());
 
 	ara_seccomp_install();

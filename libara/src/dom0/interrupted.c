@@ -137,9 +137,14 @@ enum ara_interrupted ara_interrupted_service(const struct ara_thread *t, struct 
 {
 	struct ara_interrupt_outcome out;
 
-	if (ara_interrupt_resolve_service(&layout, f, sig, d, &out) != ARA_INTERRUPT_WAIT)
+	switch (ara_interrupt_resolve_service(&layout, f, sig, d, &out)) {
+	case ARA_INTERRUPT_WAIT:
+		if (sig != ARA_SIGSYS) /* as in ara_interrupted */
+			defer(t, f, out.call, sig);
+		return ARA_INTERRUPTED_RESUME_DOM0;
+	case ARA_INTERRUPT_ACCESS_FAULT: /* resumed in the service, as the copy's error */
+		return ARA_INTERRUPTED_RESUME_DOM0;
+	default:
 		return ARA_INTERRUPTED_REFUSED;
-	if (sig != ARA_SIGSYS) /* as in ara_interrupted */
-		defer(t, f, out.call, sig);
-	return ARA_INTERRUPTED_RESUME_DOM0;
+	}
 }

@@ -14,7 +14,7 @@
 
 enum ara_interrupted {
 	ARA_INTERRUPTED_APP,	     /* the frame is now an App state: deliver the signal there */
-	ARA_INTERRUPTED_RESUME_DOM0, /* the signal waits: resume ARA as the frame says */
+	ARA_INTERRUPTED_RESUME_DOM0, /* the signal waits, or a copy fails: resume ARA as the frame says */
 	ARA_INTERRUPTED_REFUSED,     /* a fault inside ARA, or an interrupted signal entry */
 };
 
@@ -30,8 +30,9 @@ enum ara_interrupted ara_interrupted(const struct ara_thread *t, struct ara_rt_s
 
 /*
  * The same for a frame with service domain d's row: made ready to resume
- * the service, the signal waiting for the call's way out; or REFUSED (a
- * fault of the service's, or no call of d's where the frame says).
+ * the service, the signal waiting for the call's way out, or its copy's
+ * fault on App memory turned into the copy's error; or REFUSED (a fault of
+ * the service's, or no call of d's where the frame says).
  */
 enum ara_interrupted ara_interrupted_service(const struct ara_thread *t, struct ara_rt_sigframe *f,
 					     int sig, unsigned int d);

@@ -17,6 +17,7 @@
 
 #include "ara/gate.h"
 #include "ara/service.h"
+#include "handover.h"
 #include "heap.h"
 
 enum ara_live_state {
@@ -43,7 +44,9 @@ struct ara_live {
 	void *append_lane; /* modules.c: a segment the gate appends to without a lock; or NULL */
 	void *module_state[ARA_MODULES_MAX]; /* modules.c: each module's state, by its index */
 	struct ara_heap heap;
+	struct ara_handover_box handover; /* handover.c: what the core's modules were handed */
 };
+_Static_assert(sizeof(struct ara_live) <= ARA_PAGE_SIZE, "the arena's state page");
 
 /* entry/gate.S's RTM append loads the lane through the control block's live. */
 _Static_assert(offsetof(struct ara_live, append_lane) == ARA_GATE_LIVE_RTM_OPEN, "ara/gate.h");

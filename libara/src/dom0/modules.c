@@ -10,6 +10,7 @@
  */
 #include "dom0.h"
 #include "domain.h"
+#include "handover.h"
 #include "live.h"
 
 /* Linker-provided bounds of the ara_modules section (ARA_MODULE). */
@@ -45,6 +46,7 @@ void ara_modules_start(char **envp)
 {
 	if (modules_count() > ARA_MODULES_MAX)
 		ara_fatal("more service modules than ARA_MODULES_MAX", modules_count());
+	ara_handover_check();
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (!m->name)
 			ara_fatal("a service module has no name; index", m - __start_ara_modules);

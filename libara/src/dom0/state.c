@@ -10,13 +10,12 @@
  * neither read nor write it. What initialisation alone writes is
  * ARA_RO_AFTER_INIT (dom0.h): read-only from the end of initialisation on,
  * and readable by the service domains, which must find the system-call
- * page and the measured identity. ara_protected is not yet: the attack
- * tests' signal_frame_dom0 (tests/ara/attack_kernel.c) needs it just above
- * ctor.S's ara_init_stack, which its twin overwrites; so a service in a
- * domain of its own cannot check App ranges itself (the dispatcher does it
- * for the arguments it copies). It is not wiped in a forked child (the arena
- * is; live.h), so none of it may hold a secret. What each holds, who writes
- * it, and when:
+ * page and the measured identity. ara_protected is not: the attack tests'
+ * signal_frame_dom0 (tests/ara/attack_kernel.c) needs it just above ctor.S's
+ * ara_init_stack, which its twin overwrites; the service domains read
+ * ara_protected_view, its copy as the seal found it (ARA_RO_AT_SEAL). None
+ * of it is wiped in a forked child (the arena is; live.h), so none of it may
+ * hold a secret. What each holds, who writes it, and when:
  *
  *   ara_svc_entry   where DOM0's system calls go (svc_page.h): libara's own
  *                   `svc #0; ret` (svc_page.S) until svc_page.c points it at
@@ -33,6 +32,10 @@
  *                   them; the filter and mseal cover them): added to by
  *                   protect.c and self.c at initialisation only, before the
  *                   filter is installed; read from then on.
+ *   ara_protected_view  ara_protected as it is at the seal, read-only from
+ *                   then on: written by init.c only, read by the service
+ *                   domains' copies (copy.c); empty before the seal, when
+ *                   their copies of App memory are refused.
  *   ara_live        the per-process state page in DOM0's arena (live.h):
  *                   the pointer is set by live.c at initialisation only; the
  *                   page it points to is the state a fork must not keep.
@@ -56,6 +59,7 @@ ARA_RO_AFTER_INIT uint64_t ara_svc_entry = (uint64_t)(uintptr_t)ara_svc_boot;
 ARA_RO_AFTER_INIT struct ara_boot ara_boot_block;
 int ara_verbose;
 struct ara_region_set ara_protected; /* not ARA_RO_AFTER_INIT: see above */
+ARA_RO_AT_SEAL struct ara_region_set ara_protected_view;
 ARA_RO_AFTER_INIT struct ara_live *ara_live;
 struct ara_init_stats ara_stats;
 

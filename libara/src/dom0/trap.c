@@ -220,7 +220,7 @@ static void interrupted(struct ara_thread *t, struct ara_rt_sigframe *out, int s
 		ara_stop(ARA_EXIT_REFUSED,
 			 "a fault inside ARA, or a signal in its signal entry (POR_EL0 not DOM2's)", (long)row);
 	if (r == ARA_INTERRUPTED_RESUME_DOM0) {
-		ara_signal_finish(t, out); /* DOM0's row, as the frame says */
+		ara_signal_finish(t, out); /* ARA's row (the core's or a service's), as the frame says */
 		ara_sigreturn_to(out, stack_index);
 	}
 	/* An App state now: the handler's frame shows the App's row, not DOM0's. */
