@@ -146,6 +146,9 @@ function(ara_dom0_service name)
     ARA_MODULE_DOMAIN=${domain})
   target_link_libraries(${objects} PRIVATE ara_dom0_mbedcrypto) # its headers and configuration
   target_sources(${target} PRIVATE $<TARGET_OBJECTS:${objects}>)
+  if(NOT domain STREQUAL "ARA_DOM0")
+    set_property(TARGET ${target} APPEND PROPERTY ARA_DOMAIN_OBJECTS $<TARGET_OBJECTS:${objects}>)
+  endif()
   if(svc_SIMD)
     set(simd ara_dom0_svc_${name}_simd)
     if(NOT TARGET ${simd})
@@ -226,10 +229,13 @@ set_target_properties(ara PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${ARA_
 
 # Fail the build, not a test, if libara.so needs anything from outside.
 get_target_property(_ara_services_simd ara ARA_DOM0_SIMD_OBJECTS)
+get_target_property(_ara_domain_objects ara ARA_DOMAIN_OBJECTS)
 add_custom_command(TARGET ara POST_BUILD
   COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP} -DNM=${CMAKE_NM}
           -DLIB=$<TARGET_FILE:ara> "-DSIMD_OBJECTS=$<TARGET_OBJECTS:ara_dom0_simd>;${_ara_services_simd}"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/check-self-contained.cmake
   COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} -DOBJDUMP=${CMAKE_OBJDUMP}
           -DLIB=$<TARGET_FILE:ara> -P ${CMAKE_CURRENT_SOURCE_DIR}/check-simd-services.cmake
+  COMMAND ${CMAKE_COMMAND} -DREADELF=${CMAKE_READELF} "-DOBJECTS=${_ara_domain_objects}"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/check-domain-data.cmake
   VERBATIM)
