@@ -64,7 +64,13 @@ struct ara_provision_begin_arg {
  * signature over this session (checked before anything is opened);
  * ARA_E_BADMSG: the reply does not decode or does not open (it was not
  * sealed to this session); ARA_E_NOENT: no such session; ARA_E_NOMEM:
- * ARA_PROVISION_SECRETS secrets are held already.
+ * ARA_PROVISION_SECRETS secrets are held already, or the module the secret
+ * is for holds all it can; ARA_E_INVAL: a secret for another module (a
+ * content key, "kid-" or "cenc-") longer than that module takes (64 bytes).
+ * A secret for another module is handed to it and not kept here
+ * (docs/provisioning.md, "Secrets for the other services"): its handle
+ * answers SECRET_INFO and SECRET_DESTROY (which withdraws it), and
+ * SECRET_HMAC refuses it (ARA_E_SECURITY).
  */
 struct ara_provision_finish_arg {
 	uint64_t reply;	    /* in: the provisioner's DELIVER or REFUSE */
@@ -92,7 +98,10 @@ struct ara_secret_hmac_arg {
 };
 #define ARA_SECRET_HMAC_MAX (64u << 10)
 
-/* SECRET_DESTROY: the secret is wiped and its handle no longer valid. */
+/*
+ * SECRET_DESTROY: the secret is wiped (withdrawn from the module it was
+ * handed to) and its handle no longer valid.
+ */
 struct ara_secret_destroy_arg {
 	uint32_t handle; /* in */
 	uint32_t reserved;

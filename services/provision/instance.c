@@ -201,57 +201,67 @@ static struct ara_secret *secret_locked(struct ara_instance *in, uint32_t handle
 	return NULL;
 }
 
-uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t name_len,
-			  const uint8_t *value, size_t len)
+/* Frees the slots of secrets handed under this name, but for keep; with the lock held. */
+static void drop_handed(struct ara_instance *in, const struct ara_secret *keep, const uint8_t *name,
+			size_t name_len)
 {
-	uint32_t handle = 0;
-
-	ara_lock(&in->lock);
-	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !handle; i++) {
+	for (size_t i = 0; i < ARA_PROVISION_SECRETS; i++) {
 		struct ara_secret *s = &in->secrets[i];
 
-		if (s->state != ARA_SLOT_FREE)
-			continue;
+		if (s != keep && s->state == ARA_SLOT_ACTIVE && s->handed && s->name_len == name_len &&
+		    memcmp(s->name, name, name_len) == 0)
+			ara_memzero(s, sizeof(*s)); /* state FREE with the rest */
+	}
+}
+
+enum ara_status ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t name_len,
+				 const uint8_t *value, size_t len, uint32_t *handle)
+{
+	struct ara_secret *s = NULL;
+	enum ara_status st = ARA_E_NOMEM;
+
+	/* Under the lock throughout: a destroy's withdrawal cannot cross the hand-over. */
+	ara_lock(&in->lock);
+	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !s; i++)
+		if (in->secrets[i].state == ARA_SLOT_FREE)
+			s = &in->secrets[i];
+	if (s) {
+		st = ara_handover(&ara_provision_module, name, name_len, value, len);
+		if (st == ARA_OK) {
+			s->handed = 1;
+			drop_handed(in, s, name, name_len);
+		} else if (st == ARA_E_NOENT) { /* no module takes it: provisioning's own */
+			memcpy(s->value, value, len);
+			st = ARA_OK;
+		}
+	}
+	if (st == ARA_OK) {
 		memcpy(s->name, name, name_len);
 		s->name_len = (uint32_t)name_len;
-		memcpy(s->value, value, len);
 		s->len = (uint32_t)len;
-		s->handle = handle = next_id(in, i);
+		s->handle = *handle = next_id(in, (size_t)(s - in->secrets));
 		s->state = ARA_SLOT_ACTIVE;
 	}
 	ara_unlock(&in->lock);
-	return handle;
+	return st;
 }
 
-int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint32_t *len)
+enum ara_status ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out,
+				uint32_t *len)
 {
 	struct ara_secret *s;
-	int r = -1;
+	enum ara_status st = ARA_E_NOENT;
 
 	ara_lock(&in->lock);
-	if ((s = secret_locked(in, handle))) {
+	if ((s = secret_locked(in, handle)) && s->handed) {
+		st = ARA_E_SECURITY;
+	} else if (s) {
 		memcpy(out, s->value, s->len);
 		*len = s->len;
-		r = 0;
+		st = ARA_OK;
 	}
 	ara_unlock(&in->lock);
-	return r;
-}
-
-uint32_t ara_secret_lookup(struct ara_instance *in, const uint8_t *name, size_t name_len)
-{
-	uint32_t handle = 0;
-
-	ara_lock(&in->lock);
-	for (size_t i = 0; i < ARA_PROVISION_SECRETS && !handle; i++) {
-		const struct ara_secret *s = &in->secrets[i];
-
-		if (s->state == ARA_SLOT_ACTIVE && s->name_len == name_len &&
-		    memcmp(s->name, name, name_len) == 0)
-			handle = s->handle;
-	}
-	ara_unlock(&in->lock);
-	return handle;
+	return st;
 }
 
 int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
@@ -277,7 +287,8 @@ int ara_secret_destroy(struct ara_instance *in, uint32_t handle)
 	int r = -1;
 
 	ara_lock(&in->lock);
-	if ((s = secret_locked(in, handle))) {
+	if ((s = secret_locked(in, handle)) &&
+	    (!s->handed || ara_handover(&ara_provision_module, s->name, s->name_len, NULL, 0) == ARA_OK)) {
 		ara_memzero(s, sizeof(*s)); /* state FREE with the rest */
 		r = 0;
 	}

@@ -8,7 +8,8 @@
  * (ara_module_state), which a forked child finds new: a child has no
  * instance, no sessions and no secrets, and PROVISION_BEGIN says so.
  * Other modules reach it only through provisioning's internal functions
- * (provision_calls.h).
+ * (provision_calls.h), and receive the secrets meant for them through the
+ * core (ara_handover).
  */
 #ifndef ARA_PROVISION_INSTANCE_H
 #define ARA_PROVISION_INSTANCE_H
@@ -38,12 +39,18 @@ struct ara_session {
 	uint32_t name_len;
 };
 
+/*
+ * A secret received. One another module's rules take (ara_handover) is
+ * handed to it and not kept: its slot keeps the name and length for
+ * SECRET_INFO and the handle for SECRET_DESTROY, which withdraws it.
+ */
 struct ara_secret {
 	uint32_t state;
 	uint32_t handle; /* as a session's id */
 	uint8_t name[ARA_WIRE_NAME_MAX];
 	uint32_t name_len;
 	uint32_t len;
+	uint32_t handed; /* 1: handed over, value holds nothing */
 	uint8_t value[ARA_WIRE_SECRET_MAX];
 };
 
@@ -85,28 +92,30 @@ struct ara_session *ara_session_claim(struct ara_instance *in);
 struct ara_session *ara_session_take(struct ara_instance *in, uint32_t id);
 void ara_session_release(struct ara_instance *in, struct ara_session *s, enum ara_slot_state to);
 
-/* Stores a secret that FINISH opened; its handle, or 0 if the table is full. */
-uint32_t ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t name_len,
-			  const uint8_t *value, size_t len);
+/*
+ * Stores a secret that FINISH opened, or hands it to the module whose rules
+ * take its name (ara_handover), which then replaces one handed earlier
+ * under that name (whose handle holds nothing from then on). ARA_OK and
+ * *handle; ARA_E_NOMEM (the table, or the recipient's, is full); what
+ * ara_handover refused it for.
+ */
+enum ara_status ara_secret_store(struct ara_instance *in, const uint8_t *name, size_t name_len,
+				 const uint8_t *value, size_t len, uint32_t *handle);
 
 /*
  * Copies a held secret into out (ARA_WIRE_SECRET_MAX bytes) for a service
- * to use, and wipes nothing: the caller wipes out when done. 0, or -1 if
- * the handle holds nothing.
+ * to use, and wipes nothing: the caller wipes out when done. ARA_OK;
+ * ARA_E_NOENT (the handle holds nothing); ARA_E_SECURITY (the secret was
+ * handed to another module: provisioning holds no copy).
  */
-int ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out, uint32_t *len);
-
-/*
- * The handle of the secret held under this name (the first, if it was
- * provisioned twice), or 0.
- */
-uint32_t ara_secret_lookup(struct ara_instance *in, const uint8_t *name, size_t name_len);
+enum ara_status ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_t *out,
+				uint32_t *len);
 
 /* A handle's name and length; 0, or -1 as above. */
 int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
 			uint32_t *name_len, uint32_t *len);
 
-/* Wipes a secret; 0, or -1 if the handle holds nothing. */
+/* Wipes a secret, or withdraws it from the module it was handed to; 0, or -1 if the handle holds nothing. */
 int ara_secret_destroy(struct ara_instance *in, uint32_t handle);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Provisioning's internal functions (provision_calls.h): a content key by
- * name for the RTS, the instance key's public half and its signatures for
- * the RTM. The instance key itself never leaves this module.
+ * Provisioning's internal functions (provision_calls.h): the instance
+ * key's public half and its signatures for the RTM. The instance key
+ * itself never leaves this module.
  */
 #include "ara/service.h"
 #include "instance.h"
@@ -11,31 +11,6 @@
 
 _Static_assert(sizeof(((struct ara_provision_instance_arg *)0)->pub) == ARA_HPKE_NPK, "the public key");
 _Static_assert(sizeof(((struct ara_provision_sign_arg *)0)->sig) == ARA_P256_SIG, "the signature");
-
-static enum ara_status key(void *arg)
-{
-	struct ara_provision_key_arg *a = arg;
-	struct ara_instance *in = ara_instance();
-	uint8_t value[ARA_WIRE_SECRET_MAX];
-	uint32_t len = 0;
-	enum ara_status st = ARA_OK;
-
-	if (!in)
-		return ARA_E_NO_EVIDENCE;
-	if (a->name_len > sizeof(a->name))
-		return ARA_E_INVAL;
-	/* A secret destroyed between the two calls is simply not found. */
-	if (ara_secret_copy(in, ara_secret_lookup(in, a->name, a->name_len), value, &len))
-		return ARA_E_NOENT;
-	if (len > sizeof(a->key)) {
-		st = ARA_E_INVAL;
-	} else {
-		memcpy(a->key, value, len);
-		a->key_len = len;
-	}
-	ara_memzero(value, sizeof(value));
-	return st;
-}
 
 static enum ara_status instance(void *arg)
 {
@@ -58,9 +33,6 @@ static enum ara_status sign(void *arg)
 	return ara_p256_sign(in->sk, a->digest, a->sig) ? ARA_E_INTERNAL : ARA_OK;
 }
 
-ARA_SERVICE(svc_provision_key, .fid = ARA_FID_PROVISION_KEY, .flags = ARA_SVC_INTERNAL,
-	    .arg_size = sizeof(struct ara_provision_key_arg), .name = "provision_key",
-	    .module = &ara_provision_module, .handler = key);
 ARA_SERVICE(svc_provision_instance, .fid = ARA_FID_PROVISION_INSTANCE, .flags = ARA_SVC_INTERNAL,
 	    .arg_size = sizeof(struct ara_provision_instance_arg), .name = "provision_instance",
 	    .module = &ara_provision_module, .handler = instance);

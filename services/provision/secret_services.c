@@ -62,8 +62,8 @@ static enum ara_status hmac(void *arg)
 		return ARA_E_NO_EVIDENCE;
 	if (a->msg_len > ARA_SECRET_HMAC_MAX)
 		return ARA_E_INVAL;
-	if (ara_secret_copy(in, a->handle, key, &key_len))
-		return ARA_E_NOENT;
+	if ((st = ara_secret_copy(in, a->handle, key, &key_len)) != ARA_OK)
+		return st;
 	st = hmac_app_bytes(key, key_len, a->msg, a->msg_len, a->mac);
 	ara_memzero(key, sizeof(key));
 	return st;

@@ -138,10 +138,8 @@ static enum ara_status open_delivery(struct ara_instance *in, const struct ara_s
 #endif
 	secret_len = d.ct_len - ARA_HPKE_NT;
 	if (ara_hpke_setup_base_r(d.enc, s->share_sk, s->info, sizeof(s->info), &ctx) == 0 &&
-	    ara_hpke_open(&ctx, s->name, s->name_len, d.ct, d.ct_len, secret) == 0) {
-		*handle = ara_secret_store(in, s->name, s->name_len, secret, secret_len);
-		st = *handle ? ARA_OK : ARA_E_NOMEM;
-	}
+	    ara_hpke_open(&ctx, s->name, s->name_len, d.ct, d.ct_len, secret) == 0)
+		st = ara_secret_store(in, s->name, s->name_len, secret, secret_len, handle);
 	ara_hpke_ctx_wipe(&ctx);
 	ara_memzero(secret, sizeof(secret));
 	return st;

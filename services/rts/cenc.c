@@ -15,7 +15,6 @@
 #include "ara/rts.h"
 #include "ara/service.h"
 #include "cenc_sample.h"
-#include "provision_calls.h"
 #include "slots.h"
 
 struct ara_cenc_session {
@@ -33,10 +32,8 @@ static struct ara_cenc_session *sessions(struct ara_rts_state *rts)
 static struct ara_cenc_session *grab(struct ara_rts_state *rts, struct ara_cenc_session *t,
 				     uint32_t id)
 {
-	static uint32_t generation;
-
 	return (struct ara_cenc_session *)ara_rts_slot_grab(rts, t, ARA_RTS_CENC_SESSIONS, sizeof(*t),
-							    id, &generation);
+							    id, &rts->cenc_generation);
 }
 
 static void release(struct ara_rts_state *rts, struct ara_cenc_session *s,
@@ -49,9 +46,9 @@ static void release(struct ara_rts_state *rts, struct ara_cenc_session *s,
 	ara_rts_slot_set(rts, &s->slot, to);
 }
 
-/* Opens a session under k's key (16 bytes); the caller wipes k. */
+/* Opens a session under key (len bytes: 16 for AES-128); the caller wipes key. */
 static enum ara_status open_session(struct ara_rts_state *rts, struct ara_cenc_session *t,
-				    const struct ara_provision_key_arg *k, uint32_t *id)
+				    const uint8_t *key, size_t len, uint32_t *id)
 {
 	struct ara_cenc_session *s;
 	int r;
@@ -60,7 +57,7 @@ static enum ara_status open_session(struct ara_rts_state *rts, struct ara_cenc_s
 		return ARA_E_BUSY;
 	mbedtls_aes_init(&s->aes);
 	/* 'cenc' is AES-128; CTR runs the cipher forwards, so decryption uses the encryption key. */
-	r = k->key_len == 16 && mbedtls_aes_setkey_enc(&s->aes, k->key, 128) == 0;
+	r = len == 16 && mbedtls_aes_setkey_enc(&s->aes, key, 128) == 0;
 	if (!r) {
 		release(rts, s, ARA_RTS_SLOT_FREE);
 		return ARA_E_INVAL; /* a secret of that name that is no AES-128 key */
@@ -73,23 +70,21 @@ static enum ara_status open_session(struct ara_rts_state *rts, struct ara_cenc_s
 static enum ara_status cenc_open(void *arg)
 {
 	struct ara_rts_cenc_open_arg *a = arg;
-	struct ara_provision_key_arg k = { .name_len = ARA_CENC_KEY_NAME_BYTES };
-	struct ara_provision_instance_arg instance;
+	char name[ARA_CENC_KEY_NAME_BYTES];
+	uint8_t key[32];
+	size_t len = sizeof(key);
 	struct ara_rts_state *rts;
 	struct ara_cenc_session *t;
 	enum ara_status st;
 
-	_Static_assert(ARA_CENC_KEY_NAME_BYTES <= sizeof(k.name), "a key's name");
-	if ((st = ara_service_call(ARA_FID_PROVISION_INSTANCE, &instance)) != ARA_OK)
-		return st; /* no instance: no secrets (ARA_E_NO_EVIDENCE) */
 	if (!(rts = ara_rts_state()) ||
 	    !(t = ara_rts_slots(rts, &rts->cenc, ARA_RTS_CENC_SESSIONS, sizeof(struct ara_cenc_session))))
 		return ARA_E_NOMEM;
-	ara_cenc_key_name(a->key_id, (char *)k.name);
-	/* Provisioning's copy of the key (provision_calls.h); ARA_E_NOENT if it holds none. */
-	if ((st = ara_service_call(ARA_FID_PROVISION_KEY, &k)) == ARA_OK)
-		st = open_session(rts, t, &k, &a->session);
-	ara_memzero(&k, sizeof(k));
+	ara_cenc_key_name(a->key_id, name);
+	/* The key handed to the RTS (slots.c); ARA_E_NOENT if none was. */
+	if ((st = ara_handed(&ara_rts_module, (const uint8_t *)name, sizeof(name), key, &len)) == ARA_OK)
+		st = open_session(rts, t, key, len, &a->session);
+	ara_memzero(key, sizeof(key));
 	return st;
 }
 

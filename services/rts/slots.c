@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "slots.h"
 
-ARA_MODULE(ara_rts_module, .name = "rts", .state_size = sizeof(struct ara_rts_state));
+/*
+ * The content keys provisioning receives for the RTS are handed to it
+ * (ara_handover): the chunk streams' "kid-" keys and the 'cenc' keys.
+ */
+ARA_MODULE(ara_rts_module, .name = "rts", .state_size = sizeof(struct ara_rts_state),
+	   .takes = (const struct ara_handover_rule[]){ { "provision", "kid-" },
+							 { "provision", "cenc-" },
+							 { 0 } });
 
 struct ara_rts_state *ara_rts_state(void)
 {

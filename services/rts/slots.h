@@ -28,6 +28,8 @@ struct ara_rts_state {
 	int lock;
 	void *streams; /* streams.c's table, made at its first use */
 	void *cenc;    /* cenc.c's */
+	/* The tables' slot generations (ids), here: the RTS's domain writes no libara data. */
+	uint32_t streams_generation, cenc_generation;
 };
 
 /* This process's; NULL if the DOM0 heap cannot hold it. */

@@ -11,7 +11,6 @@
 #include "ara/rts.h"
 #include "ara/service.h"
 #include "chunk_format.h"
-#include "provision_calls.h"
 #include "slots.h"
 
 struct ara_rts_stream {
@@ -33,10 +32,8 @@ static struct ara_rts_stream *streams(struct ara_rts_state *rts)
 /* Claims a free stream (id 0), or takes an open one by id. */
 static struct ara_rts_stream *grab(struct ara_rts_state *rts, struct ara_rts_stream *t, uint32_t id)
 {
-	static uint32_t generation;
-
 	return (struct ara_rts_stream *)ara_rts_slot_grab(rts, t, ARA_RTS_STREAMS, sizeof(*t), id,
-							  &generation);
+							  &rts->streams_generation);
 }
 
 static void release(struct ara_rts_state *rts, struct ara_rts_stream *s, enum ara_rts_slot_state to)
@@ -49,40 +46,38 @@ static void release(struct ara_rts_state *rts, struct ara_rts_stream *s, enum ar
 }
 
 /*
- * The stream's key, from provisioning (provision_calls.h), as s's GCM
+ * The stream's key, handed to the RTS (ara_handover, slots.c), as s's GCM
  * context. ARA_OK, or why not.
  */
 static enum ara_status set_key(struct ara_rts_stream *s)
 {
-	struct ara_provision_key_arg k = { .name_len = ARA_RTS_KEY_NAME_BYTES };
+	char name[ARA_RTS_KEY_NAME_BYTES];
+	uint8_t key[32];
+	size_t len = sizeof(key);
 	enum ara_status st;
 	int r;
 
-	_Static_assert(ARA_RTS_KEY_NAME_BYTES <= sizeof(k.name), "a key's name");
-	ara_rts_key_name(s->header.key_id, (char *)k.name);
+	ara_rts_key_name(s->header.key_id, name);
 	/* ARA_E_INVAL: a secret of that name that is too long for a content key. */
-	if ((st = ara_service_call(ARA_FID_PROVISION_KEY, &k)) == ARA_OK) {
+	if ((st = ara_handed(&ara_rts_module, (const uint8_t *)name, sizeof(name), key, &len)) == ARA_OK) {
 		mbedtls_gcm_init(&s->gcm);
-		r = (k.key_len == 16 || k.key_len == 32) &&
-		    mbedtls_gcm_setkey(&s->gcm, MBEDTLS_CIPHER_ID_AES, k.key, k.key_len * 8) == 0;
+		r = (len == 16 || len == 32) &&
+		    mbedtls_gcm_setkey(&s->gcm, MBEDTLS_CIPHER_ID_AES, key, (unsigned int)len * 8) == 0;
 		if (!r)
 			st = ARA_E_INVAL; /* a secret of that name that is no AES key */
 	}
-	ara_memzero(&k, sizeof(k));
+	ara_memzero(key, sizeof(key));
 	return st;
 }
 
 static enum ara_status stream_open(void *arg)
 {
 	struct ara_rts_open_arg *a = arg;
-	struct ara_provision_instance_arg instance;
 	uint8_t header[ARA_RTS_HEADER_BYTES];
 	struct ara_rts_state *rts;
 	struct ara_rts_stream *t, *s;
 	enum ara_status st;
 
-	if ((st = ara_service_call(ARA_FID_PROVISION_INSTANCE, &instance)) != ARA_OK)
-		return st; /* no instance: no secrets (ARA_E_NO_EVIDENCE) */
 	if (a->header_len != sizeof(header))
 		return ARA_E_BADMSG;
 	if ((st = ara_copy_from_app(header, a->header, sizeof(header))) != ARA_OK)

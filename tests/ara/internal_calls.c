@@ -2,8 +2,8 @@
 /*
  * A module's internal functions (ARA_SVC_INTERNAL, ara/service.h) are not
  * the App's: secure_call on their IDs gets exactly what an unknown ID gets
- * (ARA_E_NOFUNC), here provisioning's, which sign with the instance key and
- * copy out content keys for the other modules (provision_calls.h). Run with
+ * (ARA_E_NOFUNC), here provisioning's, which give the instance key's public
+ * half and sign with it for the RTM (provision_calls.h). Run with
  * an instance (ARA_EVIDENCE=dev-insecure), where they would answer
  * otherwise; against internal-exposed (tests/variants), whose gate table
  * holds them, the App reaches them and says so (REACHED).
@@ -21,7 +21,6 @@ int main(void)
 		uint32_t fid;
 		const char *name;
 	} internal[] = {
-		{ ARA_FID_PROVISION_KEY, "provision_key" },
 		{ ARA_FID_PROVISION_INSTANCE, "provision_instance" },
 		{ ARA_FID_PROVISION_SIGN, "provision_sign" },
 	};

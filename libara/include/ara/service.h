@@ -27,10 +27,10 @@
  * directly, secrets wiped (ara_memzero) before returning. A module keeps
  * what must not outlive a fork in its state (ara_module_state), and reaches
  * another module only through the core (ara_service_call, within its
- * domain), never through its memory. A module in a domain other than the
- * core's cannot yet use what reads the core's state: ara_copy_from_app,
- * ara_copy_to_app and ara_direct_* (the protected ranges), the maps walk,
- * ara_append_lane_set; its row faults there (ARA_EXIT_SERVICE_FAULT).
+ * domain) or a secret handed over (ara_handover), never through its
+ * memory. A module in a domain other than the core's cannot yet use what
+ * reads or writes the core's state: the maps walk, ara_append_lane_set;
+ * its row faults there (ARA_EXIT_SERVICE_FAULT).
  */
 #ifndef ARA_SERVICE_H
 #define ARA_SERVICE_H
