@@ -7,8 +7,10 @@
  * bytes back), and as the clear sample's destination, plain and with a tag
  * in the top byte (the loads and stores ignore it), to write into DOM0.
  * Every one must be ARA_E_FAULT. The twins, against the variant without
- * the copies' range check (no-copy-range-check), read DOM0's canary and
- * get the write made. A copy that faults on App memory (unmapped, read
+ * the copies' range check and without the RTS's own domain
+ * (no-copy-range-check-one-domain), read DOM0's canary and get the write
+ * made; against the variant without the range check alone, the RTS's
+ * domain stops the first attempt (the process ends: a service's fault). A copy that faults on App memory (unmapped, read
  * only) must be ARA_E_FAULT too, with the App going on (rts_copy_faults).
  * The CENC session needs the instance (ARA_EVIDENCE=dev-insecure): the
  * App provisions its own key (tests/rts/self_provision.h).
