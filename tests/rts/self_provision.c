@@ -19,7 +19,8 @@ static int random_bytes(uint8_t *out, size_t len)
 	return getrandom(out, len, 0) == (ssize_t)len ? 0 : -1;
 }
 
-int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len)
+int ara_test_self_provision_handle(const char *name, const uint8_t *secret, size_t len,
+				   uint32_t *handle)
 {
 	static uint8_t attest[ARA_PROVISION_ATTEST_MAX];
 	uint8_t nonce[ARA_WIRE_NONCE], challenge[ARA_WIRE_HEADER + ARA_WIRE_NONCE];
@@ -57,7 +58,16 @@ int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len)
 	f.reply = (uintptr_t)reply;
 	f.reply_len = (uint32_t)reply_len;
 	f.session = b.session;
-	return secure_call(ARA_FID_PROVISION_FINISH, &f);
+	st = secure_call(ARA_FID_PROVISION_FINISH, &f);
+	*handle = f.handle;
+	return st;
+}
+
+int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len)
+{
+	uint32_t handle;
+
+	return ara_test_self_provision_handle(name, secret, len, &handle);
 }
 
 int ara_test_cenc_session(const uint8_t key_id[16], const uint8_t key[16], uint32_t *session)

@@ -17,6 +17,10 @@
 /* ARA_OK, or the status of the call that failed (-1 if the App's own side failed). */
 int ara_test_self_provision(const char *name, const uint8_t *secret, size_t len);
 
+/* The same, with the secret's handle in *handle. */
+int ara_test_self_provision_handle(const char *name, const uint8_t *secret, size_t len,
+				   uint32_t *handle);
+
 /*
  * A CENC session on key (AES-128): provisioned under key_id's "cenc-" name
  * (ara_cenc_key_name), then RTS_CENC_OPEN; its ID in *session. ARA_OK, or
