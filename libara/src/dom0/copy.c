@@ -26,27 +26,36 @@ _Static_assert(ARA_APP_ACCESS_OK == ARA_OK && ARA_APP_ACCESS_FAULT == ARA_E_FAUL
 
 #define ARA_STRING_PAGE 4096u
 
-/*
- * The App's side of a copy lies wholly in App memory (or len is 0). The
- * core checks against ara_protected; a service domain, which cannot read
- * the core's data, against the copy the seal left it, and is refused
- * everything before the seal (no service copies App memory that early).
- */
-static int app_range(uint64_t app, size_t len)
+/* The App's side of a copy lies wholly in App memory (or len is 0), as set says. */
+static int in_app(const struct ara_region_set *set, uint64_t app, size_t len)
 {
 #ifdef ARA_TEST_VARIANT_NO_COPY_RANGE_CHECK /* test-only (tests/variants): DOM0's own ranges copied */
+	(void)set;
 	(void)app;
 	(void)len;
 	return 1;
 #else
-	const struct ara_region_set *set = ara_running_core() ? &ara_protected : &ara_protected_view;
-
-	return len == 0 || (set->n > 0 && ara_range_is_app(set, app, len));
+	return len == 0 || ara_range_is_app(set, app, len);
 #endif
 }
 
+/*
+ * The same for whoever copies: the core checks against ara_protected; a
+ * service domain, which cannot read the core's data, against the copy the
+ * seal left it, and is refused everything before the seal (no service
+ * copies App memory that early). The core's own copies (ara_copy_*_as,
+ * ara_core_direct_*) skip the question.
+ */
+static int app_range(uint64_t app, size_t len)
+{
+	if (ara_running_core())
+		return in_app(&ara_protected, app, len);
+	return ara_protected_view.n > 0 && in_app(&ara_protected_view, app, len);
+}
+
 /* pid: the calling thread's process, or 0 to ask the kernel. */
-static enum ara_status vm_copy(long nr, long pid, void *local, uint64_t app, size_t len)
+/* core: the core's own copy (ara_copy_*_as), checked against ara_protected without asking. */
+static enum ara_status vm_copy(int core, long nr, long pid, void *local, uint64_t app, size_t len)
 {
 	struct iovec l = { .iov_base = local, .iov_len = len };
 	struct iovec r = { .iov_base = (void *)(uintptr_t)app, .iov_len = len };
@@ -54,7 +63,7 @@ static enum ara_status vm_copy(long nr, long pid, void *local, uint64_t app, siz
 
 	if (len == 0)
 		return ARA_OK;
-	if (!app_range(app, len))
+	if (!(core ? in_app(&ara_protected, app, len) : app_range(app, len)))
 		return ARA_E_FAULT;
 	if (pid == 0)
 		pid = ara_sys0(__NR_getpid);
@@ -64,27 +73,41 @@ static enum ara_status vm_copy(long nr, long pid, void *local, uint64_t app, siz
 
 enum ara_status ara_copy_from_app(void *dst, uint64_t app_src, size_t len)
 {
-	return vm_copy(__NR_process_vm_readv, 0, dst, app_src, len);
+	return vm_copy(0, __NR_process_vm_readv, 0, dst, app_src, len);
 }
 
 enum ara_status ara_copy_to_app(uint64_t app_dst, const void *src, size_t len)
 {
-	return vm_copy(__NR_process_vm_writev, 0, (void *)src, app_dst, len);
+	return vm_copy(0, __NR_process_vm_writev, 0, (void *)src, app_dst, len);
 }
 
 enum ara_status ara_copy_from_app_as(int32_t pid, void *dst, uint64_t app_src, size_t len)
 {
-	return vm_copy(__NR_process_vm_readv, pid > 0 ? pid : 0, dst, app_src, len);
+	return vm_copy(1, __NR_process_vm_readv, pid > 0 ? pid : 0, dst, app_src, len);
 }
 
 enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *src, size_t len)
 {
-	return vm_copy(__NR_process_vm_writev, pid > 0 ? pid : 0, (void *)src, app_dst, len);
+	return vm_copy(1, __NR_process_vm_writev, pid > 0 ? pid : 0, (void *)src, app_dst, len);
 }
 
 int ara_direct_range(uint64_t app, size_t len)
 {
-	return app_range(app, len);
+	return in_app(&ara_protected, app, len);
+}
+
+enum ara_status ara_core_direct_from_app(void *dst, uint64_t app_src, size_t len)
+{
+	if (!in_app(&ara_protected, app_src, len))
+		return ARA_E_FAULT;
+	return ara_app_access(dst, (const void *)(uintptr_t)app_src, len);
+}
+
+enum ara_status ara_core_direct_to_app(uint64_t app_dst, const void *src, size_t len)
+{
+	if (!in_app(&ara_protected, app_dst, len))
+		return ARA_E_FAULT;
+	return ara_app_access((void *)(uintptr_t)app_dst, src, len);
 }
 
 enum ara_status ara_direct_from_app(void *dst, uint64_t app_src, size_t len)

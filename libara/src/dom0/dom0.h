@@ -64,18 +64,25 @@ extern struct ara_region_set ara_protected;
 extern struct ara_region_set ara_protected_view;
 
 /*
- * copy.c: ara_copy_from_app / ara_copy_to_app (ara/service.h) for a caller
- * that has the process's ID from the kernel for the call it serves (the
- * trap path: ara_thread_self asked for it): one system call fewer.
+ * copy.c: ara_copy_from_app / ara_copy_to_app (ara/service.h) for the
+ * core's code that has the process's ID from the kernel for the call it
+ * serves (the trap path: ara_thread_self asked for it): one system call
+ * fewer.
  */
 enum ara_status ara_copy_from_app_as(int32_t pid, void *dst, uint64_t app_src, size_t len)
 	__attribute__((warn_unused_result));
 enum ara_status ara_copy_to_app_as(int32_t pid, uint64_t app_dst, const void *src, size_t len)
 	__attribute__((warn_unused_result));
 /*
- * ara_direct_from_app / _to_app's range check alone (ara/service.h):
- * [app, app + len) is App memory (or len is 0).
+ * For the core's own code only (the dispatcher, the system call service),
+ * which runs with the core's row: ara_direct_from_app / _to_app
+ * (ara/service.h) without asking POR_EL0 whose row it is, and their range
+ * check alone: [app, app + len) is App memory (or len is 0).
  */
+enum ara_status ara_core_direct_from_app(void *dst, uint64_t app_src, size_t len)
+	__attribute__((warn_unused_result));
+enum ara_status ara_core_direct_to_app(uint64_t app_dst, const void *src, size_t len)
+	__attribute__((warn_unused_result));
 int ara_direct_range(uint64_t app, size_t len) __attribute__((warn_unused_result));
 /* A NUL-terminated string of at most max bytes: its length, -EFAULT or -ENAMETOOLONG. */
 long ara_copy_string_from_app(char *dst, uint64_t src, size_t max);

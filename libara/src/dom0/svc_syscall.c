@@ -74,7 +74,8 @@ static uint64_t kernel_applied(uint64_t how, uint64_t old, uint64_t set)
 /* len bytes to App memory: with a plain store where a fault would be ARA's to resume. */
 static enum ara_status to_app(uint64_t app, const void *src, size_t len, uint64_t thread)
 {
-	return (thread & FAULTS) ? ara_copy_to_app(app, src, len) : ara_direct_to_app(app, src, len);
+	return (thread & FAULTS) ? ara_copy_to_app_as(0, app, src, len)
+				 : ara_core_direct_to_app(app, src, len);
 }
 
 /*
@@ -106,7 +107,7 @@ static long app_sigprocmask(struct ara_call_header *h, const uint64_t *a, uint64
 	if (a[3] != sizeof(uint64_t))
 		return -EINVAL;
 	if (set) {
-		if (ara_direct_from_app(&req, set, sizeof(req)) != ARA_OK)
+		if (ara_core_direct_from_app(&req, set, sizeof(req)) != ARA_OK)
 			return -EFAULT;
 		if (how > SIG_SETMASK)
 			return -EINVAL;
