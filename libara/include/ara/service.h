@@ -151,8 +151,11 @@ _Static_assert(sizeof(struct ara_service) == 40 && offsetof(struct ara_service, 
 /*
  * Calls the ARA_SVC_INTERNAL function fid of another module with arg (its
  * arg_size bytes, the caller's memory, in and out). Everything passes
- * through arg: nothing of the callee's state comes back but copies. The
- * handler's status; ARA_E_NOFUNC if no internal function has this ID.
+ * through arg: nothing of the callee's state comes back but copies. A
+ * module reaches those of its own domain; a module of the core's domain
+ * (during an App's call) also those of a service domain, which run there
+ * through its door on a copy of arg. The handler's status; ARA_E_NOFUNC if
+ * no internal function has this ID, or none the caller may reach.
  */
 enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_unused_result));
 
@@ -250,17 +253,22 @@ struct ara_handover_rule {
 
 #define ARA_HANDOVER_NAME_MAX 64u
 #define ARA_HANDOVER_SECRET_MAX 64u
-#define ARA_HANDOVER_HELD 16u /* secrets held a domain, for all its modules */
+#define ARA_HANDOVER_HELD 16u  /* secrets held a domain, for all its modules */
+#define ARA_HANDOVER_QUEUED 2u /* secrets one call into a service domain hands another's */
 
 /*
  * Hands secret (len bytes) under name to the module whose rule names it,
  * from module from, whose code calls it: the recipient's copy replaces one
  * it held under that name; len 0 withdraws (and wipes) the secret held
- * under that name, if any. The sender runs in the core's domain or the
- * recipient's. ARA_OK; ARA_E_NOENT (no rule names it: the secret is the
- * sender's to keep); ARA_E_INVAL (a name or secret too long, or a sender
- * that is not the calling domain's); ARA_E_NOMEM (the recipient holds
- * ARA_HANDOVER_HELD secrets); ARA_E_NOTSUP (a sender in a third domain).
+ * under that name, if any. From the core's domain or the recipient's it
+ * is done on return; from another service domain, whose row cannot reach
+ * the recipient's, the core does it when the call into the sender's domain
+ * returns (a recipient with no room then ends the process: size the
+ * recipient's ARA_HANDOVER_HELD for its senders). ARA_OK; ARA_E_NOENT (no
+ * rule names it: the secret is the sender's to keep); ARA_E_INVAL (a name
+ * or secret too long, or a sender that is not the calling domain's);
+ * ARA_E_NOMEM (the recipient holds ARA_HANDOVER_HELD secrets, or this
+ * call has queued ARA_HANDOVER_QUEUED for another service domain).
  */
 enum ara_status ara_handover(const struct ara_module *from, const uint8_t *name, size_t name_len,
 			     const void *secret, size_t len) __attribute__((warn_unused_result));

@@ -101,7 +101,7 @@ static enum ara_status copying(const struct ara_service *s, uint64_t app_arg)
 	 * services (docs/performance.md).
 	 */
 	if (s->flags & ARA_SVC_IN) {
-		st = ara_direct_from_app(arg.bytes, app_arg, s->arg_size);
+		st = ara_core_direct_from_app(arg.bytes, app_arg, s->arg_size);
 	} else {
 		ara_memzero(arg.bytes, s->arg_size);
 		st = ARA_OK;
@@ -109,7 +109,7 @@ static enum ara_status copying(const struct ara_service *s, uint64_t app_arg)
 	if (st == ARA_OK)
 		st = s->handler(arg.bytes);
 	if (st == ARA_OK && (s->flags & ARA_SVC_OUT))
-		st = ara_direct_to_app(app_arg, arg.bytes, s->arg_size);
+		st = ara_core_direct_to_app(app_arg, arg.bytes, s->arg_size);
 	/* Every path after the copy-in, a partial one included, wipes it. */
 	ara_memzero(arg.bytes, s->arg_size);
 	return st;
@@ -135,17 +135,19 @@ static enum ara_status in_domain(const struct ara_service *s, struct ara_call_he
 	} else if (*arg == 0) {
 		return ARA_E_INVAL;
 	} else if (s->flags & ARA_SVC_IN) {
-		st = ara_direct_from_app(area, *arg, s->arg_size);
+		st = ara_core_direct_from_app(area, *arg, s->arg_size);
 	} else {
 		ara_memzero(area, s->arg_size);
 	}
-	if (st == ARA_OK) /* the service's status: the gate lets only documented ones leave */
+	if (st == ARA_OK) { /* the service's status: the gate lets only documented ones leave */
 		st = (enum ara_status)(uint32_t)ara_domain_call(
 			d, i, h, (uint64_t (*)(void *))(uintptr_t)s->handler, area);
+		ara_domain_handed_on(d, area);
+	}
 	if (value)
 		memcpy(arg, area, sizeof(*arg));
 	else if (st == ARA_OK && (s->flags & ARA_SVC_OUT))
-		st = ara_direct_to_app(*arg, area, s->arg_size);
+		st = ara_core_direct_to_app(*arg, area, s->arg_size);
 	ara_memzero(area, value ? sizeof(*arg) : s->arg_size);
 	return st;
 }
@@ -175,16 +177,54 @@ enum ara_status ara_gate_wrapped(uint64_t *arg)
 	return st;
 }
 
+/*
+ * An internal function of a module in a domain of its own, called by the
+ * core's code (a module of the core's domain) within an App's call: arg
+ * (the caller's memory) is copied to the argument area of the call's slot
+ * in that domain, the function runs there through the door, and the
+ * result comes back, the area wiped. The call's header records the
+ * domain, as for the App's calls (in_domain), so a signal there waits for
+ * the call's way out. Off a call's stack there is no slot: ARA_E_NOFUNC.
+ */
+static enum ara_status internal_in_domain(const struct ara_service *s, void *arg,
+					  enum ara_domain_id d)
+{
+	uint64_t i;
+	struct ara_call_header *h = ara_domain_current_call(&i);
+	unsigned char *area;
+	enum ara_status st;
+
+	if (!h)
+		return ARA_E_NOFUNC;
+	area = ara_domain_arg_area(d, i);
+	memcpy(area, arg, s->arg_size);
+	st = (enum ara_status)(uint32_t)ara_domain_call(
+		d, i, h, (uint64_t (*)(void *))(uintptr_t)s->handler, area);
+	ara_domain_handed_on(d, area);
+	memcpy(arg, area, s->arg_size);
+	ara_memzero(area, s->arg_size);
+	return st;
+}
+
 enum ara_status ara_service_call(uint32_t fid, void *arg)
 {
 	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+	const enum ara_domain_id running = ara_domain_running();
+	enum ara_domain_id d;
 
 	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
 		return ARA_E_NOFUNC;
-	/* Only within one domain: arg is the caller's memory, which no other domain may read. */
-	if (ara_module_domain(s->module) != ara_domain_running())
+	d = ara_module_domain(s->module);
+	if (d == running)
+		return s->handler(arg);
+	/*
+	 * arg is the caller's memory: a service reaches only its own domain's
+	 * functions; the core's code, which reads and writes every domain,
+	 * reaches another's through its door with a copy.
+	 */
+	if (running != ARA_DOM0)
 		return ARA_E_NOFUNC;
-	return s->handler(arg);
+	return internal_in_domain(s, arg, d);
 }
 
 void ara_services_init(struct ara_gate_cb *cb)

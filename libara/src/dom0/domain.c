@@ -141,9 +141,36 @@ struct ara_domain_home *ara_domain_home(enum ara_domain_id d)
 	return home;
 }
 
+struct ara_call_header *ara_domain_current_call(uint64_t *i)
+{
+	const uint64_t stride = ara_domain_map.header_stride;
+	/* Stack 0's lowest address: its guard page's, one stride below its header's end. */
+	const uint64_t base = ara_domain_map.headers + ARA_CALL_HEADER_SIZE - stride;
+	uint64_t sp;
+
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+	if (stride == 0 || sp < base || (sp - base) / stride >= ARA_DOM0_STACKS)
+		return NULL;
+	*i = (sp - base) / stride;
+	return (struct ara_call_header *)(uintptr_t)(ara_domain_map.headers + *i * stride);
+}
+
 void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i)
 {
-	return (void *)(uintptr_t)(slot_top(d, i) - ARA_DOMAIN_RESERVE);
+	return (void *)(uintptr_t)(slot_top(d, i) - ARA_DOMAIN_TICKET - ARA_DOMAIN_ARGS);
+}
+
+void *ara_domain_own_area(enum ara_domain_id d)
+{
+	uint64_t sp, slot;
+
+	__asm__ volatile("mov %0, sp" : "=r"(sp));
+	if (!ara_domain_map.stacks || sp < ara_domain_map.stacks)
+		return NULL;
+	slot = (sp - ara_domain_map.stacks) >> ARA_DOMAIN_SLOT_SHIFT;
+	if (slot >> ARA_DOMAIN_SLOTS_SHIFT != (uint64_t)d)
+		return NULL;
+	return ara_domain_arg_area(d, slot & ((1u << ARA_DOMAIN_SLOTS_SHIFT) - 1));
 }
 
 uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,

@@ -11,7 +11,9 @@
  * by the core, taken once by the door) and the return (what the function
  * returned, written by the door in the domain's row, taken once by the way
  * back), below them the argument area (the service's copy of the App's
- * argument); the service's sp starts below that.
+ * argument), below that the call's hand-over queue (what the service hands
+ * to another service domain: handover.h); the service's sp starts below
+ * that.
  */
 #ifndef ARA_DOM0_DOMAIN_H
 #define ARA_DOM0_DOMAIN_H
@@ -28,7 +30,9 @@
  * has returned, under the domain's own row).
  */
 #define ARA_DOMAIN_TICKET 32
-#define ARA_DOMAIN_RESERVE (ARA_DOMAIN_TICKET + 1024) /* the ticket and the argument area */
+#define ARA_DOMAIN_ARGS 1024 /* the argument area */
+#define ARA_DOMAIN_QUEUE 320 /* the hand-over queue */
+#define ARA_DOMAIN_RESERVE (ARA_DOMAIN_TICKET + ARA_DOMAIN_ARGS + ARA_DOMAIN_QUEUE)
 #define ARA_DOMAIN_HEAP_SIZE (2u << 20)
 
 /* enum ara_domain_id's service domains and their count, for domain.S (static-asserted below). */
@@ -58,7 +62,8 @@ _Static_assert(ARA_DOMAIN_PROVISION == ARA_DOM_PROVISION && ARA_DOMAIN_RTS == AR
 		       ARA_DOMAIN_COUNT == ARA_DOMAINS,
 	       "domain.S");
 _Static_assert(ARA_DOM0_STACKS <= 1u << ARA_DOMAIN_SLOTS_SHIFT, "a slot per DOM0 call stack");
-_Static_assert(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET >= ARA_SVC_ARG_MAX, "the argument area");
+_Static_assert(ARA_DOMAIN_ARGS >= ARA_SVC_ARG_MAX, "the argument area");
+_Static_assert(sizeof(struct ara_handover_queue) <= ARA_DOMAIN_QUEUE, "the hand-over queue");
 _Static_assert(ARA_DOMAIN_RESERVE % 16 == 0, "sp stays 16-byte aligned");
 
 /* A service domain's home: the page before its heap, on its key, zeroed in a forked child. */
@@ -111,6 +116,13 @@ enum ara_domain_id ara_domain_running(void);
 /* Domain d's home, rebuilt first in a forked child; NULL if no module runs in d. */
 struct ara_domain_home *ara_domain_home(enum ara_domain_id d);
 
+/*
+ * The call whose DOM0 stack the core's code runs on: its header, and its
+ * index in *i; NULL off the call stacks (initialisation, a signal
+ * handler's stack).
+ */
+struct ara_call_header *ara_domain_current_call(uint64_t *i);
+
 /* The argument area of slot (d, i): where the core puts a service's copy of the argument. */
 void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i);
 
@@ -123,6 +135,29 @@ void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i);
  */
 uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
 			 uint64_t (*fn)(void *), void *arg);
+
+/* The hand-over queue of the slot whose argument area is area. */
+static inline struct ara_handover_queue *ara_domain_queue(void *area)
+{
+	return (struct ara_handover_queue *)(void *)((unsigned char *)area - ARA_DOMAIN_QUEUE);
+}
+
+/*
+ * The slot of the running service's call: its argument area, from sp (the
+ * service runs on that slot); NULL if sp is on no slot of domain d's.
+ */
+void *ara_domain_own_area(enum ara_domain_id d);
+
+/*
+ * After a call into service domain d on the slot whose argument area is
+ * area has returned: what the call queued for another domain's modules,
+ * delivered (handover.c); a load and a branch when nothing is queued.
+ */
+static inline void ara_domain_handed_on(enum ara_domain_id d, void *area)
+{
+	if (ara_domain_queue(area)->n)
+		ara_handover_flush(d, ara_domain_queue(area));
+}
 
 /* The names of the modules that run in d, for a message: "counter, probe". */
 void ara_domain_names(enum ara_domain_id d, struct ara_msg *m);

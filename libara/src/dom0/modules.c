@@ -22,6 +22,13 @@ static uint32_t modules_count(void)
 	return (uint32_t)(__stop_ara_modules - __start_ara_modules);
 }
 
+static bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 uint32_t ara_module_index(const struct ara_module *m)
 {
 	if (m < __start_ara_modules || m >= __stop_ara_modules)
@@ -37,19 +44,28 @@ uint32_t ara_module_index(const struct ara_module *m)
  */
 static void run_in_domain(const struct ara_module *m, void (*hook)(void), void *arg)
 {
-	ara_domain_call(ara_module_domain(m), 0,
-			(struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
+	const enum ara_domain_id d = ara_module_domain(m);
+
+	ara_domain_call(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
 			(uint64_t (*)(void *))(uintptr_t)hook, arg);
+	ara_domain_handed_on(d, ara_domain_arg_area(d, 0));
 }
 
 void ara_modules_start(char **envp)
 {
 	if (modules_count() > ARA_MODULES_MAX)
 		ara_fatal("more service modules than ARA_MODULES_MAX", modules_count());
-	ara_handover_check();
+	/* Named once each: the hand-over's rules name their senders. */
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (!m->name)
 			ara_fatal("a service module has no name; index", m - __start_ara_modules);
+		for (const struct ara_module *n = __start_ara_modules; n < m; n++)
+			if (same_name(n->name, m->name))
+				ara_fatal("two service modules have one name; index",
+					  m - __start_ara_modules);
+	}
+	ara_handover_check();
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (m->start && ara_module_domain(m) == ARA_DOM0)
 			m->start(envp);
 		else if (m->start)
