@@ -201,6 +201,14 @@ static struct ara_secret *secret_locked(struct ara_instance *in, uint32_t handle
 	return NULL;
 }
 
+/*
+ * A recipient's box holds as many secrets as this table: with one handed
+ * secret a name (drop_handed), a module never has more handed to it than
+ * there are slots here, so a hand-over the core delivers later always
+ * finds room.
+ */
+_Static_assert(ARA_PROVISION_SECRETS <= ARA_HANDOVER_HELD, "the recipients' boxes");
+
 /* Frees the slots of secrets handed under this name, but for keep; with the lock held. */
 static void drop_handed(struct ara_instance *in, const struct ara_secret *keep, const uint8_t *name,
 			size_t name_len)
@@ -281,17 +289,18 @@ int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
 	return r;
 }
 
-int ara_secret_destroy(struct ara_instance *in, uint32_t handle)
+enum ara_status ara_secret_destroy(struct ara_instance *in, uint32_t handle)
 {
 	struct ara_secret *s;
-	int r = -1;
+	enum ara_status st = ARA_E_NOENT;
 
 	ara_lock(&in->lock);
-	if ((s = secret_locked(in, handle)) &&
-	    (!s->handed || ara_handover(&ara_provision_module, s->name, s->name_len, NULL, 0) == ARA_OK)) {
-		ara_memzero(s, sizeof(*s)); /* state FREE with the rest */
-		r = 0;
+	if ((s = secret_locked(in, handle))) {
+		st = s->handed ? ara_handover(&ara_provision_module, s->name, s->name_len, NULL, 0)
+			       : ARA_OK;
+		if (st == ARA_OK)
+			ara_memzero(s, sizeof(*s)); /* state FREE with the rest */
 	}
 	ara_unlock(&in->lock);
-	return r;
+	return st;
 }

@@ -4,9 +4,10 @@
  * made at initialisation, the platform evidence that binds it to the
  * measured digests, the sessions begun and the secrets received.
  *
- * It lives on the DOM0 heap and is reached through the module's state
- * (ara_module_state), which a forked child finds new: a child has no
- * instance, no sessions and no secrets, and PROVISION_BEGIN says so.
+ * It lives on the heap of provisioning's domain (key 3) and is reached
+ * through the module's state (ara_module_state), which a forked child
+ * finds new: a child has no instance, no sessions and no secrets, and
+ * PROVISION_BEGIN says so.
  * Other modules reach it only through provisioning's internal functions
  * (provision_calls.h), and receive the secrets meant for them through the
  * core (ara_handover).
@@ -115,7 +116,11 @@ enum ara_status ara_secret_copy(struct ara_instance *in, uint32_t handle, uint8_
 int ara_secret_describe(struct ara_instance *in, uint32_t handle, uint8_t *name,
 			uint32_t *name_len, uint32_t *len);
 
-/* Wipes a secret, or withdraws it from the module it was handed to; 0, or -1 if the handle holds nothing. */
-int ara_secret_destroy(struct ara_instance *in, uint32_t handle);
+/*
+ * Wipes a secret, or withdraws it from the module it was handed to. ARA_OK;
+ * ARA_E_NOENT (the handle holds nothing); what the withdrawal was refused
+ * for (the secret then stays).
+ */
+enum ara_status ara_secret_destroy(struct ara_instance *in, uint32_t handle);
 
 #endif

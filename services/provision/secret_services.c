@@ -76,7 +76,7 @@ static enum ara_status destroy(void *arg)
 
 	if (!in)
 		return ARA_E_NO_EVIDENCE;
-	return ara_secret_destroy(in, a->handle) ? ARA_E_NOENT : ARA_OK;
+	return ara_secret_destroy(in, a->handle);
 }
 
 ARA_SERVICE(svc_secret_info, .fid = ARA_FID_SECRET_INFO, .flags = ARA_SVC_IN | ARA_SVC_OUT,

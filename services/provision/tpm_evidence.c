@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tpm backend's device side: ara-tpm-quote in a child (tpm_evidence.h). */
 #include <linux/fcntl.h>
+#include <linux/sched.h>
 #include <linux/signal.h>
 
 #include "ara/service.h"
@@ -23,16 +24,21 @@
 
 /*
  * The child: the socket as its stdin and stdout, no other descriptor of
- * ours, an empty environment, then the program. Its copy of DOM0 goes with
- * the execve; if that fails it exits at once.
+ * ours, an empty environment, then the program. It shares DOM0 until the
+ * execve (CLONE_VM, below) and writes nothing of it; if the execve fails
+ * it exits at once.
  */
 __attribute__((noreturn)) static void run_child(long sock, const char *path)
 {
-	char *const argv[] = { (char *)"ara-tpm-quote", (char *)"quote", NULL };
-	char *const envp[] = { NULL };
+	/* Stored one by one: an initialised array of pointers would be copied from libara's .data. */
+	char *argv[3], *envp[1];
 	/* Above 2 first: the socket may itself be 0 or 1 if those were closed. */
 	long fd = ara_sys3(__NR_fcntl, sock, F_DUPFD, 3);
 
+	argv[0] = (char *)"ara-tpm-quote";
+	argv[1] = (char *)"quote";
+	argv[2] = NULL;
+	envp[0] = NULL;
 	if (fd >= 3 && ara_sys3(__NR_dup3, fd, 0, 0) == 0 && ara_sys3(__NR_dup3, fd, 1, 0) == 1 &&
 	    ara_sys3(__NR_close_range, 3, ~0u, 0) == 0)
 		ara_sys3(__NR_execve, path, argv, envp);
@@ -113,7 +119,14 @@ void ara_tpm_evidence(char **envp, const uint8_t binding[32], uint8_t **evidence
 	r = ara_sys4(__NR_socketpair, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
 	if (r != 0)
 		ara_fatal("socketpair for ara-tpm-quote failed", r);
-	pid = ara_sys5(__NR_clone, SIGCHLD, 0, 0, 0, 0);
+	/*
+	 * vfork's way: the child runs on this memory, the parent waiting,
+	 * until its execve. A copy would not do: this domain's stack is
+	 * MADV_WIPEONFORK, zero in a child, and the child reads its socket
+	 * and path from it. At initialisation no handler of ARA's is
+	 * installed, so no signal runs ARA's code in the child meanwhile.
+	 */
+	pid = ara_sys5(__NR_clone, CLONE_VM | CLONE_VFORK | SIGCHLD, 0, 0, 0, 0);
 	if (pid == 0)
 		run_child(sv[1], path);
 	ara_sys1(__NR_close, sv[1]);
@@ -127,7 +140,7 @@ void ara_tpm_evidence(char **envp, const uint8_t binding[32], uint8_t **evidence
 	reap(pid);
 	if (*len == 0)
 		ara_fatal("ara-tpm-quote wrote no evidence", 0);
-	/* Kept at its size: the DOM0 heap is shared by every service. */
+	/* Kept at its size: the domain's heap is shared by its modules. */
 	exact = ara_dom0_calloc(1, *len);
 	if (!exact)
 		ara_fatal("no DOM0 memory for the tpm evidence", (long)*len);
