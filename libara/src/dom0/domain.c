@@ -186,9 +186,9 @@ uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_heade
 	return ara_domain_enter(top, &h->domain, d);
 }
 
-void ara_domain_names(enum ara_domain_id d, struct ara_msg *msg)
+void ara_msg_service(enum ara_domain_id d, struct ara_msg *msg)
 {
-	const char *sep = "";
+	const char *sep = "ara: service ";
 
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (ara_module_domain(m) != d)
@@ -197,4 +197,7 @@ void ara_domain_names(enum ara_domain_id d, struct ara_msg *msg)
 		ara_msg_str(msg, m->name);
 		sep = ", ";
 	}
+	ara_msg_str(msg, " (domain ");
+	ara_msg_str(msg, ara_domain_table[d].name);
+	ara_msg_str(msg, ")");
 }

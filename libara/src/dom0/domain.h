@@ -159,8 +159,8 @@ static inline void ara_domain_handed_on(enum ara_domain_id d, void *area)
 		ara_handover_flush(d, ara_domain_queue(area));
 }
 
-/* The names of the modules that run in d, for a message: "counter, probe". */
-void ara_domain_names(enum ara_domain_id d, struct ara_msg *m);
+/* Who runs in d, to begin a message: "ara: service counter, probe (domain extra)". */
+void ara_msg_service(enum ara_domain_id d, struct ara_msg *m);
 
 /* domain.S */
 uint64_t ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d);

@@ -26,22 +26,6 @@ static uint32_t index_of(const struct ara_module *m)
 	return (uint32_t)(m - __start_ara_modules);
 }
 
-static size_t length(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n])
-		n++;
-	return n;
-}
-
-static bool same(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 /*
  * A loop, not memcpy: the compiler keeps a function it calls twice in a
  * callee-saved register, an indirect call check-simd-services.cmake cannot
@@ -70,7 +54,7 @@ static const struct ara_module *recipient(const struct ara_module *from, const u
 {
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
 		for (const struct ara_handover_rule *r = m->takes; r && r->from; r++)
-			if (same(r->from, from->name) && begins_with(name, name_len, r->prefix))
+			if (strcmp(r->from, from->name) == 0 && begins_with(name, name_len, r->prefix))
 				return m;
 	return NULL;
 }
@@ -181,11 +165,8 @@ __attribute__((noreturn)) static void queue_fault(enum ara_domain_id d, const ch
 {
 	struct ara_msg m = { .len = 0 };
 
-	ara_msg_str(&m, "ara: service ");
-	ara_domain_names(d, &m);
-	ara_msg_str(&m, " (domain ");
-	ara_msg_str(&m, ara_domain_table[d].name);
-	ara_msg_str(&m, ") handed a secret ");
+	ara_msg_service(d, &m);
+	ara_msg_str(&m, " handed a secret ");
 	ara_msg_str(&m, why);
 	ara_msg_str(&m, "; ending the process\n");
 	ara_msg_emit(&m);
@@ -253,17 +234,17 @@ static void check_rule(const struct ara_module *m, const struct ara_handover_rul
 	const struct ara_module *from = NULL;
 
 	for (const struct ara_module *n = __start_ara_modules; n < __stop_ara_modules; n++)
-		if (n != m && same(n->name, r->from))
+		if (n != m && strcmp(n->name, r->from) == 0)
 			from = n;
 	if (!from)
 		ara_fatal("a module takes secrets from no other module; module index",
 			  m - __start_ara_modules);
-	if (!r->prefix || length(r->prefix) == 0 || length(r->prefix) > ARA_HANDOVER_NAME_MAX)
+	if (!r->prefix || strlen(r->prefix) == 0 || strlen(r->prefix) > ARA_HANDOVER_NAME_MAX)
 		ara_fatal("a module takes secrets under an empty or too long prefix; module index",
 			  m - __start_ara_modules);
 	for (const struct ara_module *n = __start_ara_modules; n < __stop_ara_modules; n++)
 		for (const struct ara_handover_rule *o = n->takes; n != m && o && o->from; o++)
-			if (same(o->from, r->from) && o->prefix && overlap(o->prefix, r->prefix))
+			if (strcmp(o->from, r->from) == 0 && o->prefix && overlap(o->prefix, r->prefix))
 				ara_fatal("two modules take secrets of the same names; module index",
 					  m - __start_ara_modules);
 }

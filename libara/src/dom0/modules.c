@@ -22,13 +22,6 @@ static uint32_t modules_count(void)
 	return (uint32_t)(__stop_ara_modules - __start_ara_modules);
 }
 
-static bool same_name(const char *a, const char *b)
-{
-	while (*a && *a == *b)
-		a++, b++;
-	return *a == *b;
-}
-
 uint32_t ara_module_index(const struct ara_module *m)
 {
 	if (m < __start_ara_modules || m >= __stop_ara_modules)
@@ -60,7 +53,7 @@ void ara_modules_start(char **envp)
 		if (!m->name)
 			ara_fatal("a service module has no name; index", m - __start_ara_modules);
 		for (const struct ara_module *n = __start_ara_modules; n < m; n++)
-			if (same_name(n->name, m->name))
+			if (strcmp(n->name, m->name) == 0)
 				ara_fatal("two service modules have one name; index",
 					  m - __start_ara_modules);
 	}

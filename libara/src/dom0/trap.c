@@ -181,11 +181,8 @@ static __attribute__((noreturn)) void service_fault(enum ara_domain_id d,
 	uint64_t addr;
 
 	memcpy(&addr, f->info + ARA_SI_ADDR, sizeof(addr));
-	ara_msg_str(&m, "ara: service ");
-	ara_domain_names(d, &m);
-	ara_msg_str(&m, " (domain ");
-	ara_msg_str(&m, ara_domain_table[d].name);
-	ara_msg_str(&m, ") faulted: signal ");
+	ara_msg_service(d, &m);
+	ara_msg_str(&m, " faulted: signal ");
 	ara_msg_dec(&m, sig);
 	ara_msg_str(&m, sig == SIGSEGV && ara_sigframe_info_i32(f, ARA_SI_CODE) == SEGV_PKUERR
 				? " (SEGV_PKUERR: memory of another domain)"
