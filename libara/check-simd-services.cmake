@@ -38,8 +38,8 @@ endif()
 
 # The descriptors, read back from their sections' bytes (addresses as
 # linked). struct ara_service is 40 bytes (fid, flags, arg_size, pad, name,
-# module, handler), struct ara_module 56 (name, state_size, start, ready,
-# forked, takes, domain); ara/service.h static-asserts both.
+# module, handler), struct ara_module 72 (name, state_size, start, ready,
+# forked, takes, callers, boot_size, domain); ara/service.h static-asserts both.
 ara_section_hex(${LIB} ${READELF} ara_services sec_addr sec_size hex)
 if(sec_addr STREQUAL "")
   message(FATAL_ERROR "${LIB} has no ara_services section")
@@ -65,9 +65,9 @@ endforeach()
 set(forked_hooks "")
 ara_section_hex(${LIB} ${READELF} ara_modules mod_addr mod_size mod_hex)
 if(NOT mod_addr STREQUAL "")
-  math(EXPR mods "${mod_size} / 56 - 1")
+  math(EXPR mods "${mod_size} / 72 - 1")
   foreach(i RANGE ${mods})
-    math(EXPR at "${i} * 56 + 32")
+    math(EXPR at "${i} * 72 + 32")
     ara_hex_le("${mod_hex}" ${at} 8 h)
     if(NOT h STREQUAL "")
       list(APPEND forked_hooks "${h}")

@@ -43,7 +43,7 @@ struct rtm_live {
 };
 
 ARA_MODULE(ara_rtm_module, .name = "rtm", .state_size = sizeof(struct rtm_live),
-	   .ready = ara_rtm_modules_init);
+	   .boot_size = sizeof(struct ara_rtm_snapshot), .ready = ara_rtm_modules_init);
 
 static int start_run(struct ara_rtm *r)
 {
@@ -60,6 +60,13 @@ static int start_run(struct ara_rtm *r)
 		 mbedtls_sha256_finish(&c, r->chain);
 	mbedtls_sha256_free(&c);
 	return failed ? -1 : 0;
+}
+
+/* The open segment, for the gate's append (the core's lane) and rtm_log's (r->lane). */
+static void set_lane(struct ara_rtm *r, struct ara_rtm_segment *s)
+{
+	ara_append_lane_set(s);
+	__atomic_store_n(&r->lane, s, __ATOMIC_RELEASE);
 }
 
 struct ara_rtm *ara_rtm_lock(void)
@@ -79,9 +86,9 @@ struct ara_rtm *ara_rtm_lock(void)
 		ara_unlock(&l->lock);
 		return NULL;
 	}
-	l->rtm = r;
 	/* From now on appenders, the gate's too, take seg[0] without the lock. */
-	ara_append_lane_set(&r->seg[0]);
+	set_lane(r, &r->seg[0]);
+	__atomic_store_n(&l->rtm, r, __ATOMIC_RELEASE);
 	return r;
 }
 
@@ -190,7 +197,7 @@ static enum ara_status seal(struct ara_rtm *r)
 	 * second: no slot is reserved in a segment that is not yet the open one
 	 * (a signal in the gate's append checks that, libara/src/interrupt.c).
 	 */
-	ara_append_lane_set(next);
+	set_lane(r, next);
 	__atomic_store_n(&next->fill, 0, __ATOMIC_RELEASE);
 	/* Signed now: its chain and counts are the state at this seal. */
 	if (r->batch &&
@@ -231,7 +238,9 @@ static enum ara_status log_locked(uint64_t entry)
 
 static enum ara_status rtm_log(void *arg)
 {
-	struct ara_rtm_segment *s = ara_append_lane();
+	struct rtm_live *l = ara_module_state(&ara_rtm_module);
+	struct ara_rtm *r = l ? __atomic_load_n(&l->rtm, __ATOMIC_ACQUIRE) : NULL;
+	struct ara_rtm_segment *s = r ? __atomic_load_n(&r->lane, __ATOMIC_ACQUIRE) : NULL;
 	uint64_t entry;
 
 	memcpy(&entry, arg, sizeof(entry));

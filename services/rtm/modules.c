@@ -9,19 +9,11 @@
  * re-protected code: after a hijack, to make a logged destination look
  * like another).
  *
- * The snapshot is in libara's data (DOM0's, not wiped by fork: a child has
- * the same mappings).
+ * The snapshot is the module's boot state (ara_module_boot: a forked child
+ * keeps it, and has the same mappings).
  */
 #include "ara/service.h"
 #include "rtm_state.h"
-
-struct snapshot {
-	uint32_t count;
-	int too_many; /* more modules, or a longer path, than the format holds */
-	struct ara_rtm_module m[ARA_RTM_MODULES_MAX];
-};
-
-static struct snapshot boot;
 
 /* Executable mappings of a file, and the vdso: where App code may be. */
 static int is_code(const struct ara_mapping *m)
@@ -54,7 +46,7 @@ static void module_path(const struct ara_mapping *m, const char **path, size_t *
 
 static void take(const struct ara_mapping *m, void *ctx)
 {
-	struct snapshot *s = ctx;
+	struct ara_rtm_snapshot *s = ctx;
 	struct ara_rtm_module *mod;
 	const char *path;
 	size_t path_len;
@@ -79,19 +71,31 @@ static void take(const struct ara_mapping *m, void *ctx)
 	memcpy(mod->path, path, path_len);
 }
 
+static struct ara_rtm_snapshot *boot(void)
+{
+	struct ara_rtm_snapshot *b = ara_module_boot(&ara_rtm_module);
+
+	if (!b)
+		ara_fatal("rtm: no boot state for the code modules", 0);
+	return b;
+}
+
 void ara_rtm_modules_init(void)
 {
-	ara_maps_foreach(take, &boot);
+	ara_maps_foreach(take, boot());
 }
 
 const struct ara_rtm_module *ara_rtm_modules(uint32_t *count)
 {
-	*count = boot.count;
-	return boot.too_many ? NULL : boot.m;
+	const struct ara_rtm_snapshot *b = boot();
+
+	*count = b->count;
+	return b->too_many ? NULL : b->m;
 }
 
 struct compare {
-	uint32_t seen;	/* live code mappings that match the snapshot */
+	const struct ara_rtm_snapshot *boot;
+	uint32_t seen; /* live code mappings that match the snapshot */
 	int differs;
 };
 
@@ -101,8 +105,8 @@ static void compare(const struct ara_mapping *m, void *ctx)
 
 	if (!is_code(m))
 		return;
-	for (uint32_t i = 0; i < boot.count; i++) {
-		const struct ara_rtm_module *b = &boot.m[i];
+	for (uint32_t i = 0; i < c->boot->count; i++) {
+		const struct ara_rtm_module *b = &c->boot->m[i];
 
 		if (b->start == m->start && b->end == m->end && b->offset == m->offset &&
 		    b->inode == m->inode && b->dev_major == m->dev_major &&
@@ -116,13 +120,13 @@ static void compare(const struct ara_mapping *m, void *ctx)
 
 int ara_rtm_modules_changed(int *changed)
 {
-	struct compare c = { 0, 0 };
+	struct compare c = { .boot = boot() };
 	const char *why;
 	long value;
 
 	if (ara_maps_try_foreach(compare, &c, &why, &value))
 		return -1;
 	/* Every live one is in the snapshot, and none of the snapshot is gone. */
-	*changed = c.differs || c.seen != boot.count;
+	*changed = c.differs || c.seen != c.boot->count;
 	return 0;
 }

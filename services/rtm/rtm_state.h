@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The RTM's state in DOM0 (docs/rtm.md): the log of the current run, its
- * chain and counts. One per process, on the DOM0 heap, reached through the
+ * The RTM's state (docs/rtm.md): the log of the current run, its chain and
+ * counts. One per process, on the RTM domain's heap, reached through the
  * module's state (log.c): a forked child finds none and starts a run of its
  * own. Every field of struct ara_rtm is read and written under the RTM lock
  * (ara_rtm_lock), but the open segment's fill and slots, which appenders
- * take without it (struct ara_rtm_segment).
+ * take without it (struct ara_rtm_segment), and lane, which they read.
  */
 #ifndef ARA_RTM_STATE_H
 #define ARA_RTM_STATE_H
@@ -28,6 +28,13 @@ struct ara_rtm_module {
 	uint32_t dev_major, dev_minor;
 	uint32_t path_len;
 	char path[ARA_RTM_MODULE_PATH_MAX];
+};
+
+/* The code modules at initialisation: the module's boot state (ara_module_boot). */
+struct ara_rtm_snapshot {
+	uint32_t count;
+	int too_many; /* more modules, or a longer path, than the format holds */
+	struct ara_rtm_module m[ARA_RTM_MODULES_MAX];
 };
 
 /*
@@ -70,6 +77,7 @@ struct ara_rtm {
 	uint8_t checkpoint[ARA_RTM_CHECKPOINT_MAX];
 	int closed; /* a final report was written: any later LOG ends the process */
 	uint32_t closed_pending; /* the open segment's entries when it closed */
+	struct ara_rtm_segment *lane; /* seg[active], as the gate's lane has it; for rtm_log */
 	struct ara_rtm_segment seg[2];
 };
 

@@ -26,11 +26,9 @@
  * domains") on a stack of that domain: no libc, no App pointers followed
  * directly, secrets wiped (ara_memzero) before returning. A module keeps
  * what must not outlive a fork in its state (ara_module_state), and reaches
- * another module only through the core (ara_service_call, within its
- * domain) or a secret handed over (ara_handover), never through its
- * memory. A module in a domain other than the core's cannot yet use what
- * reads or writes the core's state: the maps walk, ara_append_lane_set;
- * its row faults there (ARA_EXIT_SERVICE_FAULT).
+ * another module only through the core (ara_service_call) or a secret
+ * handed over (ara_handover), never through its
+ * memory.
  */
 #ifndef ARA_SERVICE_H
 #define ARA_SERVICE_H
@@ -72,11 +70,18 @@ struct ara_module {
 	void (*forked)(void *state);
 	/* The secrets it takes from other modules (ara_handover below), or NULL: none. */
 	const struct ara_handover_rule *takes;
+	/*
+	 * The modules of other service domains that may call its internal
+	 * functions (ara_service_call below), by name, NULL-terminated; NULL:
+	 * none. The core's domain reaches them without being named.
+	 */
+	const char *const *callers;
+	size_t boot_size; /* bytes of ara_module_boot(); 0: none */
 	uint32_t domain; /* enum ara_domain_id (ara/domains.h): set by the build, not by the module */
 };
 
 /* libara/check-simd-services.cmake reads the forked hooks back from libara.so. */
-_Static_assert(sizeof(struct ara_module) == 56 && offsetof(struct ara_module, forked) == 32,
+_Static_assert(sizeof(struct ara_module) == 72 && offsetof(struct ara_module, forked) == 32,
 	       "libara/check-simd-services.cmake");
 
 /*
@@ -151,11 +156,16 @@ _Static_assert(sizeof(struct ara_service) == 40 && offsetof(struct ara_service, 
 /*
  * Calls the ARA_SVC_INTERNAL function fid of another module with arg (its
  * arg_size bytes, the caller's memory, in and out). Everything passes
- * through arg: nothing of the callee's state comes back but copies. A
- * module reaches those of its own domain; a module of the core's domain
- * (during an App's call) also those of a service domain, which run there
- * through its door on a copy of arg. The handler's status; ARA_E_NOFUNC if
- * no internal function has this ID, or none the caller may reach.
+ * through arg: nothing of the callee's state comes back but copies, and
+ * the callee treats arg as the caller's words (it follows no pointer in
+ * it). A module reaches those of its own domain directly. A module of the
+ * core's domain (during an App's call) reaches those of a service domain,
+ * which run there through its door on a copy of arg. A module of a service
+ * domain reaches those of another service domain whose module names it in
+ * .callers: the core relays the call (a copy of arg in, the result out)
+ * while the caller waits in its own domain; a call the core relays, and a
+ * module's hook, cannot ask for a relay. The handler's status; ARA_E_NOFUNC if no
+ * internal function has this ID, or none the caller may reach.
  */
 enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_unused_result));
 
@@ -169,6 +179,15 @@ enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_un
  * domain: asked from another domain (the core's), NULL until then.
  */
 void *ara_module_state(const struct ara_module *m);
+
+/*
+ * The module's boot state: boot_size zeroed bytes on its domain's key, made
+ * at initialisation before the start hooks, which its start and ready hooks
+ * fill (what the process was when ARA started: the RTM's code modules) and
+ * a forked child keeps as they were. NULL if the module has none. Not for
+ * secrets: the child keeps them too.
+ */
+void *ara_module_boot(const struct ara_module *m);
 
 /*
  * Spin locks for a module's state: DOM0 has no futex of its own (and a
@@ -191,11 +210,12 @@ static inline void ara_unlock(int *l)
  * (ara_rtm_append, entry/gate.S) fills without entering DOM0's C code, its
  * layout ara/gate.h's (a fill word, then ARA_GATE_RTM_ENTRIES slots). One
  * owner, the module serving ARA_GATE_FID_RTM_LOG (the append's regular
- * path), publishes it (release) and reads it (acquire); NULL: none (the
- * gate takes the regular path). Per process: a forked child has none.
+ * path), publishes it (release); NULL: none (the gate takes the regular
+ * path). Per process: a forked child has none. From a service domain the
+ * core sets it, during a call, for the owner's domain only, and a segment
+ * on that domain's heap only; anything else ends the process.
  */
 void ara_append_lane_set(void *segment);
-void *ara_append_lane(void);
 
 /* ---- The DOM0 heap ----------------------------------------------------- */
 

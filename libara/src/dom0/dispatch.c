@@ -178,39 +178,93 @@ enum ara_status ara_gate_wrapped(uint64_t *arg)
 }
 
 /*
- * An internal function of a module in a domain of its own, called by the
- * core's code (a module of the core's domain) within an App's call: arg
- * (the caller's memory) is copied to the argument area of the call's slot
- * in that domain, the function runs there through the door, and the
- * result comes back, the area wiped. The call's header records the
- * domain, as for the App's calls (in_domain), so a signal there waits for
- * the call's way out. Off a call's stack there is no slot: ARA_E_NOFUNC.
+ * An internal function of a module in domain d, a domain of its own, on
+ * call stack i (h its header): arg (the core's memory) is copied to the
+ * argument area of slot (d, i), the function runs there through the door,
+ * and the result comes back, the area wiped. The call's header records
+ * the domain, as for the App's calls (in_domain), so a signal there waits
+ * for the call's way out. relayed: the core makes it for another service
+ * domain's module, and the callee cannot ask for a relay in turn.
  */
 static enum ara_status internal_in_domain(const struct ara_service *s, void *arg,
-					  enum ara_domain_id d)
+					  enum ara_domain_id d, uint64_t i,
+					  struct ara_call_header *h, bool relayed)
 {
-	uint64_t i;
-	struct ara_call_header *h = ara_domain_current_call(&i);
-	unsigned char *area;
+	unsigned char *area = ara_domain_arg_area(d, i);
+	uint64_t (*fn)(void *) = (uint64_t (*)(void *))(uintptr_t)s->handler;
 	enum ara_status st;
 
-	if (!h)
-		return ARA_E_NOFUNC;
-	area = ara_domain_arg_area(d, i);
 	memcpy(area, arg, s->arg_size);
-	st = (enum ara_status)(uint32_t)ara_domain_call(
-		d, i, h, (uint64_t (*)(void *))(uintptr_t)s->handler, area);
+	st = (enum ara_status)(uint32_t)(relayed ? ara_domain_call_no_relay(d, i, h, fn, area)
+						 : ara_domain_call(d, i, h, fn, area));
 	ara_domain_handed_on(d, area);
 	memcpy(arg, area, s->arg_size);
 	ara_memzero(area, s->arg_size);
 	return st;
 }
 
+/* Whether module m names a module of domain from among its callers. */
+static bool calls_allowed(const struct ara_module *m, enum ara_domain_id from)
+{
+#ifdef ARA_TEST_VARIANT_RELAY_ANY_CALLER
+	/* Test-only (tests/variants): every service domain reaches every other's functions. */
+	(void)m;
+	(void)from;
+	return true;
+#endif
+	for (const char *const *c = m->callers; c && *c; c++) {
+		const struct ara_module *caller = ara_module_named(*c);
+
+		if (caller && ara_module_domain(caller) == from)
+			return true;
+	}
+	return false;
+}
+
+enum ara_status ara_relay_answer(enum ara_domain_id from, uint64_t i, struct ara_call_header *h,
+				 struct ara_domain_relay *r)
+{
+	/* Once: every thread of the caller's domain writes its slots. */
+	const uint32_t fid = __atomic_load_n(&r->fid, __ATOMIC_RELAXED);
+	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+	union {
+		unsigned char bytes[ARA_SVC_ARG_MAX];
+		uint64_t align;
+	} arg;
+	enum ara_domain_id d;
+	enum ara_status st;
+
+	if (fid == ARA_RELAY_APPEND_LANE)
+		return ara_append_lane_for(from, r->arg);
+	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
+		return ARA_E_NOFUNC;
+	d = ara_module_domain(s->module);
+	if (d == ARA_DOM0 || d == from || !calls_allowed(s->module, from))
+		return ARA_E_NOFUNC;
+	memcpy(arg.bytes, r->arg, s->arg_size);
+	/* Neither domain reads the other's vector registers (the caller's may be SIMD). */
+	ara_simd_scrub();
+	st = internal_in_domain(s, arg.bytes, d, i, h, true);
+	ara_simd_scrub();
+	memcpy(r->arg, arg.bytes, s->arg_size);
+	ara_memzero(arg.bytes, s->arg_size);
+	return st;
+}
+
+const struct ara_module *ara_service_module(uint32_t fid)
+{
+	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+
+	return s && s->fid == fid ? s->module : NULL;
+}
+
 enum ara_status ara_service_call(uint32_t fid, void *arg)
 {
 	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
 	const enum ara_domain_id running = ara_domain_running();
+	struct ara_call_header *h;
 	enum ara_domain_id d;
+	uint64_t i;
 
 	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
 		return ARA_E_NOFUNC;
@@ -218,13 +272,19 @@ enum ara_status ara_service_call(uint32_t fid, void *arg)
 	if (d == running)
 		return s->handler(arg);
 	/*
-	 * arg is the caller's memory: a service reaches only its own domain's
-	 * functions; the core's code, which reads and writes every domain,
-	 * reaches another's through its door with a copy.
+	 * arg is the caller's memory. A service reaches another service
+	 * domain's functions through the core, which checks the callee's
+	 * callers; the core's code, which reads and writes every domain,
+	 * reaches them through their door with a copy. The core's domain is
+	 * reached by no service.
 	 */
 	if (running != ARA_DOM0)
+		return d == ARA_DOM0 ? ARA_E_NOFUNC
+				     : ara_domain_relay_out(running, s->fid, arg, s->arg_size);
+	/* Off a call's stack there is no slot. */
+	if (!(h = ara_domain_current_call(&i)))
 		return ARA_E_NOFUNC;
-	return internal_in_domain(s, arg, d);
+	return internal_in_domain(s, arg, d, i, h, false);
 }
 
 void ara_services_init(struct ara_gate_cb *cb)

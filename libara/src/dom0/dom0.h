@@ -105,6 +105,10 @@ void ara_modules_ready(void);
 extern const struct ara_module ara_core_module;
 /* The module's index in its section; fatal if m is not in it. */
 uint32_t ara_module_index(const struct ara_module *m);
+/* dispatch.c: the module whose service has function ID fid, or NULL. */
+const struct ara_module *ara_service_module(uint32_t fid);
+/* The module of that name (names are unique: ara_modules_start), or NULL. */
+const struct ara_module *ara_module_named(const char *name);
 /* simd_scrub.S: zeroes what DOM0's AES code may leave in the vector registers. */
 void ara_simd_scrub(void);
 /* hwcap.c: refuses a CPU without the AES and PMULL instructions DOM0's crypto runs on;

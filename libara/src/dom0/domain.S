@@ -3,15 +3,19 @@
  * The doors of the service domains (domain.h): the only code that switches
  * POR_EL0 between the core's row and a service domain's.
  *
- * uint64_t ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d)
+ * struct ara_domain_exit ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d)
  *   x0 = the top of slot (d, i), whose ticket the caller has written;
  *   x1 = &the core's call header i's domain word; x2 = d, a service domain
- *   -> x0 = what the ticket's function returned.
+ *   -> x0 = what the ticket's function returned, x1 = how the call left:
+ *   ARA_DOMAIN_RETURNED, or ARA_DOMAIN_RELAYED (the service waits for a
+ *   call the core makes for it, ara_domain_yield; the core resumes it with
+ *   a ticket for ara_domain_resume), or whatever else the service wrote.
  *
  * Entry:    the core's row, on the core's stack (call stack i, or the
  *           initialisation stack).
- * Exit:     the core's row, the core's sp, x18-x30 as they were.
- * Corrupts: x1-x17 and NZCV (AAPCS64 caller-saved), and whatever of them
+ * Exit:     the core's row, the core's sp, x18-x30 as they were; x0, x1
+ *           as above.
+ * Corrupts: x2-x17 and NZCV (AAPCS64 caller-saved), and whatever of them
  *           the service left.
  *
  * Why entering anywhere is safe: a service whose control flow is taken can
@@ -120,7 +124,7 @@ ara_domain_enter:
  */
 .Lreturned:
 	add	x9, sp, #(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET + 16)
-	mov	x10, #1
+	mov	x10, #ARA_DOMAIN_RETURNED
 	stp	x0, x10, [x9]
 
 /* The way back: sp = where the door started the function, the return in its slot. */
@@ -156,8 +160,8 @@ ara_domain_back:
 	cmp	x14, x12		// the call entered this slot's domain
 	b.ne	.Lrefuse
 	add	x9, sp, #(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET + 24)
-	swpal	xzr, x14, [x9]		// the return's flag, taken: written by the slot's domain
-	cbz	x14, .Lrefuse
+	swpal	xzr, x1, [x9]		// the return's flag, taken: written by the slot's domain
+	cbz	x1, .Lrefuse
 	ldur	x0, [x9, #-8]		// its result
 	mov	x14, x15
 	casal	x14, xzr, [x13]		// taken once
@@ -176,5 +180,90 @@ ara_domain_back:
 
 .Lrefuse:				// a jump into a door, or a way back no call waits for
 	udf	#0
+
+/*
+ * uint64_t ara_domain_yield(uint64_t top, struct ara_domain_relay *r)
+ *   x0 = the top of the running call's slot; x1 = its relay, whose fid and
+ *   argument the service has written -> x0 = the relayed call's status,
+ *   once the core has resumed the service (ara_domain_resume).
+ *
+ * Entry:    a service's row, on its slot.
+ * Exit:     the core's row, through the way back, with RELAYED as the
+ *           return's flag, x2-x8 cleared (the way back writes the rest of
+ *           x0-x17); later, through ara_domain_resume, the service's row,
+ *           sp and x19-x30 as they were here.
+ * Corrupts: x1-x17.
+ *
+ * Nothing here is trusted more than the service: it saves its own
+ * registers in its own slot and leaves as its function's return does; the
+ * way back believes none of it but the slot sp names.
+ */
+	.globl	ara_domain_yield
+	.hidden	ara_domain_yield
+	.type	ara_domain_yield, %function
+ara_domain_yield:
+	stp	x19, x20, [x1]
+	stp	x21, x22, [x1, #16]
+	stp	x23, x24, [x1, #32]
+	stp	x25, x26, [x1, #48]
+	stp	x27, x28, [x1, #64]
+	stp	x29, x30, [x1, #80]
+	mov	x9, sp
+	str	x9, [x1, #ARA_RELAY_SP]
+	mov	x2, xzr			// nothing of the caller's scratch reaches the callee
+	mov	x3, xzr
+	mov	x4, xzr
+	mov	x5, xzr
+	mov	x6, xzr
+	mov	x7, xzr
+	mov	x8, xzr
+	sub	sp, x0, #ARA_DOMAIN_RESERVE	// where the door started the call
+	add	x9, sp, #(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET + 16)
+	mov	x10, #ARA_DOMAIN_RELAYED
+	stp	xzr, x10, [x9]
+	b	ara_domain_back
+	.size	ara_domain_yield, . - ara_domain_yield
+
+/*
+ * uint64_t ara_domain_resume(void *r)
+ *   x0 = the relay of the slot the door runs on, as the core's ticket
+ *   names it -> returns into ara_domain_yield's caller, x0 = r->status.
+ *
+ * Entry:    the service's row, from its door (the core's ticket).
+ * Exit:     sp and x19-x30 from r; x1-x17 cleared: the core's, and the
+ *           relayed call's domain's, values do not reach the service.
+ */
+	.globl	ara_domain_resume
+	.hidden	ara_domain_resume
+	.type	ara_domain_resume, %function
+ara_domain_resume:
+	ldp	x19, x20, [x0]
+	ldp	x21, x22, [x0, #16]
+	ldp	x23, x24, [x0, #32]
+	ldp	x25, x26, [x0, #48]
+	ldp	x27, x28, [x0, #64]
+	ldp	x29, x30, [x0, #80]
+	ldr	x9, [x0, #ARA_RELAY_SP]
+	mov	sp, x9
+	ldrsw	x0, [x0, #ARA_RELAY_STATUS]
+	mov	x1, xzr
+	mov	x2, xzr
+	mov	x3, xzr
+	mov	x4, xzr
+	mov	x5, xzr
+	mov	x6, xzr
+	mov	x7, xzr
+	mov	x8, xzr
+	mov	x9, xzr
+	mov	x10, xzr
+	mov	x11, xzr
+	mov	x12, xzr
+	mov	x13, xzr
+	mov	x14, xzr
+	mov	x15, xzr
+	mov	x16, xzr
+	mov	x17, xzr
+	ret
+	.size	ara_domain_resume, . - ara_domain_resume
 
 	.section .note.GNU-stack, "", %progbits

@@ -3,6 +3,7 @@
  * The service domains' memory and the core's side of their doors (domain.h,
  * domain.S).
  */
+#include "ara/boot.h"
 #include "domain.h"
 #include "dom0.h"
 #include "init.h"
@@ -40,8 +41,11 @@ static uint64_t slot_top(enum ara_domain_id d, uint64_t i)
 	       ((((uint64_t)d << ARA_DOMAIN_SLOTS_SHIFT) + i + 1) << ARA_DOMAIN_SLOT_SHIFT);
 }
 
-/* Anonymous memory for a domain: locked as faulted in, zeroed in a forked child (as the arena, init.c). */
-static uint64_t map_private(uint64_t size, int prot, const char *what)
+/*
+ * Anonymous memory for a domain: locked as faulted in, zeroed in a forked
+ * child (as the arena, init.c) unless kept (the boot states).
+ */
+static uint64_t map_private(uint64_t size, int prot, bool kept, const char *what)
 {
 	long base = ara_sys6(__NR_mmap, 0, (long)size, prot, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			     -1, 0);
@@ -55,12 +59,37 @@ static uint64_t map_private(uint64_t size, int prot, const char *what)
 		ara_fatal("mlock2 of a service domain failed (uid 0 needs CAP_IPC_LOCK)", r);
 #endif
 #ifndef ARA_TEST_VARIANT_NO_FORK_GUARD
-	r = ara_sys3(__NR_madvise, base, size, MADV_WIPEONFORK);
+	r = kept ? 0 : ara_sys3(__NR_madvise, base, size, MADV_WIPEONFORK);
 	if (r != 0)
 		ara_fatal("madvise(MADV_WIPEONFORK) of a service domain failed", r);
+#else
+	(void)kept;
 #endif
 	(void)r;
 	return (uint64_t)base;
+}
+
+/* The boot states of domain d's modules: one range on d's key, kept by a forked child. */
+static void map_boot(enum ara_domain_id d)
+{
+	uint64_t size = 0, at;
+
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
+		if (ara_module_domain(m) == d && m->boot_size > 0)
+			size += (m->boot_size + 15) & ~(uint64_t)15;
+	if (size == 0)
+		return;
+	size = (size + ARA_PAGE_SIZE - 1) & ~(uint64_t)(ARA_PAGE_SIZE - 1);
+	at = map_private(size, PROT_READ | PROT_WRITE, true, "mmap of the modules' boot states failed");
+	ara_protect(at, size, PROT_READ | PROT_WRITE, d);
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
+		if (ara_module_domain(m) != d || m->boot_size == 0)
+			continue;
+		if (m - __start_ara_modules >= ARA_MODULES_MAX)
+			ara_fatal("more service modules than ARA_MODULES_MAX", m - __start_ara_modules);
+		ara_domain_map.boot[m - __start_ara_modules] = (void *)(uintptr_t)at;
+		at += (m->boot_size + 15) & ~(uint64_t)15;
+	}
 }
 
 void ara_domains_map(uint64_t headers, uint64_t header_stride)
@@ -78,10 +107,12 @@ void ara_domains_map(uint64_t headers, uint64_t header_stride)
 	}
 	ara_domain_map.headers = headers;
 	ara_domain_map.header_stride = header_stride;
+	for (unsigned int d = 0; d < ARA_DOMAINS; d++)
+		map_boot((enum ara_domain_id)d);
 	if (!any)
 		return;
 	/* Every domain's slots reserved (inaccessible), so a slot's address says its domain. */
-	ara_domain_map.stacks = map_private(DOMAIN_STACKS * ARA_DOMAINS, PROT_NONE,
+	ara_domain_map.stacks = map_private(DOMAIN_STACKS * ARA_DOMAINS, PROT_NONE, false,
 					    "mmap of the service domains' stacks failed");
 	/* All of it ARA's: no App pointer or mapping call may reach the unused domains' slots either. */
 	if (ara_regions_add(&ara_protected, ara_domain_map.stacks,
@@ -98,7 +129,7 @@ void ara_domains_map(uint64_t headers, uint64_t header_stride)
 		for (uint64_t i = 0; i < ARA_DOM0_STACKS; i++) /* each slot's guard page */
 			ara_tag(first + i * ARA_DOMAIN_SLOT, ARA_PAGE_SIZE, PROT_NONE, key);
 		home = (struct ara_domain_home *)(uintptr_t)map_private(
-			HOME_SIZE, PROT_READ | PROT_WRITE, "mmap of a service domain's heap failed");
+			HOME_SIZE, PROT_READ | PROT_WRITE, false, "mmap of a service domain's heap failed");
 		ara_protect((uint64_t)(uintptr_t)home, HOME_SIZE, PROT_READ | PROT_WRITE,
 			    (enum ara_domain_id)d);
 		ara_heap_init(&home->heap, (unsigned char *)home + ARA_PAGE_SIZE, ARA_DOMAIN_HEAP_SIZE);
@@ -119,6 +150,14 @@ enum ara_domain_id ara_domain_running(void)
 		if (is_service_domain(d) && (por & ARA_POR_KEY(ara_domain_table[d].pkey, ARA_PERM_W)))
 			return (enum ara_domain_id)d;
 	ara_fatal("POR_EL0 holds no row of ARA's", (long)por);
+}
+
+bool ara_domain_heap_holds(enum ara_domain_id d, uint64_t addr, uint64_t len)
+{
+	const uint64_t heap = (uint64_t)(uintptr_t)ara_domain_map.home[d] + ARA_PAGE_SIZE;
+
+	return is_service_domain(d) && ara_domain_map.home[d] && addr >= heap &&
+	       len <= ARA_DOMAIN_HEAP_SIZE && addr - heap <= ARA_DOMAIN_HEAP_SIZE - len;
 }
 
 struct ara_domain_home *ara_domain_home(enum ara_domain_id d)
@@ -173,17 +212,81 @@ void *ara_domain_own_area(enum ara_domain_id d)
 	return ara_domain_arg_area(d, slot & ((1u << ARA_DOMAIN_SLOTS_SHIFT) - 1));
 }
 
-uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-			 uint64_t (*fn)(void *), void *arg)
+/* A service broke its side of the door: name it, never its memory, and end the process. */
+static __attribute__((noreturn)) void domain_fault(enum ara_domain_id d, const char *why, uint64_t value)
+{
+	struct ara_msg m = { .len = 0 };
+
+	ara_msg_service(d, &m);
+	ara_msg_str(&m, " ");
+	ara_msg_str(&m, why);
+	ara_msg_str(&m, " (");
+	ara_msg_hex(&m, value);
+	ara_msg_str(&m, "); ending the process\n");
+	ara_msg_emit(&m);
+	ara_sys_exit_group(ARA_EXIT_SERVICE_FAULT);
+}
+
+/*
+ * How a call left its domain: returned, or, relayed, the service waiting
+ * for a call the core makes for it (ara_relay_answer) and then resumed
+ * through its door; anything else the service wrote ends the process as
+ * its fault.
+ */
+static uint64_t call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+		     uint64_t (*fn)(void *), void *arg, bool may_relay)
 {
 	const uint64_t top = slot_top(d, i);
 	uint64_t *ticket = (uint64_t *)(uintptr_t)(top - ARA_DOMAIN_TICKET);
+	struct ara_domain_relay *r =
+		ara_domain_relay_of((void *)(uintptr_t)(top - ARA_DOMAIN_TICKET - ARA_DOMAIN_ARGS));
 
 	if (!is_service_domain(d) || !ara_domain_map.home[d] || i >= ARA_DOM0_STACKS)
 		ara_fatal("a call into a domain no module runs in; domain", d);
-	ticket[1] = (uint64_t)(uintptr_t)arg;
-	__atomic_store_n(&ticket[0], (uint64_t)(uintptr_t)fn, __ATOMIC_RELEASE);
-	return ara_domain_enter(top, &h->domain, d);
+	for (;;) {
+		struct ara_domain_exit x;
+
+		ticket[1] = (uint64_t)(uintptr_t)arg;
+		__atomic_store_n(&ticket[0], (uint64_t)(uintptr_t)fn, __ATOMIC_RELEASE);
+		x = ara_domain_enter(top, &h->domain, d);
+		if (x.how == ARA_DOMAIN_RETURNED)
+			return x.result;
+		if (x.how != ARA_DOMAIN_RELAYED)
+			domain_fault(d, "left its call neither returning nor relaying", x.how);
+		r->status = may_relay ? ara_relay_answer(d, i, h, r) : ARA_E_NOFUNC;
+		fn = ara_domain_resume;
+		arg = r;
+	}
+}
+
+uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+			 uint64_t (*fn)(void *), void *arg)
+{
+	return call(d, i, h, fn, arg, true);
+}
+
+uint64_t ara_domain_call_no_relay(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+				 uint64_t (*fn)(void *), void *arg)
+{
+	return call(d, i, h, fn, arg, false);
+}
+
+enum ara_status ara_domain_relay_out(enum ara_domain_id d, uint32_t fid, void *arg, uint32_t size)
+{
+	unsigned char *area = ara_domain_own_area(d);
+	struct ara_domain_relay *r;
+	enum ara_status st;
+
+	if (!area)
+		return ARA_E_NOFUNC;
+	r = ara_domain_relay_of(area);
+	r->fid = fid;
+	memcpy(r->arg, arg, size);
+	st = (enum ara_status)(int32_t)ara_domain_yield(
+		(uint64_t)(uintptr_t)(area + ARA_DOMAIN_ARGS + ARA_DOMAIN_TICKET), r);
+	memcpy(arg, r->arg, size);
+	ara_memzero(r->arg, size);
+	return st;
 }
 
 void ara_msg_service(enum ara_domain_id d, struct ara_msg *msg)

@@ -12,8 +12,9 @@
  * returned, written by the door in the domain's row, taken once by the way
  * back), below them the argument area (the service's copy of the App's
  * argument), below that the call's hand-over queue (what the service hands
- * to another service domain: handover.h); the service's sp starts below
- * that.
+ * to another service domain: handover.h), below that the relay (a call the
+ * service asks the core to make into another domain, and the service's
+ * registers while it waits); the service's sp starts below that.
  */
 #ifndef ARA_DOM0_DOMAIN_H
 #define ARA_DOM0_DOMAIN_H
@@ -32,8 +33,15 @@
 #define ARA_DOMAIN_TICKET 32
 #define ARA_DOMAIN_ARGS 1024 /* the argument area */
 #define ARA_DOMAIN_QUEUE 320 /* the hand-over queue */
-#define ARA_DOMAIN_RESERVE (ARA_DOMAIN_TICKET + ARA_DOMAIN_ARGS + ARA_DOMAIN_QUEUE)
-#define ARA_DOMAIN_HEAP_SIZE (2u << 20)
+#define ARA_DOMAIN_RELAY 1152 /* struct ara_domain_relay */
+#define ARA_DOMAIN_RESERVE (ARA_DOMAIN_TICKET + ARA_DOMAIN_ARGS + ARA_DOMAIN_QUEUE + ARA_DOMAIN_RELAY)
+/* How a call left its domain: the return flag's values (domain.S). */
+#define ARA_DOMAIN_RETURNED 1 /* the function returned */
+#define ARA_DOMAIN_RELAYED 2  /* the service waits for a relayed call (ara_domain_yield) */
+/* struct ara_domain_relay's offsets, for domain.S. */
+#define ARA_RELAY_SP 96
+#define ARA_RELAY_STATUS 116
+#define ARA_DOMAIN_HEAP_SIZE (8u << 20) /* the RTM's log is 2 MiB */
 
 /* enum ara_domain_id's service domains and their count, for domain.S (static-asserted below). */
 #define ARA_DOMAIN_PROVISION 3
@@ -66,6 +74,27 @@ _Static_assert(ARA_DOMAIN_ARGS >= ARA_SVC_ARG_MAX, "the argument area");
 _Static_assert(sizeof(struct ara_handover_queue) <= ARA_DOMAIN_QUEUE, "the hand-over queue");
 _Static_assert(ARA_DOMAIN_RESERVE % 16 == 0, "sp stays 16-byte aligned");
 
+/*
+ * A relayed call (ara/service.h's ara_service_call, from a service domain
+ * to another's internal function): the caller's fid and argument, which
+ * the core copies once, and the status and result it writes back; and the
+ * caller's x19-x30 and sp while the core answers, which the door's resume
+ * restores (domain.S). All of it the caller's domain's: what it changes
+ * there it changes for itself.
+ */
+struct ara_domain_relay {
+	uint64_t context[13]; /* x19-x30, sp */
+	uint64_t pad;
+	uint32_t fid;
+	int32_t status;
+	uint64_t pad2;
+	unsigned char arg[ARA_SVC_ARG_MAX];
+};
+_Static_assert(sizeof(struct ara_domain_relay) == ARA_DOMAIN_RELAY &&
+		       offsetof(struct ara_domain_relay, context[12]) == ARA_RELAY_SP &&
+		       offsetof(struct ara_domain_relay, status) == ARA_RELAY_STATUS,
+	       "domain.S");
+
 /* A service domain's home: the page before its heap, on its key, zeroed in a forked child. */
 struct ara_domain_home {
 	uint32_t state;	     /* enum ara_live_state: a forked child rebuilds the heap */
@@ -88,6 +117,7 @@ struct ara_domain_map {
 	uint64_t headers;	/* the core's call header of stack 0 (ara/gate.h) */
 	uint64_t header_stride; /* one call stack to the next */
 	struct ara_domain_home *home[ARA_DOMAINS]; /* NULL: no module runs in that domain */
+	void *boot[ARA_MODULES_MAX]; /* each module's boot state (ara_module_boot), or NULL */
 };
 _Static_assert(offsetof(struct ara_domain_map, stacks) == ARA_DOMAIN_MAP_STACKS &&
 		       offsetof(struct ara_domain_map, headers) == ARA_DOMAIN_MAP_HEADERS &&
@@ -98,7 +128,10 @@ extern struct ara_domain_map ara_domain_map;
 /* The domain m runs in (the core's for every module in the one-domain test variant). */
 enum ara_domain_id ara_module_domain(const struct ara_module *m);
 
-/* At initialisation, after the arena: maps the homes and stacks of the domains modules use. */
+/*
+ * At initialisation, after the arena: maps the homes and stacks of the
+ * domains modules use, and the modules' boot states.
+ */
 void ara_domains_map(uint64_t headers, uint64_t header_stride);
 
 /* Whether POR_EL0 holds the core's row: the only one that writes DOM0's key. */
@@ -112,6 +145,9 @@ static inline bool ara_running_core(void)
 
 /* The domain whose row POR_EL0 holds now: ARA_DOM0 or a service domain. */
 enum ara_domain_id ara_domain_running(void);
+
+/* Whether [addr, addr + len) lies in service domain d's heap. */
+bool ara_domain_heap_holds(enum ara_domain_id d, uint64_t addr, uint64_t len);
 
 /* Domain d's home, rebuilt first in a forked child; NULL if no module runs in d. */
 struct ara_domain_home *ara_domain_home(enum ara_domain_id d);
@@ -135,6 +171,49 @@ void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i);
  */
 uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
 			 uint64_t (*fn)(void *), void *arg);
+
+/* The relay of the slot whose argument area is area. */
+static inline struct ara_domain_relay *ara_domain_relay_of(void *area)
+{
+	return (struct ara_domain_relay *)(void *)((unsigned char *)area - ARA_DOMAIN_QUEUE -
+						   ARA_DOMAIN_RELAY);
+}
+
+/*
+ * In a service of domain d (running), during a call into d: has the core
+ * call fid (an internal function of another service domain's module, or
+ * ARA_RELAY_APPEND_LANE) with arg's size bytes, and returns its status
+ * once the core resumes the service. ARA_E_NOFUNC off a call's slot.
+ */
+enum ara_status ara_domain_relay_out(enum ara_domain_id d, uint32_t fid, void *arg, uint32_t size);
+
+/* A relay's fid for the core itself: the append lane's segment (modules.c). Never a service's. */
+#define ARA_RELAY_APPEND_LANE 0u
+
+/*
+ * modules.c, in the core: the append lane set to segment (8 bytes of
+ * arg) for service domain from, which must be the domain of the module
+ * serving ARA_GATE_FID_RTM_LOG (ARA_E_SECURITY), the segment in its heap
+ * (ARA_E_INVAL).
+ */
+enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg);
+
+/*
+ * dispatch.c, in the core: the call domain from asked for on slot (from, i)
+ * of the core's call header h (relay r, its memory), made into the callee's
+ * domain on a copy; the status for the caller.
+ */
+enum ara_status ara_relay_answer(enum ara_domain_id from, uint64_t i, struct ara_call_header *h,
+				 struct ara_domain_relay *r);
+
+/*
+ * ara_domain_call, for a call that cannot ask for a relay (ARA_E_NOFUNC):
+ * one the core relays, so that no domain is entered on a slot whose call
+ * waits; a module's hook, at initialisation, before the other modules'
+ * hooks have run.
+ */
+uint64_t ara_domain_call_no_relay(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+				  uint64_t (*fn)(void *), void *arg);
 
 /* The hand-over queue of the slot whose argument area is area. */
 static inline struct ara_handover_queue *ara_domain_queue(void *area)
@@ -162,8 +241,16 @@ static inline void ara_domain_handed_on(enum ara_domain_id d, void *area)
 /* Who runs in d, to begin a message: "ara: service counter, probe (domain extra)". */
 void ara_msg_service(enum ara_domain_id d, struct ara_msg *m);
 
-/* domain.S */
-uint64_t ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d);
+/* domain.S: enter, and how the call left (ARA_DOMAIN_RETURNED, _RELAYED; the service's word). */
+struct ara_domain_exit {
+	uint64_t result;
+	uint64_t how;
+};
+struct ara_domain_exit ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d);
+/* Under a service's row: saves its registers in r, leaves through the way back as RELAYED. */
+uint64_t ara_domain_yield(uint64_t top, struct ara_domain_relay *r);
+/* What the core's ticket names to resume: restores r's registers, returns r->status to them. */
+uint64_t ara_domain_resume(void *r);
 #endif
 
 #endif

@@ -22,7 +22,8 @@
 #include "dom0.h"
 #include "kernel.h"
 
-static unsigned long hwcap; /* libara's data: DOM0's, written once at init */
+/* Written once at initialisation, then read-only: the service domains read it too. */
+static ARA_RO_AFTER_INIT unsigned long hwcap;
 
 void ara_hwcap_init(char **envp)
 {

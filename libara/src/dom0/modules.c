@@ -8,6 +8,7 @@
  * a new one at its first use, which runs the module's forked hook. The
  * core knows no module by name; init.c calls the hooks of all.
  */
+#include "ara/gate.h"
 #include "dom0.h"
 #include "domain.h"
 #include "handover.h"
@@ -29,18 +30,27 @@ uint32_t ara_module_index(const struct ara_module *m)
 	return (uint32_t)(m - __start_ara_modules);
 }
 
+const struct ara_module *ara_module_named(const char *name)
+{
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
+		if (strcmp(m->name, name) == 0)
+			return m;
+	return NULL;
+}
+
 /*
  * Runs a hook of a module in a domain of its own, through the door. At
  * initialisation no call runs: the hook has call stack 0's slot, and the
- * initialisation stack is the core's. The door calls it as uint64_t
+ * initialisation stack is the core's; it relays no call (another module's
+ * start hook may not have run). The door calls it as uint64_t
  * (void *): x0 in (envp, or nothing for ready), x0 out ignored.
  */
 static void run_in_domain(const struct ara_module *m, void (*hook)(void), void *arg)
 {
 	const enum ara_domain_id d = ara_module_domain(m);
 
-	ara_domain_call(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
-			(uint64_t (*)(void *))(uintptr_t)hook, arg);
+	ara_domain_call_no_relay(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
+				 (uint64_t (*)(void *))(uintptr_t)hook, arg);
 	ara_domain_handed_on(d, ara_domain_arg_area(d, 0));
 }
 
@@ -58,6 +68,12 @@ void ara_modules_start(char **envp)
 					  m - __start_ara_modules);
 	}
 	ara_handover_check();
+	/* A module's callers name other modules (dispatch.c's relay). */
+	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
+		for (const char *const *c = m->callers; c && *c; c++)
+			if (ara_module_named(*c) == NULL || ara_module_named(*c) == m)
+				ara_fatal("a module's callers name no other module; index",
+					  m - __start_ara_modules);
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (m->start && ara_module_domain(m) == ARA_DOM0)
 			m->start(envp);
@@ -127,14 +143,48 @@ void *ara_module_state(const struct ara_module *m)
 	return s;
 }
 
-void ara_append_lane_set(void *segment)
+void *ara_module_boot(const struct ara_module *m)
 {
-	__atomic_store_n(&ara_live->append_lane, segment, __ATOMIC_RELEASE);
+	if (m < __start_ara_modules || m >= __stop_ara_modules)
+		return NULL;
+	return ara_domain_map.boot[m - __start_ara_modules];
 }
 
-void *ara_append_lane(void)
+/*
+ * The lane is the core's (the gate reads it from the per-process page and
+ * writes the segment it names with the core's row): a module in a service
+ * domain has the core set it, which checks that the segment is that
+ * domain's memory.
+ */
+void ara_append_lane_set(void *segment)
 {
-	return __atomic_load_n(&ara_live->append_lane, __ATOMIC_ACQUIRE);
+	const enum ara_domain_id d = ara_domain_running();
+	uint64_t at = (uint64_t)(uintptr_t)segment;
+	enum ara_status st;
+
+	if (d == ARA_DOM0) {
+		__atomic_store_n(&ara_live->append_lane, segment, __ATOMIC_RELEASE);
+		return;
+	}
+	st = ara_domain_relay_out(d, ARA_RELAY_APPEND_LANE, &at, sizeof(at));
+	if (st != ARA_OK)
+		ara_fatal("the core refused the append lane's segment; status", st);
+}
+
+enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg)
+{
+	const struct ara_module *owner = ara_service_module(ARA_GATE_FID_RTM_LOG);
+	const uint64_t size = ARA_GATE_RTM_SLOTS + (uint64_t)ARA_GATE_RTM_ENTRIES * 8;
+	uint64_t at;
+
+	memcpy(&at, arg, sizeof(at));
+	if (!owner || ara_module_domain(owner) != from)
+		return ARA_E_SECURITY;
+	if (at != 0 && (at % 8 != 0 || !ara_domain_heap_holds(from, at, size)))
+		return ARA_E_INVAL;
+	ara_live_ensure(); /* a forked child's page, rebuilt */
+	__atomic_store_n(&ara_live->append_lane, (void *)(uintptr_t)at, __ATOMIC_RELEASE);
+	return ARA_OK;
 }
 
 const struct ara_boot *ara_measured(void)
