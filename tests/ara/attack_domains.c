@@ -4,11 +4,12 @@
  * probe of the domain-probe, rts-probe, provision-probe and one-domain
  * variants: tests/variants/probe_service.c) at the other modules' and the
  * core's memory. Each module runs in a protection domain of its own: the
- * probe, in the extra domain (domain-probe), the RTS's (rts-probe) or
- * provisioning's (provision-probe), may reach its own domain's memory and
- * the App's; its READ or WRITE of any other domain's (the RTS's content
- * keys, the RTM's log, provisioning's instance key, which signs the RTM's
- * reports, the core's per-process page, the counter's values) must fault,
+ * probe, in the extra domain (domain-probe), the RTS's (rts-probe), the
+ * RTM's (rtm-probe) or provisioning's (provision-probe), may reach its own
+ * domain's memory and the App's; its READ or WRITE of any other domain's
+ * (the RTS's content keys, the RTM's log, provisioning's instance key,
+ * which signs the RTM's reports, the core's per-process page, the
+ * counter's values) must fault,
  * and ARA then ends the process with ARA_EXIT_SERVICE_FAULT and a stderr
  * line naming the service.
  *
@@ -20,15 +21,16 @@
  * a counter's value), asks LOCATE where the target lies, and READs or
  * WRITEs it, printing what it got; the parent reads the child's output and
  * status:
- *   contained extra|rts|provision (against domain-probe, rts-probe or
- *     provision-probe, the probe's domain named): every attempt on a
+ *   contained extra|rts|provision|rtm (against domain-probe, rts-probe,
+ *     provision-probe or rtm-probe, the probe's domain named): every attempt on a
  *     target in another domain ends with exit 13 and ARA's fault line
  *     naming the probe, before the child prints anything it read or
  *     wrote, and no form of a secret the parent knows (the CENC key, the
  *     RTM entry) is in its output; READ and WRITE of the probe's own state
  *     succeed, and so do those of the target in the probe's domain (the
  *     counter's in the extra domain, the RTS's keys in the RTS's, the
- *     instance key in provisioning's), where domains separate nothing.
+ *     instance key in provisioning's, the log in the RTM's), where domains
+ *     separate nothing.
  *   disclosed (against one-domain, every module with the core's row): the
  *     same attempts succeed, READ returns the bytes LOCATE saw (the CENC key
  *     byte for byte, the RTM entry, a non-zero instance key) and WRITE
@@ -70,7 +72,7 @@ static const char *const names[PROBE_TARGETS] = {
 /* The domain each target lies in (each services/NAME/dom0.cmake); NULL: the probe's own. */
 static const char *const lies_in[PROBE_TARGETS] = {
 	[PROBE_RTS] = "rts",
-	[PROBE_RTM] = "core",
+	[PROBE_RTM] = "rtm",
 	[PROBE_PROVISION] = "provision",
 	[PROBE_CORE] = "core",
 	[PROBE_COUNTER] = "extra",
@@ -365,12 +367,12 @@ int main(int argc, char **argv)
 		return child(argv[2], argv[3]);
 	if (argc == 3 && strcmp(argv[1], "contained") == 0 &&
 	    (strcmp(argv[2], "extra") == 0 || strcmp(argv[2], "rts") == 0 ||
-	     strcmp(argv[2], "provision") == 0)) {
+	     strcmp(argv[2], "provision") == 0 || strcmp(argv[2], "rtm") == 0)) {
 		probe_domain = argv[2];
 		return parent(argv[0], 0);
 	}
 	if (argc == 2 && strcmp(argv[1], "disclosed") == 0)
 		return parent(argv[0], 1);
-	fprintf(stderr, "usage: %s contained extra|rts|provision, or disclosed\n", argv[0]);
+	fprintf(stderr, "usage: %s contained extra|rts|provision|rtm, or disclosed\n", argv[0]);
 	return 2;
 }
