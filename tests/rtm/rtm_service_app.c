@@ -440,15 +440,16 @@ static void write_byte(uint64_t addr)
 }
 
 /*
- * The App writes into every DOM0 page that holds data (the log among them):
- * each write must fault on the overlay, and the log the next report shows
- * must be the one logged.
+ * The App writes into every page of ARA's that holds data, the core's
+ * (DOM0's key) and the RTM's (its domain's key, the log among them): each
+ * write must fault on the overlay, and the log the next report shows must
+ * be the one logged.
  */
 static void mode_log_in_dom0(void)
 {
 	uint8_t nonce[32], before[ARA_RTM_HEADER_BYTES + 64];
 	unsigned int tried = 0;
-	size_t at;
+	size_t at, rtm_ranges;
 
 	attack_install_handlers();
 	fresh_nonce(nonce);
@@ -458,6 +459,10 @@ static void mode_log_in_dom0(void)
 		return;
 	memcpy(before, report + at, sizeof(before));
 	attack_n_dom0 = attack_ranges(ARA_PKEY_DOM0, attack_dom0, ATTACK_DOM0_MAX);
+	rtm_ranges = attack_ranges(ARA_PKEY_RTM, attack_dom0 + attack_n_dom0,
+				   ATTACK_DOM0_MAX - attack_n_dom0);
+	check(rtm_ranges > 0, "no page carries the RTM's key");
+	attack_n_dom0 += rtm_ranges;
 	for (size_t r = 0; r < attack_n_dom0; r++) {
 		if (attack_dom0[r].perms[1] != 'w')
 			continue;
@@ -474,7 +479,8 @@ static void mode_log_in_dom0(void)
 		}
 	}
 	check(tried >= 16, "only %u DOM0 pages tried", tried);
-	printf("rtm_service: %u writes into DOM0's writable pages, each stopped\n", tried);
+	printf("rtm_service: %u writes into the core's and the RTM's writable pages, each stopped\n",
+	       tried);
 	if (!(at = check_doc("report after", report, get_report(nonce), ARA_RTM_DOC_REPORT, nonce)))
 		return;
 	check(memcmp(before, report + at, sizeof(before)) == 0 &&
