@@ -210,13 +210,9 @@ ara_domain_yield:
 	stp	x29, x30, [x1, #80]
 	mov	x9, sp
 	str	x9, [x1, #ARA_RELAY_SP]
-	mov	x2, xzr			// nothing of the caller's scratch reaches the callee
-	mov	x3, xzr
-	mov	x4, xzr
-	mov	x5, xzr
-	mov	x6, xzr
-	mov	x7, xzr
-	mov	x8, xzr
+	.irp	n, 2,3,4,5,6,7,8	// nothing of the caller's scratch reaches the callee
+	mov	x\n, xzr
+	.endr
 	sub	sp, x0, #ARA_DOMAIN_RESERVE	// where the door started the call
 	add	x9, sp, #(ARA_DOMAIN_RESERVE - ARA_DOMAIN_TICKET + 16)
 	mov	x10, #ARA_DOMAIN_RELAYED
@@ -246,23 +242,9 @@ ara_domain_resume:
 	ldr	x9, [x0, #ARA_RELAY_SP]
 	mov	sp, x9
 	ldrsw	x0, [x0, #ARA_RELAY_STATUS]
-	mov	x1, xzr
-	mov	x2, xzr
-	mov	x3, xzr
-	mov	x4, xzr
-	mov	x5, xzr
-	mov	x6, xzr
-	mov	x7, xzr
-	mov	x8, xzr
-	mov	x9, xzr
-	mov	x10, xzr
-	mov	x11, xzr
-	mov	x12, xzr
-	mov	x13, xzr
-	mov	x14, xzr
-	mov	x15, xzr
-	mov	x16, xzr
-	mov	x17, xzr
+	.irp	n, 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+	mov	x\n, xzr
+	.endr
 	ret
 	.size	ara_domain_resume, . - ara_domain_resume
 

@@ -227,48 +227,38 @@ static __attribute__((noreturn)) void domain_fault(enum ara_domain_id d, const c
 	ara_sys_exit_group(ARA_EXIT_SERVICE_FAULT);
 }
 
-/*
- * How a call left its domain: returned, or, relayed, the service waiting
- * for a call the core makes for it (ara_relay_answer) and then resumed
- * through its door; anything else the service wrote ends the process as
- * its fault.
- */
-static uint64_t call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-		     uint64_t (*fn)(void *), void *arg, bool may_relay)
+struct ara_domain_exit ara_domain_start(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+				       uint64_t (*fn)(void *), void *arg)
 {
 	const uint64_t top = slot_top(d, i);
 	uint64_t *ticket = (uint64_t *)(uintptr_t)(top - ARA_DOMAIN_TICKET);
-	struct ara_domain_relay *r =
-		ara_domain_relay_of((void *)(uintptr_t)(top - ARA_DOMAIN_TICKET - ARA_DOMAIN_ARGS));
 
 	if (!is_service_domain(d) || !ara_domain_map.home[d] || i >= ARA_DOM0_STACKS)
 		ara_fatal("a call into a domain no module runs in; domain", d);
-	for (;;) {
-		struct ara_domain_exit x;
+	ticket[1] = (uint64_t)(uintptr_t)arg;
+	__atomic_store_n(&ticket[0], (uint64_t)(uintptr_t)fn, __ATOMIC_RELEASE);
+	return ara_domain_enter(top, &h->domain, d);
+}
 
-		ticket[1] = (uint64_t)(uintptr_t)arg;
-		__atomic_store_n(&ticket[0], (uint64_t)(uintptr_t)fn, __ATOMIC_RELEASE);
-		x = ara_domain_enter(top, &h->domain, d);
-		if (x.how == ARA_DOMAIN_RETURNED)
-			return x.result;
+/*
+ * Relayed: the service waits for a call the core makes for it
+ * (ara_relay_answer), and is then resumed through its door, until its
+ * function returns; anything else the service wrote ends the process as
+ * its fault.
+ */
+uint64_t ara_domain_relayed(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+			    uint64_t how, bool may_relay)
+{
+	struct ara_domain_relay *r = ara_domain_relay_of(ara_domain_arg_area(d, i));
+	struct ara_domain_exit x = { .how = how };
+
+	while (x.how != ARA_DOMAIN_RETURNED) {
 		if (x.how != ARA_DOMAIN_RELAYED)
 			domain_fault(d, "left its call neither returning nor relaying", x.how);
 		r->status = may_relay ? ara_relay_answer(d, i, h, r) : ARA_E_NOFUNC;
-		fn = ara_domain_resume;
-		arg = r;
+		x = ara_domain_start(d, i, h, ara_domain_resume, r);
 	}
-}
-
-uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-			 uint64_t (*fn)(void *), void *arg)
-{
-	return call(d, i, h, fn, arg, true);
-}
-
-uint64_t ara_domain_call_no_relay(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-				 uint64_t (*fn)(void *), void *arg)
-{
-	return call(d, i, h, fn, arg, false);
+	return x.result;
 }
 
 enum ara_status ara_domain_relay_out(enum ara_domain_id d, uint32_t fid, void *arg, uint32_t size)

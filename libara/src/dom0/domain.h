@@ -162,15 +162,38 @@ struct ara_call_header *ara_domain_current_call(uint64_t *i);
 /* The argument area of slot (d, i): where the core puts a service's copy of the argument. */
 void *ara_domain_arg_area(enum ara_domain_id d, uint64_t i);
 
+/* How a call left its domain (domain.S): ARA_DOMAIN_RETURNED, _RELAYED; the service's word. */
+struct ara_domain_exit {
+	uint64_t result;
+	uint64_t how;
+};
+
+/* Writes slot (d, i)'s ticket for fn(arg) and enters d's door (ara_domain_call below). */
+struct ara_domain_exit ara_domain_start(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+				       uint64_t (*fn)(void *), void *arg);
+
+/*
+ * A call that left as how, not returned: answers its relays (or, unless
+ * may_relay, refuses them) and resumes it until it returns; its result.
+ */
+uint64_t ara_domain_relayed(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+			    uint64_t how, bool may_relay);
+
 /*
  * Runs fn(arg) in domain d on slot (d, i), h being the core's call header
  * i (the caller runs on that call's stack, or at initialisation on its own
  * with i = 0): returns what fn returned, or, if fn does not return through
  * the door (a signal's way out), does not return. arg is the service's:
- * the argument area or what it holds pointers to.
+ * the argument area or what it holds pointers to. Inline: the common
+ * return costs its caller one compare.
  */
-uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-			 uint64_t (*fn)(void *), void *arg);
+static inline uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
+				       uint64_t (*fn)(void *), void *arg)
+{
+	const struct ara_domain_exit x = ara_domain_start(d, i, h, fn, arg);
+
+	return x.how == ARA_DOMAIN_RETURNED ? x.result : ara_domain_relayed(d, i, h, x.how, true);
+}
 
 /* The relay of the slot whose argument area is area. */
 static inline struct ara_domain_relay *ara_domain_relay_of(void *area)
@@ -212,8 +235,14 @@ enum ara_status ara_relay_answer(enum ara_domain_id from, uint64_t i, struct ara
  * waits; a module's hook, at initialisation, before the other modules'
  * hooks have run.
  */
-uint64_t ara_domain_call_no_relay(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-				  uint64_t (*fn)(void *), void *arg);
+static inline uint64_t ara_domain_call_no_relay(enum ara_domain_id d, uint64_t i,
+						struct ara_call_header *h, uint64_t (*fn)(void *),
+						void *arg)
+{
+	const struct ara_domain_exit x = ara_domain_start(d, i, h, fn, arg);
+
+	return x.how == ARA_DOMAIN_RETURNED ? x.result : ara_domain_relayed(d, i, h, x.how, false);
+}
 
 /* The hand-over queue of the slot whose argument area is area. */
 static inline struct ara_handover_queue *ara_domain_queue(void *area)
@@ -241,11 +270,7 @@ static inline void ara_domain_handed_on(enum ara_domain_id d, void *area)
 /* Who runs in d, to begin a message: "ara: service counter, probe (domain extra)". */
 void ara_msg_service(enum ara_domain_id d, struct ara_msg *m);
 
-/* domain.S: enter, and how the call left (ARA_DOMAIN_RETURNED, _RELAYED; the service's word). */
-struct ara_domain_exit {
-	uint64_t result;
-	uint64_t how;
-};
+/* domain.S: enter, and how the call left. */
 struct ara_domain_exit ara_domain_enter(uint64_t top, uint64_t *header_word, uint64_t d);
 /* Under a service's row: saves its registers in r, leaves through the way back as RELAYED. */
 uint64_t ara_domain_yield(uint64_t top, struct ara_domain_relay *r);
