@@ -86,6 +86,12 @@ struct ara_rtm *ara_rtm_lock(void)
 		ara_unlock(&l->lock);
 		return NULL;
 	}
+	/*
+	 * seg[1] full until its first seal opens it, as every waiting segment
+	 * is: an appender that finds it published before it is opened must
+	 * not reserve a slot the opening then hands out again.
+	 */
+	r->seg[1].fill = ARA_RTM_SEGMENT_ENTRIES;
 	/* From now on appenders, the gate's too, take seg[0] without the lock. */
 	set_lane(r, &r->seg[0]);
 	__atomic_store_n(&l->rtm, r, __ATOMIC_RELEASE);

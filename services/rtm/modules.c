@@ -77,6 +77,9 @@ static struct ara_rtm_snapshot *boot(void)
 
 	if (!b)
 		ara_fatal("rtm: no boot state for the code modules", 0);
+	/* Writable by the RTM's domain and kept by a forked child: its count is checked, as any input. */
+	if (b->count > ARA_RTM_MODULES_MAX)
+		ara_fatal("rtm: the code modules' snapshot is corrupt; count", b->count);
 	return b;
 }
 

@@ -164,7 +164,7 @@ _Static_assert(sizeof(struct ara_service) == 40 && offsetof(struct ara_service, 
  * domain reaches those of another service domain whose module names it in
  * .callers: the core relays the call (a copy of arg in, the result out)
  * while the caller waits in its own domain; a call the core relays, and a
- * module's hook, cannot ask for a relay. The handler's status; ARA_E_NOFUNC if no
+ * module's start and ready hooks, cannot ask for a relay. The handler's status; ARA_E_NOFUNC if no
  * internal function has this ID, or none the caller may reach.
  */
 enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_unused_result));
