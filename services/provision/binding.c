@@ -9,6 +9,7 @@
 #define BINDING_LABEL "ARA-PROVISION-v1 binding"
 #define SESSION_LABEL "ARA-PROVISION-v1 session"
 #define PROVISIONER_LABEL "ARA-PROVISION-v1 provisioner"
+#define MODULE_LABEL "ARA-PROVISION-v1 for a module"
 
 /* SHA-256 of a label (with its NUL) and up to two byte strings. */
 static int labelled(const char *label, size_t label_size, const uint8_t *a, size_t a_len,
@@ -46,6 +47,11 @@ int ara_provision_session_hash(const uint8_t *challenge, size_t challenge_len,
 {
 	return labelled(SESSION_LABEL, sizeof(SESSION_LABEL), challenge, challenge_len, attest,
 			attest_signed_len, out);
+}
+
+int ara_provision_module_hash(const uint8_t digest[32], uint8_t out[32])
+{
+	return labelled(MODULE_LABEL, sizeof(MODULE_LABEL), digest, 32, NULL, 0, out);
 }
 
 int ara_provision_hpke_info(const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,

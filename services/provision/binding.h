@@ -30,6 +30,15 @@ int ara_provision_binding(const struct ara_wire_attest *a, uint8_t out[32]);
 int ara_provision_session_hash(const uint8_t *challenge, size_t challenge_len,
 			       const uint8_t *attest, size_t attest_signed_len, uint8_t out[32]);
 
+/*
+ * What the instance key signs when another module asks (provisioning's
+ * SIGN, provision_calls.h): the module's digest under a label of its own,
+ * never the digest as it is. The same key signs every session's ATTEST,
+ * and a module that could have any 32 bytes signed could sign a session
+ * hash: an ATTEST with a key share of the App's choosing.
+ */
+int ara_provision_module_hash(const uint8_t digest[32], uint8_t out[32]);
+
 /* HPKE's info for the DELIVER: the label and a hash of both whole messages. */
 int ara_provision_hpke_info(const uint8_t *challenge, size_t challenge_len, const uint8_t *attest,
 			    size_t attest_len, uint8_t out[ARA_HPKE_INFO_BYTES]);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Provisioning's internal functions (provision_calls.h): the instance
- * key's public half and its signatures for the RTM. The instance key
- * itself never leaves this module.
+ * key's public half and its signatures for the RTM, each over a labelled
+ * hash of the digest asked for (ara_provision_module_hash), never over a
+ * session's. The instance key itself never leaves this module.
  */
 #include "ara/service.h"
 #include "instance.h"
@@ -27,10 +28,18 @@ static enum ara_status sign(void *arg)
 {
 	struct ara_provision_sign_arg *a = arg;
 	struct ara_instance *in = ara_instance();
+	uint8_t hash[32];
 
 	if (!in)
 		return ARA_E_NO_EVIDENCE;
-	return ara_p256_sign(in->sk, a->digest, a->sig) ? ARA_E_INTERNAL : ARA_OK;
+#ifdef ARA_TEST_VARIANT_SIGN_UNLABELLED
+	/* Test-only (tests/variants): the caller's digest signed as it is. */
+	memcpy(hash, a->digest, sizeof(hash));
+#else
+	if (ara_provision_module_hash(a->digest, hash))
+		return ARA_E_INTERNAL;
+#endif
+	return ara_p256_sign(in->sk, hash, a->sig) ? ARA_E_INTERNAL : ARA_OK;
 }
 
 ARA_SERVICE(svc_provision_instance, .fid = ARA_FID_PROVISION_INSTANCE, .flags = ARA_SVC_INTERNAL,

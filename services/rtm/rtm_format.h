@@ -50,7 +50,11 @@
  *    32        path, path_len bytes, zero-padded to a multiple of 8
  *
  *   signature: 64 bytes, ECDSA P-256 r || s by instance_pub over
- *   SHA-256("ARA-RTM-v1 report" (17 bytes) || every byte before it).
+ *   SHA-256("ARA-PROVISION-v1 for a module" with its NUL || D), where
+ *   D = SHA-256("ARA-RTM-v1 report" (17 bytes) || every byte before it):
+ *   the RTM hashes the document to D, and provisioning, the instance
+ *   key's one holder, signs D under its label for a module
+ *   (ara_provision_module_hash, services/provision/binding.h).
  */
 #ifndef ARA_RTM_FORMAT_H
 #define ARA_RTM_FORMAT_H

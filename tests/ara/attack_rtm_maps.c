@@ -41,6 +41,7 @@
 #include "ara/ara.h"
 #include "ara/domains.h"
 #include "ara/rtm.h"
+#include "binding.h"
 #include "p256.h"
 #include "por_sysreg.h"
 #include "rtm_format.h"
@@ -91,7 +92,7 @@ static const char *report_fault(const uint8_t *d, uint32_t len, const uint8_t *n
 {
 	size_t at = ARA_RTM_HEADER_BYTES;
 	mbedtls_sha256_context c;
-	uint8_t hash[32];
+	uint8_t digest[32], hash[32];
 
 	if (len < ARA_RTM_HEADER_BYTES + ARA_RTM_SIG_BYTES)
 		return "shorter than a header and a signature";
@@ -108,7 +109,8 @@ static const char *report_fault(const uint8_t *d, uint32_t len, const uint8_t *n
 	mbedtls_sha256_init(&c);
 	if (mbedtls_sha256_starts(&c, 0) ||
 	    mbedtls_sha256_update(&c, (const uint8_t *)ARA_RTM_SIGN_LABEL, ARA_RTM_SIGN_LABEL_BYTES) ||
-	    mbedtls_sha256_update(&c, d, len - ARA_RTM_SIG_BYTES) || mbedtls_sha256_finish(&c, hash)) {
+	    mbedtls_sha256_update(&c, d, len - ARA_RTM_SIG_BYTES) ||
+	    mbedtls_sha256_finish(&c, digest) || ara_provision_module_hash(digest, hash)) {
 		mbedtls_sha256_free(&c);
 		return "SHA-256 failed";
 	}

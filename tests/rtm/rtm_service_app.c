@@ -21,6 +21,7 @@
 #include "ara/domains.h"
 #include "ara/rtm.h"
 #include "attack.h"
+#include "binding.h"
 #include "check.h"
 #include "p256.h"
 #include "rtm_format.h"
@@ -62,7 +63,7 @@ static uint32_t u32_at(const uint8_t *d, size_t off)
 static size_t check_doc(const char *what, const uint8_t *d, uint32_t len, uint32_t kind,
 			const uint8_t nonce[ARA_RTM_NONCE_BYTES])
 {
-	uint8_t hash[32];
+	uint8_t digest[32], hash[32];
 	size_t at = ARA_RTM_HEADER_BYTES;
 	mbedtls_sha256_context c;
 
@@ -81,8 +82,9 @@ static size_t check_doc(const char *what, const uint8_t *d, uint32_t len, uint32
 	mbedtls_sha256_starts(&c, 0);
 	mbedtls_sha256_update(&c, (const uint8_t *)ARA_RTM_SIGN_LABEL, ARA_RTM_SIGN_LABEL_BYTES);
 	mbedtls_sha256_update(&c, d, len - ARA_RTM_SIG_BYTES);
-	mbedtls_sha256_finish(&c, hash);
+	mbedtls_sha256_finish(&c, digest);
 	mbedtls_sha256_free(&c);
+	check(ara_provision_module_hash(digest, hash) == 0, "%s: hashing", what);
 	check(ara_p256_verify(d + ARA_RTM_OFF_PUB, hash, d + len - ARA_RTM_SIG_BYTES) == 0,
 	      "%s: the signature does not verify under the key it names", what);
 	return at;

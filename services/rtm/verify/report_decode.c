@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ara/bytes.h"
+#include "binding.h"
 #include "p256.h"
 
 /* The 2 zero bytes between the flags and pending_count. */
@@ -148,7 +149,7 @@ int ara_rtm_doc_signed_by(const uint8_t *buf, const struct ara_rtm_doc *doc,
 			  const uint8_t key[ARA_RTM_PUB_BYTES])
 {
 	mbedtls_sha256_context c;
-	uint8_t hash[32];
+	uint8_t digest[32], hash[32];
 	int r;
 
 	if (memcmp(doc->instance_pub, key, ARA_RTM_PUB_BYTES) != 0)
@@ -156,7 +157,8 @@ int ara_rtm_doc_signed_by(const uint8_t *buf, const struct ara_rtm_doc *doc,
 	mbedtls_sha256_init(&c);
 	r = mbedtls_sha256_starts(&c, 0) ||
 	    mbedtls_sha256_update(&c, (const uint8_t *)ARA_RTM_SIGN_LABEL, ARA_RTM_SIGN_LABEL_BYTES) ||
-	    mbedtls_sha256_update(&c, buf, doc->signed_len) || mbedtls_sha256_finish(&c, hash);
+	    mbedtls_sha256_update(&c, buf, doc->signed_len) || mbedtls_sha256_finish(&c, digest) ||
+	    ara_provision_module_hash(digest, hash);
 	mbedtls_sha256_free(&c);
 	if (r)
 		return -1;

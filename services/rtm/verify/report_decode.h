@@ -67,8 +67,8 @@ uint64_t ara_rtm_doc_pending(const struct ara_rtm_doc *doc, uint32_t i);
 
 /*
  * 0 if the document names key as its signer and carries key's signature
- * over SHA-256(ARA_RTM_SIGN_LABEL || the signed_len bytes before it);
- * -1 otherwise. buf is the buffer doc was decoded from.
+ * over provisioning's label for a module and SHA-256(ARA_RTM_SIGN_LABEL ||
+ * the signed_len bytes before it) (rtm_format.h); -1 otherwise. buf is the buffer doc was decoded from.
  */
 int ara_rtm_doc_signed_by(const uint8_t *buf, const struct ara_rtm_doc *doc,
 			  const uint8_t key[ARA_RTM_PUB_BYTES]);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "binding.h"
 #include "hpke.h"
 #include "p256.h"
 
@@ -75,7 +76,7 @@ void doc_double_key(uint8_t sk[32], uint8_t pub[ARA_RTM_PUB_BYTES])
 
 void doc_double_sign(uint8_t *doc, size_t len)
 {
-	uint8_t sk[32], pub[ARA_RTM_PUB_BYTES], hash[32];
+	uint8_t sk[32], pub[ARA_RTM_PUB_BYTES], digest[32], hash[32];
 	size_t body = len - ARA_RTM_SIG_BYTES;
 	mbedtls_sha256_context c;
 
@@ -84,8 +85,8 @@ void doc_double_sign(uint8_t *doc, size_t len)
 	if (mbedtls_sha256_starts(&c, 0) ||
 	    mbedtls_sha256_update(&c, (const uint8_t *)ARA_RTM_SIGN_LABEL,
 				  ARA_RTM_SIGN_LABEL_BYTES) ||
-	    mbedtls_sha256_update(&c, doc, body) || mbedtls_sha256_finish(&c, hash) ||
-	    ara_p256_sign(sk, hash, doc + body))
+	    mbedtls_sha256_update(&c, doc, body) || mbedtls_sha256_finish(&c, digest) ||
+	    ara_provision_module_hash(digest, hash) || ara_p256_sign(sk, hash, doc + body))
 		abort();
 	mbedtls_sha256_free(&c);
 }
