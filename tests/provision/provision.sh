@@ -382,6 +382,34 @@ unchecked-provisioner)
 	expect_app "BREACH: ARA kept a secret the provisioner did not sign"
 	echo "ara-evidence: provision unchecked-provisioner ($backend): without DOM0's check, a DELIVER signed with another key opened and a relay's secret was kept: the refusals of wrong-provisioner and relay-deliver are that check's"
 	;;
+rtm-oracle | rtm-oracle-unlabelled)
+	# A compromised RTM (tests/variants: the probe in the RTM's domain)
+	# has provisioning sign the App's session hash for the App's own key
+	# share. Provisioning signs a hash of it under its label for a
+	# module, which is no session's signature: refused. The twin's
+	# provisioning signs the digest as it is: the provisioner seals the
+	# secret to the App's share, and the App opens it.
+	variant=rtm-probe
+	[ "$case" = rtm-oracle-unlabelled ] && variant=rtm-probe-sign-unlabelled
+	variant_manifest "$app" "$build/tests/variants/libara-variant-$variant.so" "$tmp/variant.ara-manifest"
+	policy_manifest=$tmp/variant.ara-manifest
+	write_policy "$backend" 300
+	ara_env="$ara_env ARA_ALLOW_TEST_VARIANT=1"
+	start_server 1
+	run_app --manifest "$tmp/variant.ara-manifest" rtm-oracle "$tmp/sock" media-key
+	finish
+	expect_status 0
+	expect_app "the RTM's domain had provisioning sign the session's hash: success"
+	if [ "$case" = rtm-oracle ]; then
+		expect_log '"decision":"refused","reason":"session"'
+		expect_app "refused 6 "
+		echo "ara-evidence: provision rtm-oracle ($backend): the instance key's signature that a compromised RTM obtained for the App's session hash was refused as the session's: $(log_detail)"
+	else
+		expect_log '"decision":"delivered","secret":"media-key","bytes":32,'
+		expect_app "BREACH: the secret, sealed to the App's share, opened outside ARA: $secret"
+		echo "ara-evidence: provision rtm-oracle-unlabelled ($backend): where provisioning signs the RTM's digest as it is, the provisioner delivered to the App's own key share and the App read the secret: the refusal of rtm-oracle is SIGN's label"
+	fi
+	;;
 dev-in-production)
 	write_policy tpm 300 unused-ak
 	refused backend 2 fetch "$tmp/sock" media-key x

@@ -17,6 +17,10 @@
  *   provision_app relay-deliver SOCK NAME    the provisioner's (signed)
  *                                            DELIVER with the relay's own
  *                                            secret sealed into it
+ *   provision_app rtm-oracle SOCK NAME       the relay's key share, and
+ *                                            the session signed through a
+ *                                            compromised RTM (an rtm-probe
+ *                                            variant of libara)
  *   provision_app truncated|oversized|random SOCK NAME
  *                                            malformed ATTESTs
  *   provision_app open-tpm DEVICE ALIAS      App code opens the TPM, by its
@@ -55,6 +59,7 @@
 #include "ara/provision_client.h"
 #include "hpke.h"
 #include "p256.h"
+#include "probe.h"
 #include "sockio.h"
 #include "wire.h"
 
@@ -409,6 +414,59 @@ static int relay_deliver(const char *sock, const char *name)
 	return 0;
 }
 
+/*
+ * What a compromised RTM could sign for the App (the rtm-probe variants'
+ * SIGN: provisioning signs what the RTM's domain asks): the relay's own
+ * key share in ARA's ATTEST, signed by the instance key over that
+ * session's hash, asked for through the RTM. Provisioning signs a hash
+ * of that digest under its label for a module, which the provisioner
+ * refuses as the session's signature; where it signs the digest as it is
+ * (the twin's variant), the provisioner seals the secret to the App's
+ * share, and the App opens it outside ARA.
+ */
+static int rtm_oracle(const char *sock, const char *name)
+{
+	uint8_t reply[REPLY_MAX], info[ARA_HPKE_INFO_BYTES], secret[ARA_WIRE_SECRET_MAX];
+	uint8_t sk[ARA_HPKE_NSK], pk[ARA_HPKE_NPK];
+	struct probe_sign_arg p = { 0 };
+	struct ara_wire_deliver d;
+	struct ara_wire_attest a;
+	struct ara_hpke_ctx ctx;
+	struct manual m;
+	long len;
+	int st;
+
+	begin(&m, sock, name);
+	if (ara_wire_decode_attest(m.attest, m.attest_len, &a) != ARA_WIRE_OK)
+		die("ARA's ATTEST does not decode");
+	own_key(sk, pk);
+	memcpy((uint8_t *)a.share_pub, pk, ARA_WIRE_POINT);
+	if (ara_provision_session_hash(m.challenge, sizeof(m.challenge), m.attest, a.signed_len,
+				       p.digest))
+		die("hashing the session");
+	st = secure_call(PROBE_FID_SIGN, &p);
+	printf("provision-app: the RTM's domain had provisioning sign the session's hash: %s\n",
+	       ara_strerror(st));
+	if (st != ARA_OK)
+		return 1;
+	ara_wire_set_sig(m.attest, m.attest_len, p.sig);
+	send_all(m.fd, m.attest, m.attest_len);
+	len = reply_of(m.fd, reply);
+	if (len <= 0 || ara_wire_decode_deliver(reply, (size_t)len, &d) != ARA_WIRE_OK)
+		return report_reply(reply, len);
+	if (d.ct_len < ARA_HPKE_NT || d.ct_len - ARA_HPKE_NT > sizeof(secret) ||
+	    ara_provision_hpke_info(m.challenge, sizeof(m.challenge), m.attest, m.attest_len, info) ||
+	    ara_hpke_setup_base_r(d.enc, sk, info, sizeof(info), &ctx) ||
+	    ara_hpke_open(&ctx, (const uint8_t *)name, strlen(name), d.ct, d.ct_len, secret)) {
+		printf("provision-app: a DELIVER the App's own share does not open\n");
+		return 1;
+	}
+	ara_hpke_ctx_wipe(&ctx);
+	print_hex("BREACH: the secret, sealed to the App's share, opened outside ARA:", secret,
+		  d.ct_len - ARA_HPKE_NT);
+	return 0;
+}
+
 static int replay(const char *sock, const char *name)
 {
 	struct manual first, second;
@@ -640,6 +698,8 @@ int main(int argc, char **argv)
 		return relay(sock, name, 1, 1);
 	if (strcmp(mode, "relay-deliver") == 0 && argc == 4)
 		return relay_deliver(sock, name);
+	if (strcmp(mode, "rtm-oracle") == 0 && argc == 4)
+		return rtm_oracle(sock, name);
 	if ((strcmp(mode, "truncated") == 0 || strcmp(mode, "oversized") == 0 ||
 	     strcmp(mode, "random") == 0) && argc == 4)
 		return malformed(sock, name, mode);

@@ -25,6 +25,8 @@
 #define PROBE_FID_LOCATE ARA_FID(ARA_MODULE_TEST, 2) /* struct probe_locate_arg */
 #define PROBE_FID_READ ARA_FID(ARA_MODULE_TEST, 3)   /* struct probe_read_arg */
 #define PROBE_FID_WRITE ARA_FID(ARA_MODULE_TEST, 4)  /* struct probe_write_arg */
+/* Function 8 (slot 104): the RTM's domain's probe only (probe_service_rtm.c). */
+#define PROBE_FID_SIGN ARA_FID(ARA_MODULE_TEST, 8) /* struct probe_sign_arg */
 
 #define PROBE_READ_MAX 64u /* bytes one READ copies, and a region's most */
 
@@ -56,6 +58,12 @@ struct probe_read_arg {
 struct probe_write_arg {
 	uint64_t addr;	/* in */
 	uint64_t value; /* in: stored at addr */
+};
+
+/* SIGN: provisioning's SIGN (provision_calls.h) of the App's digest. */
+struct probe_sign_arg {
+	uint8_t digest[32]; /* in */
+	uint8_t sig[64];    /* out: r || s */
 };
 
 /* FNV-1a, 64-bit: LOCATE's digest, and the App's of what READ returned. */
