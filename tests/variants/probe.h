@@ -8,7 +8,8 @@
  * a region of it lies, a word of it a WRITE may change, and a digest of its
  * bytes as the core reads them. READ and WRITE (module "probe", the extra
  * domain) are the deliberate bug: they read or write any address, unchecked.
- * Only a protection domain per module stops them.
+ * Only a protection domain per module stops them. LANE asks the core for
+ * the gate's append lane, which only the core's check stops.
  */
 #ifndef ARA_TEST_PROBE_H
 #define ARA_TEST_PROBE_H
@@ -27,6 +28,7 @@
 #define PROBE_FID_WRITE ARA_FID(ARA_MODULE_TEST, 4)  /* struct probe_write_arg */
 /* Function 8 (slot 104): the RTM's domain's probe only (probe_service_rtm.c). */
 #define PROBE_FID_SIGN ARA_FID(ARA_MODULE_TEST, 8) /* struct probe_sign_arg */
+#define PROBE_FID_LANE ARA_FID(ARA_MODULE_TEST, 9) /* struct probe_lane_arg */
 
 #define PROBE_READ_MAX 64u /* bytes one READ copies, and a region's most */
 
@@ -58,6 +60,20 @@ struct probe_read_arg {
 struct probe_write_arg {
 	uint64_t addr;	/* in */
 	uint64_t value; /* in: stored at addr */
+};
+
+/*
+ * LANE: ara_append_lane_set (ara/service.h) of the App's address, or of a
+ * fresh zeroed segment on the probe's domain's heap (fresh), whose
+ * address comes back. The core checks the request; a refusal ends the
+ * process.
+ */
+#define PROBE_LANE_BYTES (64u + 0x20000u * 8u) /* a segment: the fill word's 64 bytes, the slots */
+
+struct probe_lane_arg {
+	uint64_t addr;	/* in, or out with fresh */
+	uint32_t fresh; /* in: 1, a segment of the probe's own */
+	uint32_t reserved;
 };
 
 /* SIGN: provisioning's SIGN (provision_calls.h) of the App's digest. */

@@ -4,7 +4,9 @@
  * domain-probe and one-domain test variants (never into libara.so): READ
  * copies whatever lies at the App's address, WRITE stores the App's value
  * at the App's address, neither with a check. It stands for a service
- * module an App compromised (a parser's overflow, a double fetch). Its
+ * module an App compromised (a parser's overflow, a double fetch). LANE
+ * asks the core for the gate's append lane at the App's address, as such a
+ * module could. Its
  * module is built in the extra domain (ARA_MODULE_DOMAIN, set per file by
  * tests/variants/CMakeLists.txt), so that with a protection domain per
  * module it reaches its own memory and the App's, and every other
@@ -12,6 +14,7 @@
  * the one-domain variant every module runs with the core's row and the
  * same bug discloses all of it.
  */
+#include "ara/gate.h"
 #include "ara/service.h"
 #include "probe.h"
 
@@ -55,9 +58,29 @@ static enum ara_status probe_write(void *arg)
 	return ARA_OK;
 }
 
+_Static_assert(PROBE_LANE_BYTES == ARA_GATE_RTM_SLOTS + ARA_GATE_RTM_ENTRIES * 8, "ara/gate.h");
+
+static enum ara_status probe_lane(void *arg)
+{
+	struct probe_lane_arg *a = arg;
+
+	if (a->fresh) {
+		void *segment = ara_dom0_calloc(1, PROBE_LANE_BYTES);
+
+		if (!segment)
+			return ARA_E_NOMEM;
+		a->addr = (uintptr_t)segment;
+	}
+	ara_append_lane_set((void *)(uintptr_t)a->addr); /* the core's check, or the end */
+	return ARA_OK;
+}
+
 ARA_SERVICE(svc_probe_read, .fid = PROBE_FID_READ, .flags = ARA_SVC_IN | ARA_SVC_OUT,
 	    .arg_size = sizeof(struct probe_read_arg), .name = "probe_read", .module = &probe_module,
 	    .handler = probe_read);
 ARA_SERVICE(svc_probe_write, .fid = PROBE_FID_WRITE, .flags = ARA_SVC_IN,
 	    .arg_size = sizeof(struct probe_write_arg), .name = "probe_write", .module = &probe_module,
 	    .handler = probe_write);
+ARA_SERVICE(svc_probe_lane, .fid = PROBE_FID_LANE, .flags = ARA_SVC_IN | ARA_SVC_OUT,
+	    .arg_size = sizeof(struct probe_lane_arg), .name = "probe_lane", .module = &probe_module,
+	    .handler = probe_lane);

@@ -51,7 +51,9 @@
 /*
  * A service faulted in its own domain (it touched memory of another
  * domain, the core's included): ARA names the service and the address on
- * stderr, never what is there, and ends the process.
+ * stderr, never what is there, and ends the process. Also a service
+ * domain's request the core refuses as no correct service makes it (an
+ * append lane it may not have).
  */
 #define ARA_EXIT_SERVICE_FAULT 13
 

@@ -216,8 +216,9 @@ enum ara_status ara_domain_relay_out(enum ara_domain_id d, uint32_t fid, void *a
 /*
  * modules.c, in the core: the append lane set to segment (8 bytes of
  * arg) for service domain from, which must be the domain of the module
- * serving ARA_GATE_FID_RTM_LOG (ARA_E_SECURITY), the segment in its heap
- * (ARA_E_INVAL).
+ * serving ARA_GATE_FID_RTM_LOG, the segment 8-byte aligned and on its
+ * heap; a request for anything else ends the process
+ * (ARA_EXIT_SERVICE_FAULT): only a compromised service makes one.
  */
 enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg);
 

@@ -231,12 +231,9 @@ static bool overlap(const char *a, const char *b)
 
 static void check_rule(const struct ara_module *m, const struct ara_handover_rule *r)
 {
-	const struct ara_module *from = NULL;
+	const struct ara_module *from = ara_module_named(r->from);
 
-	for (const struct ara_module *n = __start_ara_modules; n < __stop_ara_modules; n++)
-		if (n != m && strcmp(n->name, r->from) == 0)
-			from = n;
-	if (!from)
+	if (!from || from == m)
 		ara_fatal("a module takes secrets from no other module; module index",
 			  m - __start_ara_modules);
 	if (!r->prefix || strlen(r->prefix) == 0 || strlen(r->prefix) > ARA_HANDOVER_NAME_MAX)

@@ -168,7 +168,7 @@ void ara_append_lane_set(void *segment)
 	}
 	st = ara_domain_relay_out(d, ARA_RELAY_APPEND_LANE, &at, sizeof(at));
 	if (st != ARA_OK)
-		ara_fatal("the core refused the append lane's segment; status", st);
+		ara_stop(ARA_EXIT_SERVICE_FAULT, "the core did not set the append lane; status", st);
 }
 
 enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg)
@@ -178,10 +178,26 @@ enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg)
 	uint64_t at;
 
 	memcpy(&at, arg, sizeof(at));
+#ifndef ARA_TEST_VARIANT_LANE_ANY_OWNER
 	if (!owner || ara_module_domain(owner) != from)
-		return ARA_E_SECURITY;
+		ara_stop(ARA_EXIT_SERVICE_FAULT,
+			 "a service domain that does not serve the RTM's log asked for the append "
+			 "lane; domain",
+			 from);
+#else
+	/* Test-only (tests/variants): any service domain sets the lane. */
+	(void)owner;
+#endif
+#ifndef ARA_TEST_VARIANT_LANE_ANY_SEGMENT
 	if (at != 0 && (at % 8 != 0 || !ara_domain_heap_holds(from, at, size)))
-		return ARA_E_INVAL;
+		ara_stop(ARA_EXIT_SERVICE_FAULT,
+			 "a service domain asked for an append lane that is not an aligned "
+			 "segment on its heap; domain",
+			 from);
+#else
+	/* Test-only (tests/variants): the lane goes wherever the domain says. */
+	(void)size;
+#endif
 	ara_live_ensure(); /* a forked child's page, rebuilt */
 	__atomic_store_n(&ara_live->append_lane, (void *)(uintptr_t)at, __ATOMIC_RELEASE);
 	return ARA_OK;
