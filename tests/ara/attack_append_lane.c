@@ -35,7 +35,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "ara/ara.h"
 #include "ara/boot.h"
@@ -44,8 +43,7 @@
 #include "check.h"
 #include "probe.h"
 #include "self_provision.h"
-
-#define OUT_MAX 16384 /* bytes of a child's output the parent keeps */
+#include "self_run.h"
 
 static const uint64_t first = ara_rtm_entry(ARA_RTM_ICALL, 0x1a4e0001u);
 static const uint64_t second = ara_rtm_entry(ARA_RTM_ICALL, 0x1a4e0002u);
@@ -157,46 +155,18 @@ static int child(const char *target)
 
 /* ---- The parent: each request in a child, judged ----------------------- */
 
-struct run {
-	int status; /* waitpid's */
-	size_t len;
-	char out[OUT_MAX]; /* the child's stdout and stderr */
-};
-
-static int has(const struct run *r, const char *s)
+static int has(const struct self_run *r, const char *s)
 {
-	return memmem(r->out, r->len, s, strlen(s)) != NULL;
+	return self_run_has(r, s, strlen(s));
 }
 
-/* Runs `self case TARGET` with its output into r (shown); 0, or -1 (printed). */
-static int run_child(const char *self, const char *target, struct run *r)
+/* Runs `self case TARGET` with its output into r, and shows it; 0, or -1 (printed). */
+static int run_child(const char *self, const char *target, struct self_run *r)
 {
-	int fds[2];
-	ssize_t n;
-	pid_t pid;
+	const char *const args[] = { "case", target, NULL };
 
-	if (pipe(fds) != 0 || (pid = fork()) < 0) {
-		perror("attack_append_lane: pipe or fork");
+	if (self_run(self, args, r))
 		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execl(self, self, "case", target, (char *)NULL);
-		perror("attack_append_lane: execl");
-		_exit(127);
-	}
-	close(fds[1]);
-	r->len = 0;
-	while ((n = read(fds[0], r->out + r->len, sizeof(r->out) - r->len)) > 0)
-		r->len += (size_t)n;
-	close(fds[0]);
-	if (waitpid(pid, &r->status, 0) != pid) {
-		perror("attack_append_lane: waitpid");
-		return -1;
-	}
 	printf("-- %s: wait status 0x%x\n%.*s", target, r->status, (int)r->len, r->out);
 	return 0;
 }
@@ -204,7 +174,7 @@ static int run_child(const char *self, const char *target, struct run *r)
 /* The core refused the request: exit 13, its line, and the request never returned. */
 static void refused(const char *self, const char *target, const char *line)
 {
-	struct run r;
+	static struct self_run r;
 
 	if (run_child(self, target, &r)) {
 		check(0, "%s: no child", target);
@@ -222,7 +192,7 @@ static void refused(const char *self, const char *target, const char *line)
 /* The request went through, and the second entry went where it says. */
 static void through(const char *self, const char *target, const char *went)
 {
-	struct run r;
+	static struct self_run r;
 
 	if (run_child(self, target, &r)) {
 		check(0, "%s: no child", target);

@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "ara/ara.h"
 #include "ara/boot.h"
@@ -50,8 +49,7 @@
 #include "check.h"
 #include "probe.h"
 #include "self_provision.h"
-
-#define OUT_MAX 65536 /* bytes of a child's output the parent keeps */
+#include "self_run.h"
 
 /* The secrets the child gives the modules, known to the parent too. */
 static const uint8_t rts_key[16] = "domains-rts-key!";
@@ -204,20 +202,9 @@ static int child(const char *target, const char *op)
 
 /* ---- The parent: each attempt in a child, judged ----------------------- */
 
-struct run {
-	int status; /* waitpid's */
-	size_t len;
-	char out[OUT_MAX]; /* the child's stdout and stderr */
-};
-
-static int has(const struct run *r, const void *s, size_t n)
+static int has_str(const struct self_run *r, const char *s)
 {
-	return memmem(r->out, r->len, s, n) != NULL;
-}
-
-static int has_str(const struct run *r, const char *s)
-{
-	return has(r, s, strlen(s));
+	return self_run_has(r, s, strlen(s));
 }
 
 /*
@@ -226,7 +213,7 @@ static int has_str(const struct run *r, const char *s)
  * probe must be one of them, as a whole name (not probe-locate, LOCATE's
  * module, in the core's domain).
  */
-static int fault_names_probe(const struct run *r)
+static int fault_names_probe(const struct self_run *r)
 {
 	static const char line[] = "ara: service ";
 	const char *end = r->out + r->len;
@@ -247,19 +234,19 @@ static int fault_names_probe(const struct run *r)
 }
 
 /* The bytes, as they are or in hex (the child prints what it read in hex). */
-static int has_bytes(const struct run *r, const void *bytes, size_t n)
+static int has_bytes(const struct self_run *r, const void *bytes, size_t n)
 {
 	char hex[2 * PROBE_READ_MAX + 1];
 
 	ara_hex_encode(bytes, n, hex);
-	return has(r, bytes, n) || has_str(r, hex);
+	return self_run_has(r, bytes, n) || has_str(r, hex);
 }
 
 /*
  * Something of the target's secret in the output: the CENC key or the RTM
  * entry the parent knows, or for the others, what READ returned at all.
  */
-static int secret_shown(const struct run *r, enum probe_target t)
+static int secret_shown(const struct self_run *r, enum probe_target t)
 {
 	if (t == PROBE_RTS)
 		return has_bytes(r, rts_key, sizeof(rts_key));
@@ -269,38 +256,14 @@ static int secret_shown(const struct run *r, enum probe_target t)
 }
 
 /* Runs `self case TARGET OP` with its output into r; 0, or -1 (printed). */
-static int run_child(const char *self, enum probe_target t, const char *op, struct run *r)
+static int run_child(const char *self, enum probe_target t, const char *op, struct self_run *r)
 {
-	int fds[2];
-	ssize_t n;
-	pid_t pid;
+	const char *const args[] = { "case", names[t], op, NULL };
 
-	if (pipe(fds) != 0 || (pid = fork()) < 0) {
-		perror("attack_domains: pipe or fork");
-		return -1;
-	}
-	if (pid == 0) {
-		dup2(fds[1], STDOUT_FILENO);
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execl(self, self, "case", names[t], op, (char *)NULL);
-		perror("attack_domains: execl");
-		_exit(127);
-	}
-	close(fds[1]);
-	r->len = 0;
-	while ((n = read(fds[0], r->out + r->len, sizeof(r->out) - r->len)) > 0)
-		r->len += (size_t)n;
-	close(fds[0]);
-	if (waitpid(pid, &r->status, 0) != pid) {
-		perror("attack_domains: waitpid");
-		return -1;
-	}
-	return 0;
+	return self_run(self, args, r);
 }
 
-static void show(const struct run *r, enum probe_target t, const char *op)
+static void show(const struct self_run *r, enum probe_target t, const char *op)
 {
 	const char *line = r->out, *end = r->out + r->len;
 
@@ -314,7 +277,7 @@ static void show(const struct run *r, enum probe_target t, const char *op)
 	}
 }
 
-static void judge(int disclosed, enum probe_target t, const char *op, const struct run *r)
+static void judge(int disclosed, enum probe_target t, const char *op, const struct self_run *r)
 {
 	const char *what = names[t];
 	const int exited = WIFEXITED(r->status), code = WEXITSTATUS(r->status);
@@ -348,7 +311,7 @@ static void judge(int disclosed, enum probe_target t, const char *op, const stru
 static int parent(const char *self, int disclosed)
 {
 	static const char *const ops[] = { "read", "write" };
-	static struct run r;
+	static struct self_run r;
 
 	for (enum probe_target t = 0; t < PROBE_TARGETS; t++)
 		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
