@@ -28,7 +28,10 @@ struct ara_provision_instance_arg {
  * SIGN: an ECDSA P-256 signature by the instance key (r || s) over
  * ara_provision_module_hash(digest) (binding.h), a hash under a label of
  * its own: whatever digest a caller gives, the signature is never one of
- * a session's ATTEST. ARA_OK; ARA_E_NO_EVIDENCE; ARA_E_INTERNAL.
+ * a session's ATTEST. One label for every caller: a module provisioning
+ * names among its callers (instance.c) signs what passes for the RTM's
+ * documents, so it names the RTM alone. ARA_OK; ARA_E_NO_EVIDENCE;
+ * ARA_E_INTERNAL.
  */
 struct ara_provision_sign_arg {
 	uint8_t digest[32]; /* in: SHA-256 */

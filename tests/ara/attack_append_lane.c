@@ -52,9 +52,9 @@ static const uint64_t second = ara_rtm_entry(ARA_RTM_ICALL, 0x1a4e0002u);
 static uint64_t app_segment[PROBE_LANE_BYTES / 8] __attribute__((aligned(64)));
 
 /* The core's lines for a refused request (modules.c). */
-static const char refused_segment[] =
-	"asked for an append lane that is not an aligned segment on its heap";
-static const char refused_owner[] = "does not serve the RTM's log asked for the append lane";
+static const char refused_heap[] = "asked for an append lane that is not a segment on its heap";
+static const char refused_aligned[] = "asked for an append lane that is not 8-byte aligned";
+static const char refused_owner[] = "asked for the append lane, which only the RTM log's domain sets";
 
 /* ---- The child: one request -------------------------------------------- */
 
@@ -186,6 +186,8 @@ static void refused(const char *self, const char *target, const char *line)
 	      "%s: wait status 0x%x, not exit %d (ARA_EXIT_SERVICE_FAULT)", target, r.status,
 	      ARA_EXIT_SERVICE_FAULT);
 	check(has(&r, line), "%s: no line of the core's says '%s'", target, line);
+	check(has(&r, "(domain ") && has(&r, "; ending the process"),
+	      "%s: the core's line names no domain", target);
 	check(!has(&r, "lane: set: "), "%s: the request returned", target);
 }
 
@@ -210,9 +212,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "case") == 0)
 		return child(argv[2]);
 	if (argc == 3 && strcmp(argv[1], "refused") == 0 && strcmp(argv[2], "rtm") == 0) {
-		refused(self, "core", refused_segment);
-		refused(self, "app", refused_segment);
-		refused(self, "misaligned", refused_segment);
+		refused(self, "core", refused_heap);
+		refused(self, "app", refused_heap);
+		refused(self, "misaligned", refused_aligned);
 		through(self, "fresh", "lane: the App's entry landed in the probe's segment");
 	} else if (argc == 3 && strcmp(argv[1], "refused") == 0 && strcmp(argv[2], "extra") == 0) {
 		refused(self, "fresh", refused_owner);

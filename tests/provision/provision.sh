@@ -401,10 +401,12 @@ rtm-oracle | rtm-oracle-unlabelled)
 	expect_status 0
 	expect_app "the RTM's domain had provisioning sign the session's hash: success"
 	if [ "$case" = rtm-oracle ]; then
+		expect_app "the signature is over the label for a module"
 		expect_log '"decision":"refused","reason":"session"'
 		expect_app "refused 6 "
 		echo "ara-evidence: provision rtm-oracle ($backend): the instance key's signature that a compromised RTM obtained for the App's session hash was refused as the session's: $(log_detail)"
 	else
+		expect_app "the signature is over the session's hash itself"
 		expect_log '"decision":"delivered","secret":"media-key","bytes":32,'
 		expect_app "BREACH: the secret, sealed to the App's share, opened outside ARA: $secret"
 		echo "ara-evidence: provision rtm-oracle-unlabelled ($backend): where provisioning signs the RTM's digest as it is, the provisioner delivered to the App's own key share and the App read the secret: the refusal of rtm-oracle is SIGN's label"

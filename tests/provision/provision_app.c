@@ -427,7 +427,7 @@ static int relay_deliver(const char *sock, const char *name)
 static int rtm_oracle(const char *sock, const char *name)
 {
 	uint8_t reply[REPLY_MAX], info[ARA_HPKE_INFO_BYTES], secret[ARA_WIRE_SECRET_MAX];
-	uint8_t sk[ARA_HPKE_NSK], pk[ARA_HPKE_NPK];
+	uint8_t sk[ARA_HPKE_NSK], pk[ARA_HPKE_NPK], labelled[32];
 	struct probe_sign_arg p = { 0 };
 	struct ara_wire_deliver d;
 	struct ara_wire_attest a;
@@ -447,8 +447,15 @@ static int rtm_oracle(const char *sock, const char *name)
 	st = secure_call(PROBE_FID_SIGN, &p);
 	printf("provision-app: the RTM's domain had provisioning sign the session's hash: %s\n",
 	       ara_strerror(st));
-	if (st != ARA_OK)
+	if (st != ARA_OK || ara_provision_module_hash(p.digest, labelled))
 		return 1;
+	/* What the instance key signed: the hash under the label for a module, or the digest itself. */
+	if (ara_p256_verify(a.instance_pub, labelled, p.sig) == 0)
+		printf("provision-app: the signature is over the label for a module\n");
+	else if (ara_p256_verify(a.instance_pub, p.digest, p.sig) == 0)
+		printf("provision-app: the signature is over the session's hash itself\n");
+	else
+		printf("provision-app: the signature verifies over neither hash\n");
 	ara_wire_set_sig(m.attest, m.attest_len, p.sig);
 	send_all(m.fd, m.attest, m.attest_len);
 	len = reply_of(m.fd, reply);

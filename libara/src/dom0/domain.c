@@ -212,8 +212,7 @@ void *ara_domain_own_area(enum ara_domain_id d)
 	return ara_domain_arg_area(d, slot & ((1u << ARA_DOMAIN_SLOTS_SHIFT) - 1));
 }
 
-/* A service broke its side of the door: name it, never its memory, and end the process. */
-static __attribute__((noreturn)) void domain_fault(enum ara_domain_id d, const char *why, uint64_t value)
+void ara_domain_fault(enum ara_domain_id d, const char *why, uint64_t value)
 {
 	struct ara_msg m = { .len = 0 };
 
@@ -241,6 +240,18 @@ struct ara_domain_exit ara_domain_start(enum ara_domain_id d, uint64_t i, struct
 }
 
 /*
+ * A relay asked for where the core makes none (a relayed call, a hook): the
+ * append lane's request ends the process, as every refused one does
+ * (modules.c); a call is refused.
+ */
+static enum ara_status unrelayed(enum ara_domain_id d, struct ara_domain_relay *r)
+{
+	if (__atomic_load_n(&r->fid, __ATOMIC_RELAXED) == ARA_RELAY_APPEND_LANE)
+		ara_domain_fault(d, "asked for the append lane where it cannot relay", 0);
+	return ARA_E_NOFUNC;
+}
+
+/*
  * Relayed: the service waits for a call the core makes for it
  * (ara_relay_answer), and is then resumed through its door, until its
  * function returns; anything else the service wrote ends the process as
@@ -254,8 +265,8 @@ uint64_t ara_domain_relayed(enum ara_domain_id d, uint64_t i, struct ara_call_he
 
 	while (x.how != ARA_DOMAIN_RETURNED) {
 		if (x.how != ARA_DOMAIN_RELAYED)
-			domain_fault(d, "left its call neither returning nor relaying", x.how);
-		r->status = may_relay ? ara_relay_answer(d, i, h, r) : ARA_E_NOFUNC;
+			ara_domain_fault(d, "left its call neither returning nor relaying", x.how);
+		r->status = may_relay ? ara_relay_answer(d, i, h, r) : unrelayed(d, r);
 		x = ara_domain_start(d, i, h, ara_domain_resume, r);
 	}
 	return x.result;

@@ -217,10 +217,19 @@ enum ara_status ara_domain_relay_out(enum ara_domain_id d, uint32_t fid, void *a
  * modules.c, in the core: the append lane set to segment (8 bytes of
  * arg) for service domain from, which must be the domain of the module
  * serving ARA_GATE_FID_RTM_LOG, the segment 8-byte aligned and on its
- * heap; a request for anything else ends the process
- * (ARA_EXIT_SERVICE_FAULT): only a compromised service makes one.
+ * heap; a request for anything else, or from where the core relays
+ * nothing (ara_domain_relayed), ends the process (ara_domain_fault): only
+ * a compromised service makes one.
  */
 enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg);
+
+/*
+ * A service broke its side of the door, or asked the core for what no
+ * correct service does: names it (its modules and domain), never its
+ * memory, and ends the process with ARA_EXIT_SERVICE_FAULT.
+ */
+__attribute__((noreturn)) void ara_domain_fault(enum ara_domain_id d, const char *why,
+						uint64_t value);
 
 /*
  * dispatch.c, in the core: the call domain from asked for on slot (from, i)

@@ -177,23 +177,22 @@ enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg)
 	const uint64_t size = ARA_GATE_RTM_SLOTS + (uint64_t)ARA_GATE_RTM_ENTRIES * 8;
 	uint64_t at;
 
-	memcpy(&at, arg, sizeof(at));
+	/* Once: the caller's other threads write its relay area. */
+	at = __atomic_load_n((const uint64_t *)arg, __ATOMIC_RELAXED);
 #ifndef ARA_TEST_VARIANT_LANE_ANY_OWNER
 	if (!owner || ara_module_domain(owner) != from)
-		ara_stop(ARA_EXIT_SERVICE_FAULT,
-			 "a service domain that does not serve the RTM's log asked for the append "
-			 "lane; domain",
-			 from);
+		ara_domain_fault(from, "asked for the append lane, which only the RTM log's domain sets",
+				 at);
 #else
 	/* Test-only (tests/variants): any service domain sets the lane. */
 	(void)owner;
 #endif
 #ifndef ARA_TEST_VARIANT_LANE_ANY_SEGMENT
-	if (at != 0 && (at % 8 != 0 || !ara_domain_heap_holds(from, at, size)))
-		ara_stop(ARA_EXIT_SERVICE_FAULT,
-			 "a service domain asked for an append lane that is not an aligned "
-			 "segment on its heap; domain",
-			 from);
+	if (at % 8 != 0)
+		ara_domain_fault(from, "asked for an append lane that is not 8-byte aligned", at);
+	if (at != 0 && !ara_domain_heap_holds(from, at, size))
+		ara_domain_fault(from, "asked for an append lane that is not a segment on its heap",
+				 at);
 #else
 	/* Test-only (tests/variants): the lane goes wherever the domain says. */
 	(void)size;
