@@ -247,7 +247,8 @@ struct ara_domain_exit ara_domain_start(enum ara_domain_id d, uint64_t i, struct
 static enum ara_status unrelayed(enum ara_domain_id d, struct ara_domain_relay *r)
 {
 	if (__atomic_load_n(&r->fid, __ATOMIC_RELAXED) == ARA_RELAY_APPEND_LANE)
-		ara_domain_fault(d, "asked for the append lane where it cannot relay", 0);
+		ara_domain_fault(d, "asked for the append lane where it cannot relay",
+				 __atomic_load_n((const uint64_t *)(void *)r->arg, __ATOMIC_RELAXED));
 	return ARA_E_NOFUNC;
 }
 
