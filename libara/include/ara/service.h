@@ -27,8 +27,7 @@
  * directly, secrets wiped (ara_memzero) before returning. A module keeps
  * what must not outlive a fork in its state (ara_module_state), and reaches
  * another module only through the core (ara_service_call) or a secret
- * handed over (ara_handover), never through its
- * memory.
+ * handed over (ara_handover), never through its memory.
  */
 #ifndef ARA_SERVICE_H
 #define ARA_SERVICE_H
@@ -164,8 +163,9 @@ _Static_assert(sizeof(struct ara_service) == 40 && offsetof(struct ara_service, 
  * domain reaches those of another service domain whose module names it in
  * .callers: the core relays the call (a copy of arg in, the result out)
  * while the caller waits in its own domain; a call the core relays, and a
- * module's start and ready hooks, cannot ask for a relay. The handler's status; ARA_E_NOFUNC if no
- * internal function has this ID, or none the caller may reach.
+ * module's start and ready hooks, cannot ask for a relay. The handler's
+ * status; ARA_E_NOFUNC if no internal function has this ID, or none the
+ * caller may reach.
  */
 enum ara_status ara_service_call(uint32_t fid, void *arg) __attribute__((warn_unused_result));
 

@@ -38,6 +38,14 @@ extern const struct ara_service __stop_ara_services[] __attribute__((visibility(
 /* The service in each slot of the gate's table; written once at initialisation. */
 static ARA_RO_AFTER_INIT const struct ara_service *by_slot[ARA_GATE_SLOTS];
 
+/* The internal function (ARA_SVC_INTERNAL) with ID fid, or NULL: another's, or none. */
+static const struct ara_service *internal_of(uint32_t fid)
+{
+	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+
+	return s && s->fid == fid && (s->flags & ARA_SVC_INTERNAL) ? s : NULL;
+}
+
 #define ARA_SVC_KNOWN (ARA_SVC_IN | ARA_SVC_OUT | ARA_SVC_VALUE | ARA_SVC_SIMD | ARA_SVC_INTERNAL)
 
 static void check_service(const struct ara_service *s)
@@ -141,7 +149,7 @@ static enum ara_status in_domain(const struct ara_service *s, struct ara_call_he
 	}
 	if (st == ARA_OK) { /* the service's status: the gate lets only documented ones leave */
 		st = (enum ara_status)(uint32_t)ara_domain_call(
-			d, i, h, (uint64_t (*)(void *))(uintptr_t)s->handler, area);
+			d, i, h, (uint64_t (*)(void *))(uintptr_t)s->handler, area, true);
 		ara_domain_handed_on(d, area);
 	}
 	if (value)
@@ -195,8 +203,7 @@ static enum ara_status internal_in_domain(const struct ara_service *s, void *arg
 	enum ara_status st;
 
 	memcpy(area, arg, s->arg_size);
-	st = (enum ara_status)(uint32_t)(relayed ? ara_domain_call_no_relay(d, i, h, fn, area)
-						 : ara_domain_call(d, i, h, fn, area));
+	st = (enum ara_status)(uint32_t)ara_domain_call(d, i, h, fn, area, !relayed);
 	ara_domain_handed_on(d, area);
 	memcpy(arg, area, s->arg_size);
 	ara_memzero(area, s->arg_size);
@@ -226,7 +233,7 @@ enum ara_status ara_relay_answer(enum ara_domain_id from, uint64_t i, struct ara
 {
 	/* Once: every thread of the caller's domain writes its slots. */
 	const uint32_t fid = __atomic_load_n(&r->fid, __ATOMIC_RELAXED);
-	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+	const struct ara_service *s = internal_of(fid);
 	union {
 		unsigned char bytes[ARA_SVC_ARG_MAX];
 		uint64_t align;
@@ -234,9 +241,11 @@ enum ara_status ara_relay_answer(enum ara_domain_id from, uint64_t i, struct ara
 	enum ara_domain_id d;
 	enum ara_status st;
 
-	if (fid == ARA_RELAY_APPEND_LANE)
-		return ara_append_lane_for(from, r->arg);
-	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
+	if (fid == ARA_RELAY_APPEND_LANE) {
+		ara_append_lane_for(from, r->arg);
+		return ARA_OK;
+	}
+	if (!s)
 		return ARA_E_NOFUNC;
 	d = ara_module_domain(s->module);
 	if (d == ARA_DOM0 || d == from || !calls_allowed(s->module, from))
@@ -260,13 +269,13 @@ const struct ara_module *ara_service_module(uint32_t fid)
 
 enum ara_status ara_service_call(uint32_t fid, void *arg)
 {
-	const struct ara_service *s = by_slot[ara_gate_slot(fid)];
+	const struct ara_service *s = internal_of(fid);
 	const enum ara_domain_id running = ara_domain_running();
 	struct ara_call_header *h;
 	enum ara_domain_id d;
 	uint64_t i;
 
-	if (!s || s->fid != fid || !(s->flags & ARA_SVC_INTERNAL))
+	if (!s)
 		return ARA_E_NOFUNC;
 	d = ara_module_domain(s->module);
 	if (d == running)

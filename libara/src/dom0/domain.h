@@ -184,15 +184,19 @@ uint64_t ara_domain_relayed(enum ara_domain_id d, uint64_t i, struct ara_call_he
  * i (the caller runs on that call's stack, or at initialisation on its own
  * with i = 0): returns what fn returned, or, if fn does not return through
  * the door (a signal's way out), does not return. arg is the service's:
- * the argument area or what it holds pointers to. Inline: the common
- * return costs its caller one compare.
+ * the argument area or what it holds pointers to. may_relay: the core
+ * answers fn's relays (ara_domain_relayed); false for a call the core
+ * relays, so that no domain is entered on a slot whose call waits, and for
+ * a module's hook at initialisation, before the other modules' hooks have
+ * run. Inline: the common return costs its caller one compare.
  */
 static inline uint64_t ara_domain_call(enum ara_domain_id d, uint64_t i, struct ara_call_header *h,
-				       uint64_t (*fn)(void *), void *arg)
+				       uint64_t (*fn)(void *), void *arg, bool may_relay)
 {
 	const struct ara_domain_exit x = ara_domain_start(d, i, h, fn, arg);
 
-	return x.how == ARA_DOMAIN_RETURNED ? x.result : ara_domain_relayed(d, i, h, x.how, true);
+	return x.how == ARA_DOMAIN_RETURNED ? x.result
+					    : ara_domain_relayed(d, i, h, x.how, may_relay);
 }
 
 /* The relay of the slot whose argument area is area. */
@@ -221,7 +225,7 @@ enum ara_status ara_domain_relay_out(enum ara_domain_id d, uint32_t fid, void *a
  * nothing (ara_domain_relayed), ends the process (ara_domain_fault): only
  * a compromised service makes one.
  */
-enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg);
+void ara_append_lane_for(enum ara_domain_id from, const void *arg);
 
 /*
  * A service broke its side of the door, or asked the core for what no
@@ -238,21 +242,6 @@ __attribute__((noreturn)) void ara_domain_fault(enum ara_domain_id d, const char
  */
 enum ara_status ara_relay_answer(enum ara_domain_id from, uint64_t i, struct ara_call_header *h,
 				 struct ara_domain_relay *r);
-
-/*
- * ara_domain_call, for a call that cannot ask for a relay (ARA_E_NOFUNC):
- * one the core relays, so that no domain is entered on a slot whose call
- * waits; a module's hook, at initialisation, before the other modules'
- * hooks have run.
- */
-static inline uint64_t ara_domain_call_no_relay(enum ara_domain_id d, uint64_t i,
-						struct ara_call_header *h, uint64_t (*fn)(void *),
-						void *arg)
-{
-	const struct ara_domain_exit x = ara_domain_start(d, i, h, fn, arg);
-
-	return x.how == ARA_DOMAIN_RETURNED ? x.result : ara_domain_relayed(d, i, h, x.how, false);
-}
 
 /* The hand-over queue of the slot whose argument area is area. */
 static inline struct ara_handover_queue *ara_domain_queue(void *area)

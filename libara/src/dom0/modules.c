@@ -49,8 +49,8 @@ static void run_in_domain(const struct ara_module *m, void (*hook)(void), void *
 {
 	const enum ara_domain_id d = ara_module_domain(m);
 
-	ara_domain_call_no_relay(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
-				 (uint64_t (*)(void *))(uintptr_t)hook, arg);
+	ara_domain_call(d, 0, (struct ara_call_header *)(uintptr_t)ara_domain_map.headers,
+			(uint64_t (*)(void *))(uintptr_t)hook, arg, false);
 	ara_domain_handed_on(d, ara_domain_arg_area(d, 0));
 }
 
@@ -70,10 +70,13 @@ void ara_modules_start(char **envp)
 	ara_handover_check();
 	/* A module's callers name other modules (dispatch.c's relay). */
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++)
-		for (const char *const *c = m->callers; c && *c; c++)
-			if (ara_module_named(*c) == NULL || ara_module_named(*c) == m)
+		for (const char *const *c = m->callers; c && *c; c++) {
+			const struct ara_module *caller = ara_module_named(*c);
+
+			if (!caller || caller == m)
 				ara_fatal("a module's callers name no other module; index",
 					  m - __start_ara_modules);
+		}
 	for (const struct ara_module *m = __start_ara_modules; m < __stop_ara_modules; m++) {
 		if (m->start && ara_module_domain(m) == ARA_DOM0)
 			m->start(envp);
@@ -171,7 +174,7 @@ void ara_append_lane_set(void *segment)
 		ara_stop(ARA_EXIT_SERVICE_FAULT, "the core did not set the append lane; status", st);
 }
 
-enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg)
+void ara_append_lane_for(enum ara_domain_id from, const void *arg)
 {
 	const struct ara_module *owner = ara_service_module(ARA_GATE_FID_RTM_LOG);
 	const uint64_t size = ARA_GATE_RTM_SLOTS + (uint64_t)ARA_GATE_RTM_ENTRIES * 8;
@@ -199,7 +202,6 @@ enum ara_status ara_append_lane_for(enum ara_domain_id from, const void *arg)
 #endif
 	ara_live_ensure(); /* a forked child's page, rebuilt */
 	__atomic_store_n(&ara_live->append_lane, (void *)(uintptr_t)at, __ATOMIC_RELEASE);
-	return ARA_OK;
 }
 
 const struct ara_boot *ara_measured(void)
