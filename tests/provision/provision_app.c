@@ -333,23 +333,24 @@ static void own_key(uint8_t sk[ARA_HPKE_NSK], uint8_t pk[ARA_HPKE_NPK])
 }
 
 /*
- * The relay's edits of a genuine ATTEST: its own key share, and then, as
- * asked, its own signature over the session and its own instance key.
+ * The relay's edits of a genuine ATTEST: its own key share (its private
+ * half in sk, the decoded ATTEST in a), and then, as asked, its own
+ * signature over the session and its own instance key.
  */
-static void substitute(struct manual *m, int resign, int instance)
+static void substitute(struct manual *m, int resign, int instance, struct ara_wire_attest *a,
+		       uint8_t sk[ARA_HPKE_NSK])
 {
-	struct ara_wire_attest a;
-	uint8_t sk[ARA_HPKE_NSK], pk[ARA_HPKE_NPK], hash[32], sig[ARA_WIRE_SIG];
+	uint8_t pk[ARA_HPKE_NPK], hash[32], sig[ARA_WIRE_SIG];
 
-	if (ara_wire_decode_attest(m->attest, m->attest_len, &a) != ARA_WIRE_OK)
+	if (ara_wire_decode_attest(m->attest, m->attest_len, a) != ARA_WIRE_OK)
 		die("ARA's ATTEST does not decode");
 	own_key(sk, pk);
-	memcpy((uint8_t *)a.share_pub, pk, ARA_WIRE_POINT);
+	memcpy((uint8_t *)a->share_pub, pk, ARA_WIRE_POINT);
 	if (instance)
-		memcpy((uint8_t *)a.instance_pub, pk, ARA_WIRE_POINT);
+		memcpy((uint8_t *)a->instance_pub, pk, ARA_WIRE_POINT);
 	if (resign) {
 		if (ara_provision_session_hash(m->challenge, sizeof(m->challenge), m->attest,
-					       a.signed_len, hash) ||
+					       a->signed_len, hash) ||
 		    ara_p256_sign(sk, hash, sig))
 			die("signing");
 		ara_wire_set_sig(m->attest, m->attest_len, sig);
@@ -359,10 +360,11 @@ static void substitute(struct manual *m, int resign, int instance)
 static int relay(const char *sock, const char *name, int resign, int instance)
 {
 	struct manual m;
-	uint8_t reply[REPLY_MAX];
+	struct ara_wire_attest a;
+	uint8_t reply[REPLY_MAX], sk[ARA_HPKE_NSK];
 
 	begin(&m, sock, name);
-	substitute(&m, resign, instance);
+	substitute(&m, resign, instance, &a, sk);
 	send_all(m.fd, m.attest, m.attest_len);
 	return report_reply(reply, reply_of(m.fd, reply));
 }
@@ -427,7 +429,7 @@ static int relay_deliver(const char *sock, const char *name)
 static int rtm_oracle(const char *sock, const char *name)
 {
 	uint8_t reply[REPLY_MAX], info[ARA_HPKE_INFO_BYTES], secret[ARA_WIRE_SECRET_MAX];
-	uint8_t sk[ARA_HPKE_NSK], pk[ARA_HPKE_NPK], labelled[32];
+	uint8_t sk[ARA_HPKE_NSK], labelled[32];
 	struct probe_sign_arg p = { 0 };
 	struct ara_wire_deliver d;
 	struct ara_wire_attest a;
@@ -437,10 +439,7 @@ static int rtm_oracle(const char *sock, const char *name)
 	int st;
 
 	begin(&m, sock, name);
-	if (ara_wire_decode_attest(m.attest, m.attest_len, &a) != ARA_WIRE_OK)
-		die("ARA's ATTEST does not decode");
-	own_key(sk, pk);
-	memcpy((uint8_t *)a.share_pub, pk, ARA_WIRE_POINT);
+	substitute(&m, 0, 0, &a, sk);
 	if (ara_provision_session_hash(m.challenge, sizeof(m.challenge), m.attest, a.signed_len,
 				       p.digest))
 		die("hashing the session");
